@@ -1,0 +1,106 @@
+"""Text units: code points, UTF-8 bytes and grapheme clusters.
+
+Grapheme clusters follow Unicode UAX #29 (extended grapheme clusters) as
+implemented by the ``regex`` package's ``\\X``. The pinned ``regex`` release
+passes every line of the official GraphemeBreakTest for the Unicode version
+below, including rule GB9c (Indic conjuncts such as ক্ষ stay one cluster);
+``tests/test_units.py`` proves it with the conformance file.
+
+This module does not tokenize: it only names the units a tokenizer can cut.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+#: The Unicode version our grapheme segmentation is tested against.
+UNICODE_VERSION = "17.0.0"
+
+_CLUSTER = regex.compile(r"\X")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of text with code point offsets ``[start, end)`` into its source."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class CodePointInfo:
+    """One code point described for people: ``U+09B0 BENGALI LETTER RA (Lo)``."""
+
+    char: str
+    hex: str
+    name: str
+    category: str
+    utf8_hex: str
+
+    def label(self) -> str:
+        """``U+09B0 BENGALI LETTER RA``."""
+        return f"{self.hex} {self.name}"
+
+
+def graphemes(text: str) -> list[Span]:
+    """Split ``text`` into extended grapheme clusters with code point offsets.
+
+    >>> [s.text for s in graphemes("প্যাকেট")]
+    ['প্যা', 'কে', 'ট']
+    """
+    return [Span(m.group(), m.start(), m.end()) for m in _CLUSTER.finditer(text)]
+
+
+def codepoints(text: str) -> list[Span]:
+    """One span per code point."""
+    return [Span(ch, i, i + 1) for i, ch in enumerate(text)]
+
+
+def utf8_hex(data: bytes) -> str:
+    """Bytes as spaced upper-case hex: ``b"\\xe0\\xa6"`` -> ``"E0 A6"``."""
+    return " ".join(f"{b:02X}" for b in data)
+
+
+def codepoint_info(char: str) -> CodePointInfo:
+    """Name, category and UTF-8 bytes of a single code point."""
+    if len(char) != 1:
+        raise ValueError(f"expected one code point, got {len(char)}")
+    cp = ord(char)
+    name = unicodedata.name(char, "") or _control_name(cp)
+    return CodePointInfo(
+        char=char,
+        hex=f"U+{cp:04X}",
+        name=name,
+        category=unicodedata.category(char),
+        utf8_hex=utf8_hex(char.encode("utf-8", "surrogatepass")),
+    )
+
+
+def _control_name(cp: int) -> str:
+    names = {0x09: "CHARACTER TABULATION", 0x0A: "LINE FEED", 0x0D: "CARRIAGE RETURN"}
+    return names.get(cp, "<unnamed>")
+
+
+def char_byte_offsets(text: str) -> list[int]:
+    """UTF-8 byte offset of every code point, plus the total length at the end.
+
+    ``offsets[i]`` is where code point ``i`` starts; ``offsets[len(text)]`` is
+    the byte length of the whole text.
+    """
+    offsets = [0] * (len(text) + 1)
+    pos = 0
+    for i, ch in enumerate(text):
+        offsets[i] = pos
+        cp = ord(ch)
+        pos += 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+    offsets[len(text)] = pos
+    return offsets
+
+
+def grapheme_byte_boundaries(text: str) -> set[int]:
+    """UTF-8 byte offsets where a grapheme cluster starts or the text ends."""
+    offsets = char_byte_offsets(text)
+    return {offsets[s.start] for s in graphemes(text)} | {offsets[len(text)]}
