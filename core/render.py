@@ -1,0 +1,461 @@
+"""The shared token view: HTML for any segmentation, with no Streamlit import.
+
+Every page (baselines, BPE, WordPiece, pretrained tokenizers, replays) shows
+tokens through these functions, so the look and the safety rules live in one
+place. They return HTML strings; a page puts them on screen with
+``st.html(...)`` (see ``pages/_shared.py``: ``show_tokens``), a test can parse
+them, and an export can wrap them with :func:`standalone_page`.
+
+API
+---
+- :func:`render_encoding` ``(enc, *, max_tokens=2000, show_ids=True, legend=False,
+  direction="auto") -> str``: one :class:`core.tokens.Encoding` as chips.
+- :func:`render_pieces` ``(pieces, *, ids=None, ...) -> str``: a plain list of
+  ``bytes`` pieces (e.g. a BPE word segmentation). When the pieces join to
+  valid UTF-8 the cuts are judged exactly like an Encoding; otherwise the
+  chips are drawn without cluster analysis (hex where needed).
+- :func:`encoding_from_pieces` ``(pieces, ids=None) -> Encoding | None``.
+- :func:`piece_parts` ``(data) -> list[Part]``: a token's bytes as text runs
+  and invalid-UTF-8 hex runs (``E0 A6…``, ``…B0``).
+- :func:`visible_text` ``(text) -> str``: escaped HTML with whitespace glyphs.
+- :func:`legend_html` ``() -> str``; :data:`CSS` (inject once per page);
+  :data:`PALETTE`; :func:`standalone_page` ``(body, title) -> str``.
+
+What the view shows
+-------------------
+- Chips coloured from Paul Tol's colour-blind-safe "light" palette, and a
+  separator element between every two tokens, so boundaries never rely on
+  colour alone. Three separator shapes: a thin grey bar (clean cut), a
+  dashed orange bar with a diamond (cut inside a grapheme cluster) and a
+  thick red bar with scissors (cut inside a code point).
+- Whitespace as glyphs: space ``·``, tab ``→``, newline ``↵`` (followed by
+  a real line break), CR ``␍``, no-break space ``⍽``; invisible format
+  characters as labels (``‹ZWJ›``).
+- Bytes that are not valid UTF-8 on their own as hex (``E0 A6``), with
+  ``…`` marking a code point that continues in the next/previous token.
+- A tooltip (``title``) per chip: position, id, the exact bytes in hex and
+  the code points it touches (``U+09B0 BENGALI LETTER RA``).
+
+Shaping decision (why chips are grouped)
+----------------------------------------
+A browser shapes each chip separately (chips are inline-blocks with padding),
+so a cluster cut in two, e.g. "কি" = ক | ি, cannot be shown shaped *inside*
+the chips: a lone vowel sign has nothing to attach to (and ি is drawn to the
+left of its consonant, so splitting the glyph would lie about order). We
+show both truths instead. Each chip shows its token as the model sees it: a
+token that starts with a combining mark is drawn on a dotted circle ``◌``
+(the Unicode convention for a mark with no base). Tokens joined by cuts that
+fall inside a cluster are wrapped in one group, and under the group the
+whole text it covers is drawn once, as one shaped run, so the reader always
+sees the real letters. Clean cuts need no group. Right-to-left text works
+because the container has ``dir="auto"`` (chips flow right to left for
+Persian) and each chip has ``dir="auto"`` too.
+
+Everything from the user (token text, titles) goes through ``html.escape``.
+
+This module does not tokenize or compute metrics; it only draws an Encoding.
+"""
+from __future__ import annotations
+
+import html
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+from .boundaries import BoundaryKind
+from .tokens import Encoding, Token, tokens_from_byte_spans
+from .units import codepoint_info, utf8_hex
+
+#: Paul Tol's "light" qualitative scheme (colour-blind safe, for backgrounds
+#: behind dark text), without its pale grey, which we keep for neutral UI.
+PALETTE: tuple[str, ...] = (
+    "#77AADD",  # light blue
+    "#EE8866",  # orange
+    "#EEDD88",  # light yellow
+    "#FFAABB",  # pink
+    "#99DDFF",  # light cyan
+    "#44BB99",  # mint
+    "#BBCC33",  # pear
+    "#AAAA00",  # olive
+)
+
+#: Default number of chips drawn; the rest is summarised in a note.
+DEFAULT_MAX_TOKENS = 2000
+
+_WS_GLYPHS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽", "\u3000": "␣"}
+_FORMAT_NAMES = {
+    "\u200c": "ZWNJ",
+    "\u200d": "ZWJ",
+    "\u200b": "ZWSP",
+    "\ufeff": "BOM",
+    "\u200e": "LRM",
+    "\u200f": "RLM",
+    "\u00ad": "SHY",
+}
+_SEP_TITLES = {
+    "clean": "boundary",
+    "inside_grapheme": "cut inside a grapheme cluster (a letter as a reader sees it)",
+    "inside_codepoint": "cut inside a code point (the UTF-8 bytes of one character are split)",
+}
+_SEP_GLYPHS = {"clean": "", "inside_grapheme": "◆", "inside_codepoint": "✂"}
+_SEP_CLASSES = {"clean": "tl-sep-clean", "inside_grapheme": "tl-sep-g", "inside_codepoint": "tl-sep-cp"}
+
+CSS = """
+.tl-tokens{line-height:2.1;font-size:1.15rem;font-family:"Noto Sans","Noto Sans Bengali","Noto Sans Arabic",
+  "Noto Sans Devanagari",sans-serif;overflow-wrap:anywhere;margin:.25rem 0 .5rem 0}
+.tl-tok{display:inline-block;padding:0 .28em;margin:.12em 0;border-radius:.3em;color:#111;
+  border:1px solid rgba(0,0,0,.25);white-space:pre;line-height:1.5;vertical-align:top}
+.tl-tok.tl-special{outline:2px solid #222;outline-offset:1px;font-weight:600}
+.tl-c0{background:#77AADD}.tl-c1{background:#EE8866}.tl-c2{background:#EEDD88}.tl-c3{background:#FFAABB}
+.tl-c4{background:#99DDFF}.tl-c5{background:#44BB99}.tl-c6{background:#BBCC33}.tl-c7{background:#AAAA00}
+.tl-ws{color:#555;opacity:.85}
+.tl-fmt{font-size:.65em;color:#333;border:1px dotted #555;border-radius:.2em;padding:0 .1em;vertical-align:middle}
+.tl-dot{color:#666}
+.tl-hex{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.8em;letter-spacing:.02em;
+  background:repeating-linear-gradient(45deg,rgba(255,255,255,.55) 0 4px,rgba(255,255,255,0) 4px 8px);
+  padding:0 .15em;border-radius:.15em}
+.tl-part{color:#B00;font-weight:700}
+.tl-sep{display:inline-block;vertical-align:top;margin:.12em .08em;height:1.5em;line-height:1.5;text-align:center;
+  font-size:1em}
+.tl-sep-clean{width:0;border-left:1.5px solid #777}
+.tl-sep-g{width:.55em;border-left:2px dashed #D55E00;border-right:2px dashed #D55E00;color:#D55E00;font-size:.6em;
+  height:2.5em;line-height:2.5}
+.tl-sep-cp{width:.9em;border-left:3px solid #B00;border-right:3px solid #B00;color:#B00;font-size:.6em;font-weight:700;
+  height:2.5em;line-height:2.5;background:#fde}
+.tl-grp{display:inline-flex;flex-direction:column;align-items:stretch;vertical-align:top;margin:0 .05em;
+  border-bottom:2px dashed #D55E00}
+.tl-grp-toks{white-space:nowrap}
+.tl-grp-read{text-align:center;font-size:.85em;line-height:1.3;color:#222;background:#f4f4f4;border-radius:.2em;
+  white-space:pre;padding:0 .2em}
+.tl-note{font-size:.85rem;color:#555;font-style:italic;margin:.2rem 0}
+.tl-legend{font-size:.85rem;color:#333;margin:.2rem 0 .4rem 0;line-height:2}
+.tl-legend .tl-tok{font-size:.95em}
+.tl-empty{color:#777;font-style:italic}
+"""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A run inside one token: decodable text, or bytes that are not valid UTF-8.
+
+    ``cont_before``: the run starts with continuation bytes (its code point
+    began in an earlier token). ``cont_after``: the run ends with an
+    incomplete sequence (the code point finishes in a later token).
+    """
+
+    text: str | None
+    data: bytes
+    cont_before: bool = False
+    cont_after: bool = False
+
+    @property
+    def is_hex(self) -> bool:
+        return self.text is None
+
+
+def _seq_len(lead: int) -> int:
+    """Length of the UTF-8 sequence a lead byte announces (1 for invalid leads)."""
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    if 0xF0 <= lead <= 0xF4:
+        return 4
+    return 1
+
+
+def piece_parts(data: bytes) -> list[Part]:
+    """Split a token's bytes into decodable text runs and invalid-UTF-8 byte runs.
+
+    >>> [(p.text, p.data.hex(" ").upper(), p.cont_before, p.cont_after) for p in piece_parts(b"\\xb0\\xe0\\xa6\\xbe\\xe0\\xa6")]
+    [(None, 'B0', True, False), ('া', 'E0 A6 BE', False, False), (None, 'E0 A6', False, True)]
+    """
+    decoded = data.decode("utf-8", errors="surrogateescape")
+    parts: list[Part] = []
+    buf: list[str] = []
+    bad: list[int] = []
+
+    def flush_text() -> None:
+        if buf:
+            s = "".join(buf)
+            parts.append(Part(s, s.encode("utf-8")))
+            buf.clear()
+
+    def flush_bad() -> None:
+        if bad:
+            raw = bytes(bad)
+            before = 0x80 <= raw[0] <= 0xBF
+            after = False
+            for k in range(len(raw) - 1, -1, -1):
+                if raw[k] >= 0xC0:
+                    after = len(raw) - k < _seq_len(raw[k])
+                    break
+            parts.append(Part(None, raw, before, after))
+            bad.clear()
+
+    for ch in decoded:
+        if "\udc80" <= ch <= "\udcff":
+            flush_text()
+            bad.append(ord(ch) - 0xDC00)
+        else:
+            flush_bad()
+            buf.append(ch)
+    flush_text()
+    flush_bad()
+    return parts
+
+
+def visible_text(text: str, *, mark_orphan: bool = False) -> str:
+    """Escaped HTML for ``text`` with whitespace and invisible characters made visible.
+
+    ``mark_orphan`` puts a dotted circle before a leading combining mark.
+
+    >>> visible_text("a <b>\\t")
+    'a<span class="tl-ws">·</span>&lt;b&gt;<span class="tl-ws">→</span>'
+    """
+    out: list[str] = []
+    if mark_orphan and text and unicodedata.category(text[0]).startswith("M"):
+        out.append('<span class="tl-dot" title="no base letter in this token">◌</span>')
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            out.append(html.escape("".join(run)))
+            run.clear()
+
+    for ch in text:
+        glyph = _WS_GLYPHS.get(ch)
+        if glyph is not None:
+            flush()
+            out.append(f'<span class="tl-ws">{glyph}</span>')
+            continue
+        cat = unicodedata.category(ch)
+        if cat in ("Cf", "Cc") or (cat == "Zs" and ch != " "):
+            flush()
+            label = _FORMAT_NAMES.get(ch, f"U+{ord(ch):04X}")
+            out.append(f'<span class="tl-fmt">‹{label}›</span>')
+            continue
+        run.append(ch)
+    flush()
+    return "".join(out)
+
+
+def _hex_html(part: Part) -> str:
+    before = '<span class="tl-part">…</span>' if part.cont_before else ""
+    after = '<span class="tl-part">…</span>' if part.cont_after else ""
+    return f'{before}<span class="tl-hex">{utf8_hex(part.data)}</span>{after}'
+
+
+def chip_inner(data: bytes) -> str:
+    """The visible HTML of one token's bytes (text with glyphs, hex for invalid runs)."""
+    parts = piece_parts(data)
+    if not parts:
+        return '<span class="tl-empty">∅</span>'
+    return "".join(
+        _hex_html(p) if p.is_hex else visible_text(p.text or "", mark_orphan=True) for p in parts
+    )
+
+
+def _codepoint_lines(chars: str, limit: int = 12) -> list[str]:
+    lines = [codepoint_info(c).label() for c in chars[:limit]]
+    if len(chars) > limit:
+        lines.append(f"… {len(chars) - limit} more code points")
+    return lines
+
+
+def token_title(token: Token, index: int, source_text: str | None = None) -> str:
+    """Plain-text tooltip: position, id, hex bytes, code points (not yet escaped)."""
+    head = f"token {index + 1}"
+    if token.id is not None:
+        head += f" · id {token.id}"
+    if token.special:
+        head += " · SPECIAL (control token)"
+    lines = [head, f"bytes ({len(token.data)}): {utf8_hex(token.data) if token.data else '(none)'}"]
+    valid = True
+    try:
+        token.data.decode("utf-8")
+    except UnicodeDecodeError:
+        valid = False
+    if valid:
+        chars = token.data.decode("utf-8")
+    else:
+        lines.append("not valid UTF-8 on its own (part of a character)")
+        chars = source_text[token.start : token.end] if source_text is not None else ""
+        if chars:
+            lines.append("touches:")
+    lines.extend(_codepoint_lines(chars))
+    return "\n".join(lines)
+
+
+def _sep_html(kind: BoundaryKind) -> str:
+    return (
+        f'<span class="tl-sep {_SEP_CLASSES[kind]}" data-kind="{kind}" title="{_SEP_TITLES[kind]}">'
+        f"{_SEP_GLYPHS[kind]}</span>"
+    )
+
+
+def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool) -> str:
+    cls = f"tl-tok tl-c{index % len(PALETTE)}" + (" tl-special" if token.special else "")
+    title = token_title(token, index, source_text) if show_ids else token_title(
+        Token(None, token.data, token.byte_start, token.byte_end, token.start, token.end, token.special), index, source_text
+    )
+    return f'<span class="{cls}" dir="auto" title="{html.escape(title, quote=True)}">{chip_inner(token.data)}</span>'
+
+
+def text_direction(text: str) -> str:
+    """"rtl" or "ltr" from the first strong character (Unicode bidi class), "ltr" if none.
+
+    Computed here rather than left to the browser's ``dir="auto"``, which
+    ignores descendants that carry their own ``dir`` (every chip does).
+
+    >>> text_direction("  سلام world"), text_direction("বাজার سلام")
+    ('rtl', 'ltr')
+    """
+    for ch in text:
+        bidi = unicodedata.bidirectional(ch)
+        if bidi == "L":
+            return "ltr"
+        if bidi in ("R", "AL"):
+            return "rtl"
+    return "ltr"
+
+
+def _draw(
+    tokens: Sequence[Token],
+    kinds: Sequence[BoundaryKind | None],
+    source_text: str | None,
+    *,
+    max_tokens: int | None,
+    show_ids: bool,
+    direction: str,
+    extra_class: str = "",
+) -> str:
+    """Core drawing loop. ``kinds[i]`` is the boundary before token ``i`` (None for 0)."""
+    n = len(tokens)
+    shown = n if max_tokens is None else min(n, max_tokens)
+    if direction == "auto":
+        sample = source_text if source_text is not None else b"".join(t.data for t in tokens[:200]).decode("utf-8", "replace")
+        direction = text_direction(sample[:2000])
+    out: list[str] = [f'<div class="tl-tokens{extra_class}" dir="{html.escape(direction, quote=True)}">']
+    if n == 0:
+        out.append('<span class="tl-empty">(no tokens)</span>')
+    i = 0
+    while i < shown:
+        # A group: token i plus every following token joined to it by a cut inside a cluster.
+        j = i + 1
+        while j < shown and kinds[j] not in (None, "clean"):
+            j += 1
+        if i > 0:
+            out.append(_sep_html(kinds[i] or "clean"))
+        if j - i == 1:
+            out.append(_chip_html(tokens[i], i, source_text, show_ids))
+        else:
+            inner = [_chip_html(tokens[i], i, source_text, show_ids)]
+            for k in range(i + 1, j):
+                inner.append(_sep_html(kinds[k] or "clean"))
+                inner.append(_chip_html(tokens[k], k, source_text, show_ids))
+            if source_text is not None:
+                whole = source_text[tokens[i].start : tokens[j - 1].end]
+            else:
+                whole = b"".join(t.data for t in tokens[i:j]).decode("utf-8", errors="replace")
+            read_title = "as written: " + " ".join(f"U+{ord(c):04X}" for c in whole[:12])
+            out.append(
+                '<span class="tl-grp">'
+                f'<span class="tl-grp-toks">{"".join(inner)}</span>'
+                f'<span class="tl-grp-read" dir="auto" title="{html.escape(read_title, quote=True)}">'
+                f"{visible_text(whole)}</span></span>"
+            )
+        if any(b"\n" in t.data for t in tokens[i:j]):
+            out.append("<br>")
+        i = j
+    out.append("</div>")
+    if shown < n:
+        out.append(f'<div class="tl-note">Showing the first {shown:,} of {n:,} tokens; counts cover all of them.</div>')
+    return "".join(out)
+
+
+def render_encoding(
+    enc: Encoding,
+    *,
+    max_tokens: int | None = DEFAULT_MAX_TOKENS,
+    show_ids: bool = True,
+    legend: bool = False,
+    direction: str = "auto",
+) -> str:
+    """HTML chips for ``enc`` with boundary markers judged by ``enc.report``.
+
+    ``max_tokens`` caps how many chips are drawn (None: all). ``direction``
+    is the container's ``dir``: "ltr", "rtl", or "auto" (decided here from
+    the first strong character, see :func:`text_direction`).
+    """
+    report = enc.report
+    kinds = [None] + [report.kind_before(i) for i in range(1, len(enc.tokens))]
+    body = _draw(enc.tokens, kinds, enc.text, max_tokens=max_tokens, show_ids=show_ids, direction=direction)
+    return (legend_html() + body) if legend else body
+
+
+def encoding_from_pieces(pieces: Sequence[bytes], ids: Sequence[int | None] | None = None) -> Encoding | None:
+    """An Encoding whose tokens are ``pieces``, if they join to valid UTF-8, else None."""
+    joined = b"".join(pieces)
+    try:
+        text = joined.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    spans = []
+    pos = 0
+    for p in pieces:
+        spans.append((pos, pos + len(p)))
+        pos += len(p)
+    return Encoding(text, tokens_from_byte_spans(text, spans, ids))
+
+
+def render_pieces(
+    pieces: Sequence[bytes],
+    *,
+    ids: Sequence[int | None] | None = None,
+    max_tokens: int | None = DEFAULT_MAX_TOKENS,
+    show_ids: bool = True,
+    legend: bool = False,
+    direction: str = "auto",
+) -> str:
+    """HTML chips for a plain list of byte pieces (e.g. one word's BPE segmentation).
+
+    >>> "E0 A6" in render_pieces([b"\\xe0\\xa6", b"\\xb0"])
+    True
+    """
+    enc = encoding_from_pieces(pieces, ids)
+    if enc is not None:
+        return render_encoding(enc, max_tokens=max_tokens, show_ids=show_ids, legend=legend, direction=direction)
+    # Not decodable as a whole: draw chips without cluster analysis.
+    toks = []
+    pos = 0
+    for k, p in enumerate(pieces):
+        toks.append(Token(None if ids is None else ids[k], bytes(p), pos, pos + len(p), 0, 0))
+        pos += len(p)
+    kinds: list[BoundaryKind | None] = [None] + ["clean"] * (len(toks) - 1)
+    body = _draw(toks, kinds, None, max_tokens=max_tokens, show_ids=show_ids, direction=direction)
+    return (legend_html() + body) if legend else body
+
+
+def legend_html() -> str:
+    """A one-line key to the chips and the three separator shapes."""
+    return (
+        '<div class="tl-legend">'
+        '<span class="tl-tok tl-c0">token</span>'
+        f'{_sep_html("clean")}<span class="tl-tok tl-c1">token</span> clean boundary &nbsp; '
+        f'{_sep_html("inside_grapheme")} cut inside a letter (grapheme cluster) &nbsp; '
+        f'{_sep_html("inside_codepoint")} cut inside a code point &nbsp; '
+        '<span class="tl-tok tl-c2"><span class="tl-hex">E0 A6</span><span class="tl-part">…</span></span> '
+        "bytes that are not a whole character &nbsp; "
+        '<span class="tl-tok tl-c4"><span class="tl-ws">·</span><span class="tl-ws">→</span>'
+        '<span class="tl-ws">↵</span></span> space, tab, newline'
+        "</div>"
+    )
+
+
+def standalone_page(body: str, title: str = "Tokenizer Lab") -> str:
+    """A complete HTML document with :data:`CSS`, for exports and tests."""
+    return (
+        f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{CSS}</style></head><body>{body}</body></html>"
+    )

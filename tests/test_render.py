@@ -1,0 +1,185 @@
+"""The shared token view (core/render.py): safety, markers, hex, tooltips."""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.render import (
+    CSS,
+    PALETTE,
+    encoding_from_pieces,
+    legend_html,
+    piece_parts,
+    render_encoding,
+    render_pieces,
+    standalone_page,
+    text_direction,
+    visible_text,
+)
+from core.tokens import ByteTokenizer, CodePointTokenizer, Encoding, WordTokenizer, tokens_from_char_spans
+
+ALLOWED_TAGS = {"div", "span", "br"}
+ALLOWED_ATTRS = {"class", "dir", "title", "data-kind"}
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):  # noqa: D401
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):  # noqa: D401
+        self.text.append(data)
+
+
+def parse(html_text: str) -> _Collector:
+    c = _Collector()
+    c.feed(html_text)
+    c.close()
+    return c
+
+
+def chips(html_text: str) -> list[dict[str, str | None]]:
+    return [a for t, a in parse(html_text).tags if t == "span" and "tl-tok" in (a.get("class") or "").split()]
+
+
+def seps(html_text: str) -> list[str]:
+    return [a["data-kind"] for t, a in parse(html_text).tags if t == "span" and a.get("data-kind")]
+
+
+XSS = ['<img src=x onerror=alert(1)>', "<script>alert(1)</script>", '" onmouseover="alert(1)', "</div><b>x</b>"]
+
+
+def test_user_text_is_escaped_in_chips_and_titles():
+    for payload in XSS:
+        for tok in (CodePointTokenizer(), ByteTokenizer(), WordTokenizer()):
+            out = render_encoding(tok.encode(payload))
+            parsed = parse(out)
+            assert {t for t, _ in parsed.tags} <= ALLOWED_TAGS, (payload, tok.id)
+            for _, attrs in parsed.tags:
+                assert set(attrs) <= ALLOWED_ATTRS
+    out = render_encoding(WordTokenizer().encode(XSS[0]))
+    assert "&lt;img" in out and "<img" not in out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_renders_only_our_markup(text):
+    for tok in (CodePointTokenizer(), ByteTokenizer(), WordTokenizer()):
+        enc = tok.encode(text)
+        out = render_encoding(enc)
+        parsed = parse(out)
+        assert {t for t, _ in parsed.tags} <= ALLOWED_TAGS
+        assert len(chips(out)) == len(enc.tokens)
+        # one separator per inner boundary, matching the engine's judgement
+        assert seps(out) == [b.kind for b in enc.report.boundaries]
+
+
+def test_separator_kinds_for_bangla():
+    # code points: কি = ক + ি, the cut is inside the cluster
+    out = render_encoding(CodePointTokenizer().encode("কি"))
+    assert seps(out) == ["inside_grapheme"]
+    # bytes: every cut in one Bangla letter is inside a code point
+    out = render_encoding(ByteTokenizer().encode("ক"))
+    assert seps(out) == ["inside_codepoint", "inside_codepoint"]
+    out = render_encoding(WordTokenizer().encode("ঘর বাজার"))
+    assert seps(out) == ["clean"]
+
+
+def test_cluster_group_shows_the_whole_letter_shaped_once():
+    out = render_encoding(CodePointTokenizer().encode("কি ঘর"))
+    # the cut cluster is drawn whole under its chips; clean words are not grouped
+    assert re.search(r'class="tl-grp-read"[^>]*>কি<', out)
+    # ঘ and র are two clusters, so only কি is grouped
+    assert out.count('class="tl-grp"') == 1
+
+
+def test_orphan_vowel_sign_gets_dotted_circle():
+    out = render_encoding(CodePointTokenizer().encode("কি"))
+    assert "◌" in out
+    assert "◌" not in render_encoding(WordTokenizer().encode("কি"))
+
+
+def test_invalid_utf8_pieces_show_hex_with_partial_markers():
+    out = render_pieces([b"\xe0\xa6", b"\xb0"])
+    assert "E0 A6" in out and ">B0<" in out
+    assert "\ufffd" not in out and "�" not in out
+    parts = piece_parts(b"\xb0\xe0\xa6\xbe\xe0\xa6")
+    assert [(p.is_hex, p.cont_before, p.cont_after) for p in parts] == [
+        (True, True, False),
+        (False, False, False),
+        (True, False, True),
+    ]
+    # রাজ in bytes: 9 chips, each a hex fragment
+    enc = ByteTokenizer().encode("রাজ")
+    out = render_encoding(enc)
+    assert len(chips(out)) == 9
+    for h in "E0 A6 B0 E0 A6 BE E0 A6 9C".split():
+        assert f">{h}<" in out
+
+
+def test_pieces_that_never_join_to_utf8_still_render():
+    out = render_pieces([b"\xff", b"\xfe\x80"])
+    assert len(chips(out)) == 2 and "FF" in out and "FE 80" in out
+
+
+def test_tooltip_has_id_hex_and_codepoint_names():
+    out = render_encoding(CodePointTokenizer().encode("র"))
+    title = chips(out)[0]["title"]
+    assert "id 2480" in title
+    assert "E0 A6 B0" in title
+    assert "U+09B0 BENGALI LETTER RA" in title
+    # a half letter: the tooltip says so and names what it touches
+    out = render_encoding(ByteTokenizer().encode("র"))
+    title = chips(out)[0]["title"]
+    assert "not valid UTF-8" in title and "U+09B0 BENGALI LETTER RA" in title
+
+
+def test_whitespace_glyphs_and_format_chars():
+    assert visible_text(" \t\n") == '<span class="tl-ws">·</span><span class="tl-ws">→</span><span class="tl-ws">↵</span>'
+    assert "‹ZWJ›" in visible_text("\u200d")
+    out = render_encoding(WordTokenizer().encode("a\nb"))
+    assert "<br>" in out
+
+
+def test_palette_cycles_so_neighbours_differ():
+    out = render_encoding(CodePointTokenizer().encode("abcdefghij"))
+    classes = [re.search(r"tl-c(\d)", c["class"]).group(1) for c in chips(out)]
+    assert all(a != b for a, b in zip(classes, classes[1:]))
+    assert len(PALETTE) == 8 and all(f"tl-c{i}" in CSS for i in range(8))
+
+
+def test_direction():
+    assert text_direction("سلام دنیا") == "rtl"
+    assert text_direction("বাজার") == "ltr"
+    assert 'dir="rtl"' in render_encoding(WordTokenizer().encode("سلام دنیا"))
+    assert 'dir="ltr"' in render_encoding(WordTokenizer().encode("সালাম"))
+
+
+def test_max_tokens_caps_chips_with_a_note():
+    enc = CodePointTokenizer().encode("ক" * 50)
+    out = render_encoding(enc, max_tokens=10)
+    assert len(chips(out)) == 10
+    assert "Showing the first 10 of 50 tokens" in out
+
+
+def test_empty_and_special_tokens():
+    out = render_encoding(CodePointTokenizer().encode(""))
+    assert "no tokens" in out
+    enc = Encoding("[SEP]", tuple(t.__class__(**{**t.__dict__, "special": True}) for t in tokens_from_char_spans("[SEP]", [(0, 5)], [102])))
+    out = render_encoding(enc)
+    assert "tl-special" in out and "SPECIAL" in chips(out)[0]["title"]
+
+
+def test_encoding_from_pieces_and_page_wrapper():
+    enc = encoding_from_pieces([b"\xe0\xa6", b"\xb0"])
+    assert enc is not None and enc.text == "র" and enc.report.inside_codepoint == 1
+    assert encoding_from_pieces([b"\xe0"]) is None
+    page = standalone_page(legend_html(), "x")
+    assert page.startswith("<!doctype html>") and CSS in page
