@@ -1,0 +1,623 @@
+"""Byte-pair encoding, traced: training and encoding that return every step.
+
+Training counts adjacent pairs over a word-frequency table, merges the most
+frequent pair everywhere, and repeats. Pair counts are updated
+incrementally: a merge only touches the words that contain the pair, and
+only the pairs next to each merged occurrence change. The best pair comes
+from a heap with lazy invalidation (a popped entry whose count is stale is
+re-pushed with its current count), so a step costs about the size of the
+change, not the size of the corpus.
+
+Two tie-break rules are offered, by name:
+
+- ``first-seen``: among pairs with the highest count, the one that occurs
+  first in corpus order (textbook; minbpe and tiktoken's educational
+  trainer, whose ``max`` over an insertion-ordered dict does this).
+- ``hf``: highest count, then the smallest ``(left id, right id)``, where
+  ids are the initial alphabet sorted by code point, then each new merge in
+  order: the rule of Hugging Face ``tokenizers``' BpeTrainer. For the byte
+  unit the alphabet is ordered like the ByteLevel alphabet (the GPT-2
+  byte-to-character table sorted by character), which is what BpeTrainer
+  sees when it trains on ByteLevel-mapped words, so the merge lists agree.
+
+Pieces are always ``bytes``: a code point piece is its UTF-8 encoding. That
+lets one encoder replay our merges and a pretrained tiktoken ranks table.
+
+Not here: pre-tokenizer regexes (:mod:`core.pretokenize`), rendering, and
+any normalization (text is used exactly as given).
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Iterator, Literal, Mapping, Sequence
+
+from .pretokenize import Pattern, pretokenize, resolve_pattern
+from .tokens import Encoding, Token, tokens_from_byte_spans
+from .units import char_byte_offsets
+
+Unit = Literal["codepoint", "byte"]
+TieBreak = Literal["first-seen", "hf"]
+UNITS: tuple[Unit, ...] = ("codepoint", "byte")
+TIE_BREAKS: tuple[TieBreak, ...] = ("first-seen", "hf")
+
+#: A function giving the merge rank of two adjacent pieces, or None.
+RankOf = Callable[[bytes, bytes], "int | None"]
+
+
+class BpeInputError(ValueError):
+    """Malformed training input (word table, unit, merge count, empty corpus)."""
+
+
+# ---------------------------------------------------------------------------
+# Input
+# ---------------------------------------------------------------------------
+
+
+def parse_word_table(spec: str) -> dict[str, int]:
+    """Parse ``"কার:4,জার:2"`` into ``{"কার": 4, "জার": 2}`` (order kept).
+
+    A repeated word adds up. Raises :class:`BpeInputError` on a malformed
+    entry, a non-positive count or an empty table.
+
+    >>> parse_word_table("low:5, lower:2")
+    {'low': 5, 'lower': 2}
+    """
+    table: dict[str, int] = {}
+    for raw in spec.split(","):
+        entry = raw.strip()
+        if not entry:
+            continue
+        word, sep, count = entry.rpartition(":")
+        word = word.strip()
+        if not sep or not word:
+            raise BpeInputError(f"word table entry {entry!r} is not WORD:COUNT")
+        try:
+            n = int(count)
+        except ValueError:
+            raise BpeInputError(f"word table entry {entry!r}: count {count.strip()!r} is not an integer") from None
+        if n <= 0:
+            raise BpeInputError(f"word table entry {entry!r}: count must be positive")
+        table[word] = table.get(word, 0) + n
+    if not table:
+        raise BpeInputError("word table is empty")
+    return table
+
+
+def word_counts(corpus: str, pattern: str | Pattern = "ws-attached") -> dict[str, int]:
+    """Pre-tokenize ``corpus`` and count the pieces, in order of first appearance."""
+    counts: dict[str, int] = {}
+    for piece in pretokenize(corpus, pattern):
+        counts[piece.text] = counts.get(piece.text, 0) + 1
+    return counts
+
+
+def initial_pieces(text: str, unit: Unit) -> list[bytes]:
+    """The unit sequence a word starts as: one piece per code point or per byte."""
+    if unit == "byte":
+        return [bytes((b,)) for b in text.encode("utf-8")]
+    if unit == "codepoint":
+        return [ch.encode("utf-8") for ch in text]
+    raise BpeInputError(f"unknown unit {unit!r} (choose codepoint or byte)")
+
+
+def _bytelevel_order() -> list[int]:
+    """Bytes ordered as the GPT-2 ByteLevel alphabet sorts its characters.
+
+    Printable bytes (33-126, 161-172, 174-255) stand for themselves; the
+    others are mapped, in byte order, to U+0100 upward, so they sort after.
+    """
+    printable = [b for b in range(256) if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255]
+    rest = [b for b in range(256) if b not in set(printable)]
+    return printable + rest
+
+
+_BYTE_ORDER = tuple(_bytelevel_order())
+
+
+def _alphabet(words: Sequence[str], unit: Unit) -> list[bytes]:
+    """Initial symbols in id order (see the module docstring)."""
+    if unit == "byte":
+        return [bytes((b,)) for b in _BYTE_ORDER]
+    chars = sorted({ch for w in words for ch in w})
+    return [ch.encode("utf-8") for ch in chars]
+
+
+# ---------------------------------------------------------------------------
+# Trace records
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairCount:
+    """A candidate pair and its (frequency-weighted) count."""
+
+    left: bytes
+    right: bytes
+    count: int
+
+
+@dataclass(frozen=True)
+class MergeStep:
+    """One training step: the pair merged and the corpus right after it.
+
+    ``top_pairs`` are the best candidates *before* this merge, best first;
+    the first is the pair merged.
+    """
+
+    step: int
+    left: bytes
+    right: bytes
+    merged: bytes
+    count: int
+    total_tokens: int
+    vocab_size: int
+    top_pairs: tuple[PairCount, ...]
+
+
+@dataclass(frozen=True)
+class BpeTrace:
+    """Everything a training run did, step by step.
+
+    The vocabulary and merge table are derived from ``alphabet`` and
+    ``steps``; they are never stored twice.
+    """
+
+    unit: Unit
+    tie_break: TieBreak
+    pattern: str
+    words: tuple[tuple[str, int], ...]
+    alphabet: tuple[bytes, ...]
+    initial_total_tokens: int
+    steps: tuple[MergeStep, ...]
+
+    @property
+    def initial_vocab_size(self) -> int:
+        return len(self.alphabet)
+
+    def merges(self, upto: int | None = None) -> list[tuple[bytes, bytes]]:
+        """The learned merges, in order (the first ``upto`` if given)."""
+        return [(s.left, s.right) for s in self.steps[:upto]]
+
+    @cached_property
+    def pair_ranks(self) -> dict[tuple[bytes, bytes], int]:
+        """``(left, right) -> rank`` (rank 0 is the first merge)."""
+        return {(s.left, s.right): i for i, s in enumerate(self.steps)}
+
+    @cached_property
+    def vocab(self) -> dict[bytes, int]:
+        """Piece -> id: the alphabet in order, then each new merged piece."""
+        ids = {piece: i for i, piece in enumerate(self.alphabet)}
+        for s in self.steps:
+            ids.setdefault(s.merged, len(ids))
+        return ids
+
+    def vocab_size(self, upto: int | None = None) -> int:
+        """Vocabulary size after ``upto`` merges (all by default)."""
+        if upto is None or upto >= len(self.steps):
+            upto = len(self.steps)
+        return self.steps[upto - 1].vocab_size if upto > 0 else self.initial_vocab_size
+
+    def total_tokens(self, upto: int) -> int:
+        """Corpus length in tokens after ``upto`` merges."""
+        return self.steps[upto - 1].total_tokens if upto > 0 else self.initial_total_tokens
+
+    def rank_of(self, upto: int | None = None) -> RankOf:
+        """Pair rank lookup limited to the first ``upto`` merges."""
+        ranks = self.pair_ranks
+        limit = len(self.steps) if upto is None else upto
+
+        def rank(left: bytes, right: bytes) -> int | None:
+            r = ranks.get((left, right))
+            return r if r is not None and r < limit else None
+
+        return rank
+
+    def segment(self, word: str, upto: int | None = None) -> list[bytes]:
+        """``word``'s pieces after the first ``upto`` merges (as in training)."""
+        return apply_merges(word, self.rank_of(upto), unit=self.unit, mode="learned-order")
+
+    def tokenizer(self, upto: int | None = None) -> "BpeTokenizer":
+        """A :class:`~core.tokens.Tokenizer` using the first ``upto`` merges."""
+        return BpeTokenizer(self, len(self.steps) if upto is None else min(upto, len(self.steps)))
+
+
+# ---------------------------------------------------------------------------
+# Training
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _State:
+    """Mutable training state; lives only inside :func:`train_bpe`."""
+
+    words: list[list[int]]
+    freqs: list[int]
+    sym: list[bytes]
+    sym_id: dict[bytes, int]
+    counts: dict[tuple[int, int], int] = field(default_factory=dict)
+    where: dict[tuple[int, int], set[int]] = field(default_factory=dict)
+    heap: list[tuple[int, int, int, tuple[int, int]]] = field(default_factory=list)
+
+    def push(self, pair: tuple[int, int]) -> None:
+        # Entries are (-count, left id, right id, pair): the heap order is the hf rule.
+        heapq.heappush(self.heap, (-self.counts[pair], pair[0], pair[1], pair))
+
+    def first_seen(self, pair: tuple[int, int]) -> tuple[int, int]:
+        """(word index, position) of the pair's first occurrence in corpus order."""
+        a, b = pair
+        for w in sorted(self.where[pair]):
+            syms = self.words[w]
+            for i in range(len(syms) - 1):
+                if syms[i] == a and syms[i + 1] == b:
+                    return (w, i)
+        raise AssertionError("pair counted but not found")  # pragma: no cover
+
+    def top(self, k: int, tie_break: TieBreak) -> list[tuple[tuple[int, int], int]]:
+        """The best ``k`` pairs by the tie-break rule, leaving the heap intact.
+
+        Pops entries until ``k`` valid ones are found (plus, for
+        ``first-seen``, every pair tied with the best, since the heap only
+        orders ties by id). Stale entries are fixed on the way.
+        """
+        found: list[tuple[tuple[int, int], int]] = []
+        seen: set[tuple[int, int]] = set()
+        heap = self.heap
+        while heap:
+            neg, _, _, pair = heap[0]
+            if len(found) >= k and not (tie_break == "first-seen" and found and -neg == found[0][1]):
+                break
+            heapq.heappop(heap)
+            current = self.counts.get(pair, 0)
+            if pair in seen or current <= 0:
+                continue
+            if current != -neg:
+                self.push(pair)  # subtle: stale count, re-queue with the true one
+                continue
+            seen.add(pair)
+            found.append((pair, current))
+        for pair, _ in found:
+            self.push(pair)
+        if tie_break == "first-seen" and len(found) > 1:
+            # Order ties by first occurrence; only tied groups need the scan.
+            by_count: dict[int, int] = {}
+            for _, c in found:
+                by_count[c] = by_count.get(c, 0) + 1
+            found.sort(key=lambda pc: (-pc[1], self.first_seen(pc[0]) if by_count[pc[1]] > 1 else (0, 0)))
+        return found[:k] if len(found) > k else found
+
+    def merge(self, pair: tuple[int, int], new: int) -> int:
+        """Merge ``pair`` into symbol ``new`` in every word; return occurrences merged (weighted)."""
+        a, b = pair
+        delta: dict[tuple[int, int], int] = {}
+        grown: dict[tuple[int, int], set[int]] = {}
+        merged = 0
+        for w in self.where.pop(pair, set()):
+            syms = self.words[w]
+            n = len(syms)
+            f = self.freqs[w]
+            out: list[int] = []
+            i = 0
+            hit = False
+            while i < n:
+                if syms[i] == a and i + 1 < n and syms[i + 1] == b:
+                    hit = True
+                    merged += f
+                    if out:
+                        prev = out[-1]
+                        delta[(prev, a)] = delta.get((prev, a), 0) - f
+                        delta[(prev, new)] = delta.get((prev, new), 0) + f
+                        grown.setdefault((prev, new), set()).add(w)
+                    if i + 2 < n:
+                        nxt = syms[i + 2]
+                        delta[(b, nxt)] = delta.get((b, nxt), 0) - f
+                        delta[(new, nxt)] = delta.get((new, nxt), 0) + f
+                        grown.setdefault((new, nxt), set()).add(w)
+                    out.append(new)
+                    i += 2
+                else:
+                    out.append(syms[i])
+                    i += 1
+            if hit:
+                self.words[w] = out
+        self.counts.pop(pair, None)
+        for p, d in delta.items():
+            if d == 0:
+                continue
+            c = self.counts.get(p, 0) + d
+            if c > 0:
+                self.counts[p] = c
+            else:
+                self.counts.pop(p, None)
+                self.where.pop(p, None)
+        for p, ws in grown.items():
+            if self.counts.get(p, 0) > 0:
+                self.where.setdefault(p, set()).update(ws)
+                self.push(p)
+        return merged
+
+
+def train_bpe(
+    words: Mapping[str, int] | None = None,
+    *,
+    corpus: str | None = None,
+    merges: int,
+    unit: Unit = "codepoint",
+    tie_break: TieBreak = "first-seen",
+    pattern: str | Pattern = "ws-attached",
+    top_k: int = 10,
+) -> BpeTrace:
+    """Train BPE for up to ``merges`` steps and return the full trace.
+
+    Give either ``words`` (a word -> frequency table, each word one unit
+    sequence, in corpus order) or ``corpus`` (text, split by ``pattern``).
+    Training stops early when no pair occurs twice... or at all: it stops
+    when no adjacent pair is left.
+
+    >>> t = train_bpe({"low": 5, "lower": 2, "newest": 6, "widest": 3}, merges=2)
+    >>> [(s.left + s.right).decode() for s in t.steps]
+    ['es', 'est']
+    """
+    if unit not in UNITS:
+        raise BpeInputError(f"unknown unit {unit!r} (choose codepoint or byte)")
+    if tie_break not in TIE_BREAKS:
+        raise BpeInputError(f"unknown tie-break {tie_break!r} (choose first-seen or hf)")
+    if merges < 0:
+        raise BpeInputError(f"number of merges must be >= 0, got {merges}")
+    pat = pattern if isinstance(pattern, Pattern) else resolve_pattern(pattern)
+    if (words is None) == (corpus is None):
+        raise BpeInputError("give either a word table or a corpus")
+    table = dict(words) if words is not None else word_counts(corpus or "", pat)
+    table = {w: f for w, f in table.items() if w}
+    if not table:
+        raise BpeInputError("the corpus is empty: nothing to train on")
+    if any(f <= 0 for f in table.values()):
+        raise BpeInputError("word frequencies must be positive")
+
+    alphabet = _alphabet(list(table), unit)
+    sym_id = {s: i for i, s in enumerate(alphabet)}
+    state = _State(
+        words=[[sym_id[p] for p in initial_pieces(w, unit)] for w in table],
+        freqs=list(table.values()),
+        sym=list(alphabet),
+        sym_id=sym_id,
+    )
+    for w, syms in enumerate(state.words):
+        f = state.freqs[w]
+        for p in zip(syms, syms[1:]):
+            state.counts[p] = state.counts.get(p, 0) + f
+            state.where.setdefault(p, set()).add(w)
+    for p in state.counts:
+        state.push(p)
+
+    total = sum(len(s) * f for s, f in zip(state.words, state.freqs))
+    initial_total = total
+    steps: list[MergeStep] = []
+    for step in range(1, merges + 1):
+        top = state.top(max(top_k, 1), tie_break)
+        if not top:
+            break
+        pair, count = top[0]
+        left, right = state.sym[pair[0]], state.sym[pair[1]]
+        merged = left + right
+        new = state.sym_id.get(merged)
+        if new is None:  # a merged piece may already exist via another split
+            new = len(state.sym)
+            state.sym.append(merged)
+            state.sym_id[merged] = new
+        total -= state.merge(pair, new)
+        steps.append(
+            MergeStep(
+                step=step,
+                left=left,
+                right=right,
+                merged=merged,
+                count=count,
+                total_tokens=total,
+                vocab_size=len(state.sym),
+                top_pairs=tuple(PairCount(state.sym[p[0]], state.sym[p[1]], c) for p, c in top[:top_k]),
+            )
+        )
+    return BpeTrace(
+        unit=unit,
+        tie_break=tie_break,
+        pattern=pat.regex if pat.name == "custom" and pat.regex else pat.name,
+        words=tuple(table.items()),
+        alphabet=tuple(alphabet),
+        initial_total_tokens=initial_total,
+        steps=tuple(steps),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Encoding
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EncodeStep:
+    """One merge applied while encoding: rank, where, and the pieces after it."""
+
+    rank: int
+    positions: tuple[int, ...]
+    left: bytes
+    right: bytes
+    pieces_after: tuple[bytes, ...]
+
+    @property
+    def position(self) -> int:
+        """Index of the (first) merged occurrence in the pieces before the step."""
+        return self.positions[0]
+
+
+@dataclass(frozen=True)
+class EncodeTrace:
+    """A piece of text encoded step by step."""
+
+    initial: tuple[bytes, ...]
+    steps: tuple[EncodeStep, ...]
+
+    @property
+    def final(self) -> tuple[bytes, ...]:
+        return self.steps[-1].pieces_after if self.steps else self.initial
+
+
+def tiktoken_rank_of(ranks: Mapping[bytes, int]) -> RankOf:
+    """Rank lookup for a tiktoken-style table: the rank of the joined bytes."""
+    get = ranks.get
+
+    def rank(left: bytes, right: bytes) -> int | None:
+        return get(left + right)
+
+    return rank
+
+
+def encode_trace(
+    piece: str | bytes,
+    rank_of: RankOf | BpeTrace,
+    *,
+    unit: Unit = "byte",
+    mode: Literal["learned-order", "lowest-rank"] | None = None,
+) -> EncodeTrace:
+    """Encode one pre-tokenized piece, recording every merge.
+
+    ``rank_of`` is a pair-rank function (see :func:`tiktoken_rank_of`) or a
+    :class:`BpeTrace` (its merges are used). Two replay modes:
+
+    - ``learned-order`` (default for a trace): apply merges in the order
+      they were learned, each to all its occurrences left to right. This is
+      exactly what training did to the word.
+    - ``lowest-rank`` (default for a rank function): tiktoken's loop:
+      repeatedly merge the leftmost adjacent pair with the lowest rank,
+      one occurrence per step.
+
+    >>> t = train_bpe({"low": 5, "lowest": 2}, merges=3)
+    >>> [p.decode() for p in encode_trace("lowly", t, unit="codepoint").final]
+    ['low', 'l', 'y']
+    """
+    if isinstance(rank_of, BpeTrace):
+        unit = rank_of.unit
+        rank_of = rank_of.rank_of()
+        mode = mode or "learned-order"
+    parts = initial_pieces(piece, unit) if isinstance(piece, str) else [bytes((b,)) for b in piece]
+    initial = tuple(parts)
+    return EncodeTrace(initial, tuple(_merge_steps(parts, rank_of, mode or "lowest-rank")))
+
+
+def apply_merges(
+    piece: str, rank_of: RankOf, *, unit: Unit, mode: Literal["learned-order", "lowest-rank"]
+) -> list[bytes]:
+    """The final pieces of :func:`encode_trace` without keeping the steps."""
+    parts = initial_pieces(piece, unit)
+    for _ in _merge_steps(parts, rank_of, mode):
+        pass
+    return parts
+
+
+def _merge_steps(parts: list[bytes], rank_of: RankOf, mode: str) -> Iterator[EncodeStep]:
+    """Merge ``parts`` in place, yielding one :class:`EncodeStep` per merge."""
+    floor = 0  # learned-order: merges older than the last one applied are over
+    while len(parts) > 1:
+        best = None
+        best_i = -1
+        for i in range(len(parts) - 1):
+            r = rank_of(parts[i], parts[i + 1])
+            if r is not None and r >= floor and (best is None or r < best):
+                best, best_i = r, i
+        if best is None:
+            return
+        left, right = parts[best_i], parts[best_i + 1]
+        if mode == "lowest-rank":
+            parts[best_i : best_i + 2] = [left + right]
+            positions: tuple[int, ...] = (best_i,)
+        else:
+            positions = tuple(_merge_all(parts, left, right))
+            floor = best + 1
+        yield EncodeStep(best, positions, left, right, tuple(parts))
+
+
+def _merge_all(parts: list[bytes], left: bytes, right: bytes) -> list[int]:
+    """Merge every occurrence of ``left, right`` in place, left to right; return positions."""
+    positions = []
+    i = 0
+    while i < len(parts) - 1:
+        if parts[i] == left and parts[i + 1] == right:
+            parts[i : i + 2] = [left + right]
+            positions.append(i)
+        i += 1
+    return positions
+
+
+def decode(pieces: Sequence[bytes]) -> str:
+    """Join pieces and decode; bytes that are not valid UTF-8 become U+FFFD."""
+    return b"".join(pieces).decode("utf-8", errors="replace")
+
+
+class StreamDecoder:
+    """Token-by-token decoding that buffers incomplete UTF-8.
+
+    Feeding byte pieces one at a time never emits U+FFFD for a code point
+    split across tokens; it waits for the rest.
+
+    >>> d = StreamDecoder()
+    >>> [d.feed(b) for b in (b"\\xe0\\xa6", b"\\xb0")]
+    ['', 'র']
+    """
+
+    def __init__(self) -> None:
+        import codecs
+
+        self._dec = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def feed(self, piece: bytes) -> str:
+        """Text completed by this piece (may be empty)."""
+        return self._dec.decode(piece)
+
+    def flush(self) -> str:
+        """Whatever is left (U+FFFD for a truncated code point)."""
+        return self._dec.decode(b"", final=True)
+
+
+# ---------------------------------------------------------------------------
+# Tokenizer over a trace
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BpeTokenizer:
+    """A trained trace used as a tokenizer: split by its pattern, replay merges.
+
+    Pieces missing from the vocabulary (a code point never seen in training)
+    get id None; their bytes are kept, so nothing is lost.
+    """
+
+    trace: BpeTrace
+    upto: int
+
+    @property
+    def id(self) -> str:
+        return f"bpe-{self.trace.unit}-{self.upto}"
+
+    @property
+    def name(self) -> str:
+        unit = "byte" if self.trace.unit == "byte" else "code point"
+        return f"BPE ({unit}, {self.upto} merges)"
+
+    def encode(self, text: str) -> Encoding:
+        rank = self.trace.rank_of(self.upto)
+        vocab = self.trace.vocab
+        spans: list[tuple[int, int]] = []
+        ids: list[int | None] = []
+        data_offsets = char_byte_offsets(text)
+        for piece in pretokenize(text, self.trace.pattern):
+            pos = data_offsets[piece.start]
+            for p in apply_merges(piece.text, rank, unit=self.trace.unit, mode="learned-order"):
+                spans.append((pos, pos + len(p)))
+                ids.append(vocab.get(p))
+                pos += len(p)
+        return Encoding(text, tokens_from_byte_spans(text, spans, ids))
+
+    def decode(self, tokens: Sequence[Token]) -> str:
+        return decode([t.data for t in tokens])
+
