@@ -1,0 +1,352 @@
+"""Normalization: what NFC, NFKC, BERT's normalizer and custom rules do to text.
+
+Every form runs through the real ``tokenizers.normalizers`` objects, so what
+we show is what a tokenizer built with them would see. :func:`normalize`
+returns the text before and after, an alignment per grapheme cluster with
+per-code-point rows (hex, name, category), and plain-language warnings for
+lossy or surprising changes: marks removed (the uncased-BERT trap),
+compatibility mappings that change meaning (½, ², ①, no-break space),
+ZWJ/ZWNJ present, and the two spellings of ৎ.
+
+:class:`Rule` lists build a ``Replace``/``Sequence`` normalizer (the Uzbek
+apostrophe rules are a preset) that exports as normalizer JSON.
+
+This module does not tokenize; counting tokens before/after is the page's job.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from .units import CodePointInfo, codepoint_info, graphemes
+
+#: Longest text we align code point by code point (longer text is cut, with a notice).
+MAX_CHARS = 5000
+
+
+@dataclass(frozen=True)
+class Form:
+    """A named normalizer configuration."""
+
+    name: str
+    label: str
+    description: str
+
+
+FORMS: dict[str, Form] = {
+    f.name: f
+    for f in (
+        Form("NFC", "NFC", "Canonical composition: the safe default; the text means the same."),
+        Form("NFD", "NFD", "Canonical decomposition: letters and their marks apart."),
+        Form("NFKC", "NFKC", "Compatibility composition: also folds look-alikes (½ -> 1⁄2, ² -> 2, ① -> 1)."),
+        Form("NFKD", "NFKD", "Compatibility decomposition."),
+        Form("bert-uncased", "BERT (lowercase=True, strip_accents unset)",
+             "Uncased BERT: lowercases and, because strip_accents is unset, strips all Mn marks."),
+        Form("bert-uncased-keep-accents", "BERT (lowercase=True, strip_accents=False)",
+             "Lowercases but keeps marks."),
+        Form("bert-cased", "BERT (lowercase=False, strip_accents unset)", "Cased BERT: cleans control characters only."),
+        Form("bert-strip", "BERT (lowercase=False, strip_accents=True)", "Keeps case but strips all Mn marks."),
+    )
+}
+
+
+def make_normalizer(form: str):
+    """The ``tokenizers`` normalizer for a form name in :data:`FORMS`."""
+    from tokenizers import normalizers as n
+
+    simple = {"NFC": n.NFC, "NFD": n.NFD, "NFKC": n.NFKC, "NFKD": n.NFKD}
+    if form in simple:
+        return simple[form]()
+    bert = {
+        "bert-uncased": dict(lowercase=True, strip_accents=None),
+        "bert-uncased-keep-accents": dict(lowercase=True, strip_accents=False),
+        "bert-cased": dict(lowercase=False, strip_accents=None),
+        "bert-strip": dict(lowercase=False, strip_accents=True),
+    }
+    if form in bert:
+        return n.BertNormalizer(clean_text=True, handle_chinese_chars=True, **bert[form])
+    raise ValueError(f"unknown normalization form {form!r}; choose one of: {', '.join(FORMS)}")
+
+
+def bert_normalizer(*, lowercase: bool, strip_accents: bool | None, clean_text: bool = True,
+                    handle_chinese_chars: bool = True):
+    """The real ``BertNormalizer`` with any settings."""
+    from tokenizers import normalizers as n
+
+    return n.BertNormalizer(clean_text=clean_text, handle_chinese_chars=handle_chinese_chars,
+                            strip_accents=strip_accents, lowercase=lowercase)
+
+
+# ---------------------------------------------------------------- alignment
+
+
+@dataclass(frozen=True)
+class CodePointRow:
+    """One row of the diff table: ``op`` is equal, replace, delete or insert."""
+
+    op: str
+    before: CodePointInfo | None
+    after: CodePointInfo | None
+
+    @property
+    def changed(self) -> bool:
+        return self.op != "equal"
+
+
+@dataclass(frozen=True)
+class ClusterDiff:
+    """One grapheme cluster of the input, what it became, and its code point rows."""
+
+    start: int
+    end: int
+    before: str
+    after: str
+    rows: tuple[CodePointRow, ...]
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+@dataclass(frozen=True)
+class Warning:
+    """A plain-language warning about one kind of change; ``examples`` show what happened."""
+
+    kind: str
+    message: str
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NormalizeResult:
+    """Before/after text, per-cluster alignment and warnings for one form."""
+
+    form: str
+    before: str
+    after: str
+    clusters: tuple[ClusterDiff, ...]
+    warnings: tuple[Warning, ...]
+    aligned_by: str
+    notice: str = ""
+
+    @property
+    def changed_clusters(self) -> int:
+        return sum(1 for c in self.clusters if c.changed)
+
+
+def _rows(before: str, after: str) -> tuple[CodePointRow, ...]:
+    sm = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    rows: list[CodePointRow] = []
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        a, b = before[i1:i2], after[j1:j2]
+        for k in range(max(len(a), len(b))):
+            ca = codepoint_info(a[k]) if k < len(a) else None
+            cb = codepoint_info(b[k]) if k < len(b) else None
+            kind = op if op == "equal" else ("delete" if cb is None else "insert" if ca is None else "replace")
+            rows.append(CodePointRow(kind, ca, cb))
+    return tuple(rows)
+
+
+def align(before: str, after: str, norm) -> tuple[tuple[ClusterDiff, ...], str]:
+    """Pair each grapheme cluster of ``before`` with what it became.
+
+    Each cluster is normalized alone; when the pieces join to the whole
+    result (true unless a rule looks at its neighbours) that is the
+    alignment ("cluster"). Otherwise a code point diff of the whole text is
+    folded back onto the clusters ("diff").
+    """
+    clusters = graphemes(before)
+    parts = [norm(c.text) for c in clusters]
+    if "".join(parts) != after:
+        owner = [0] * (len(before) + 1)
+        for k, c in enumerate(clusters):
+            for i in range(c.start, c.end):
+                owner[i] = k
+        owner[len(before)] = max(len(clusters) - 1, 0)
+        got = [""] * len(clusters)
+        sm = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+        for op, i1, i2, j1, j2 in sm.get_opcodes():
+            if op == "equal":
+                for k in range(i2 - i1):
+                    got[owner[i1 + k]] += after[j1 + k]
+            elif clusters:
+                got[owner[i1]] += after[j1:j2]
+        parts, how = got, "diff"
+    else:
+        how = "cluster"
+    return tuple(ClusterDiff(c.start, c.end, c.text, p, _rows(c.text, p)) for c, p in zip(clusters, parts)), how
+
+
+# ---------------------------------------------------------------- warnings
+
+_COMPAT_WORDS = {
+    "<fraction>": "a fraction becomes digits with a fraction slash",
+    "<super>": "a superscript becomes a plain character (m² reads as m2)",
+    "<sub>": "a subscript becomes a plain character",
+    "<circle>": "a circled character becomes plain",
+    "<noBreak>": "a no-break space becomes a plain character and may be split",
+    "<compat>": "a compatibility character becomes its plain look-alike",
+    "<font>": "a styled (font) variant becomes plain",
+    "<wide>": "a full-width character becomes narrow",
+    "<narrow>": "a half-width character becomes wide",
+    "<square>": "a squared abbreviation is spelled out",
+    "<small>": "a small form becomes normal size",
+    "<vertical>": "a vertical form becomes horizontal",
+    "<initial>": "an Arabic positional form becomes the base letter",
+    "<medial>": "an Arabic positional form becomes the base letter",
+    "<final>": "an Arabic positional form becomes the base letter",
+    "<isolated>": "an Arabic positional form becomes the base letter",
+}
+
+ZWJ, ZWNJ = "\u200d", "\u200c"
+KHANDA_TA = "\u09ce"
+KHANDA_TA_OLD = "\u09a4\u09cd\u200d"
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
+
+def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tuple[Warning, ...]:
+    """Plain-language warnings for the change ``before`` -> ``after``."""
+    out: list[Warning] = []
+    removed: list[str] = []
+    compat: dict[str, list[str]] = {}
+    lowered = 0
+    for c in clusters:
+        if not c.changed:
+            continue
+        # marks lost: count per mark code point before vs after in this cluster
+        lost = [ch for ch in Counter(unicodedata.normalize("NFD", c.before)) - Counter(unicodedata.normalize("NFD", c.after))
+                if _is_mark(ch)]
+        if lost:
+            removed.append(f"{c.before} -> {c.after or '(nothing)'}")
+        for ch in c.before:
+            dec = unicodedata.decomposition(ch)
+            if dec.startswith("<") and ch not in c.after:
+                tag = dec.split(">", 1)[0] + ">"
+                compat.setdefault(tag, []).append(f"{ch} ({codepoint_info(ch).hex}) -> {unicodedata.normalize('NFKC', ch)!r}")
+        if c.before.lower() == c.after and c.before != c.after:
+            lowered += 1
+    if removed:
+        out.append(Warning("marks-removed",
+                           f"{len(removed)} letter(s) lost a combining mark: vowel signs, virama, nukta or diacritics "
+                           "were deleted, which changes the word (the uncased-BERT trap).", tuple(removed[:12])))
+    for tag, ex in compat.items():
+        out.append(Warning("compatibility",
+                           f"Compatibility mapping: {_COMPAT_WORDS.get(tag, 'a character is replaced by a look-alike')}; "
+                           "the meaning can change.", tuple(dict.fromkeys(ex))[:12]))
+    if lowered:
+        out.append(Warning("lowercased", f"{lowered} character(s) were lowercased."))
+    for ch, name in ((ZWJ, "ZERO WIDTH JOINER (U+200D)"), (ZWNJ, "ZERO WIDTH NON-JOINER (U+200C)")):
+        if ch in before:
+            kept = "kept" if ch in after else "REMOVED"
+            out.append(Warning("zero-width",
+                               f"The text contains {before.count(ch)} {name}, {kept} here. No normalization form unifies "
+                               "text written with and without it, so look-alike words can get different tokens."))
+    has_new, has_old = KHANDA_TA in before, KHANDA_TA_OLD in before
+    if has_new or has_old:
+        which = "both spellings" if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
+        out.append(Warning("khanda-ta",
+                           f"Khanda ta (ৎ) can be written as U+09CE or as ত + ্ + ZWJ (U+09A4 U+09CD U+200D); this text "
+                           f"uses {which}. NFC and NFKC keep them different, so the same word can tokenize two ways."))
+    return tuple(out)
+
+
+def normalize_with(text: str, norm, name: str) -> NormalizeResult:
+    """Normalize with any callable ``str -> str`` (for example a ``normalize_str``)."""
+    notice = ""
+    if len(text) > MAX_CHARS:
+        notice = f"Only the first {MAX_CHARS} of {len(text)} characters are shown."
+        text = text[:MAX_CHARS]
+    after = norm(text)
+    clusters, how = align(text, after, norm)
+    return NormalizeResult(name, text, after, clusters, warnings_for(text, after, clusters), how, notice)
+
+
+def normalize(text: str, form: str = "NFC") -> NormalizeResult:
+    """Run one named form through ``tokenizers.normalizers``.
+
+    >>> normalize("\\u09c7\\u09be", "NFC").after == "\\u09cb"
+    True
+    """
+    norm = make_normalizer(form)
+    return normalize_with(text, norm.normalize_str, form)
+
+
+def compare_forms(text: str, forms: Sequence[str] = tuple(FORMS)) -> dict[str, NormalizeResult]:
+    """:func:`normalize` for several forms at once."""
+    return {f: normalize(text, f) for f in forms}
+
+
+# ---------------------------------------------------------------- rule builder
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Replace ``pattern`` (a regex when ``regex`` is true, else literal text) by ``replacement``."""
+
+    pattern: str
+    replacement: str
+    regex: bool = True
+    note: str = ""
+
+
+_APOS = "[\u2018\u2019`']"
+#: Uzbek Latin apostrophes: o‘ and g‘ take U+02BB (ʻ); the tutuq belgisi between letters is U+02BC (ʼ).
+UZBEK_RULES: tuple[Rule, ...] = (
+    Rule(r"(?<=[oOgG])" + _APOS + r"(?=\p{L})", "\u02bb", True, "‘ ’ ` ' after o/O or g/G before a letter -> ʻ (U+02BB)"),
+    Rule(r"(?<=\p{L})" + _APOS + r"(?=\p{L})", "\u02bc", True, "‘ ’ ` ' between other letters -> ʼ (U+02BC)"),
+)
+
+
+class RuleError(ValueError):
+    """A rule that the tokenizers regex engine rejects."""
+
+
+def build_rules(rules: Sequence[Rule], *, nfc: bool = True):
+    """A ``tokenizers.normalizers.Sequence`` of ``Replace`` (after NFC by default)."""
+    from tokenizers import Regex
+    from tokenizers import normalizers as n
+
+    steps = [n.NFC()] if nfc else []
+    for i, r in enumerate(rules, 1):
+        if not r.pattern:
+            raise RuleError(f"rule {i}: the pattern is empty")
+        try:
+            steps.append(n.Replace(Regex(r.pattern) if r.regex else r.pattern, r.replacement))
+        except Exception as exc:  # the Rust regex engine raises a plain Exception
+            raise RuleError(f"rule {i}: {r.pattern!r} is not a valid regex ({exc})") from None
+    return n.Sequence(steps)
+
+
+def rules_json(rules: Sequence[Rule], *, nfc: bool = True) -> str:
+    """The rules as normalizer JSON (the ``normalizer`` section of a tokenizer.json)."""
+    norm = build_rules(rules, nfc=nfc)
+    return json.dumps(json.loads(norm.__getstate__()), ensure_ascii=False, indent=2)
+
+
+def normalizer_from_json(text: str):
+    """Load a normalizer JSON (as exported) back into a ``tokenizers`` normalizer."""
+    from tokenizers import Tokenizer
+
+    try:
+        spec = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RuleError(f"not valid JSON ({exc.msg})") from None
+    shell = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": spec,
+             "pre_tokenizer": None, "post_processor": None, "decoder": None,
+             "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}}
+    try:
+        return Tokenizer.from_str(json.dumps(shell)).normalizer
+    except Exception as exc:
+        raise RuleError(f"tokenizers rejects this normalizer: {exc}") from None
+
+
+def apply_rules(text: str, rules: Sequence[Rule], *, nfc: bool = True) -> NormalizeResult:
+    """Run the rules (through the real normalizer) and report the change."""
+    return normalize_with(text, build_rules(rules, nfc=nfc).normalize_str, "rules")

@@ -1,0 +1,115 @@
+"""Pre-tokenizers side by side, with every combining mark cut from its base flagged.
+
+The regex patterns come from :mod:`core.pretokenize`; ``metaspace`` and
+``bert`` are the real ``tokenizers.pre_tokenizers.Metaspace`` and
+``BertPreTokenizer``. For each we return the pieces with code point offsets
+into the original text and every boundary where a \\p{M} mark (a vowel sign,
+virama, nukta, harakat...) is separated from the character before it. A
+model can never merge across such a boundary.
+
+This module does not change :mod:`core.pretokenize`; it only compares.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+from .pretokenize import PATTERNS, pretokenize
+from .units import Span
+
+#: Pre-tokenizers from the ``tokenizers`` library, shown next to the regex patterns.
+LIBRARY_PRETOKENIZERS: dict[str, str] = {
+    "metaspace": "SentencePiece-style Metaspace: spaces become ▁ and start the next piece; nothing else splits.",
+    "bert": "BERT: split on whitespace (dropped) and around every punctuation character.",
+}
+
+#: The order the page and CLI show them in.
+DEFAULT_ORDER: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "whitespace", "ws-attached", "metaspace", "bert")
+
+#: Why \p{L} patterns cut Bangla apart and o200k does not (one line for the page).
+WHY = ("GPT-2, cl100k and Llama 3 match words with \\p{L}+, but Bangla vowel signs and the virama are \\p{M} "
+       "(marks), so the regex stops before every mark and cuts the word apart; o200k's letter classes include "
+       "\\p{M}, so the word stays whole.")
+
+#: Longest text compared (longer text is cut, with a notice).
+MAX_CHARS = 20000
+
+
+@dataclass(frozen=True)
+class MarkSplit:
+    """A piece boundary at ``offset`` that separates mark ``mark`` from the character ``base`` before it."""
+
+    offset: int
+    base: str
+    mark: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.base} | {self.mark} (U+{ord(self.mark):04X} {unicodedata.name(self.mark, '?')})"
+
+
+@dataclass(frozen=True)
+class PatternPieces:
+    """One pre-tokenizer's pieces on the text.
+
+    ``pieces`` hold the text the model sees (for Metaspace with ``▁``) and
+    offsets into the original; ``mark_splits`` lists the flagged boundaries.
+    """
+
+    name: str
+    description: str
+    pieces: tuple[Span, ...]
+    mark_splits: tuple[MarkSplit, ...]
+
+
+def names() -> list[str]:
+    """Every pre-tokenizer name this module knows, in display order."""
+    rest = [n for n in list(PATTERNS) + list(LIBRARY_PRETOKENIZERS) if n not in DEFAULT_ORDER and n != "none"]
+    return list(DEFAULT_ORDER) + rest
+
+
+def description(name: str) -> str:
+    if name in LIBRARY_PRETOKENIZERS:
+        return LIBRARY_PRETOKENIZERS[name]
+    if name in PATTERNS:
+        return PATTERNS[name].description
+    raise ValueError(f"unknown pre-tokenizer {name!r}; choose one of: {', '.join(names())}")
+
+
+def _library(name: str, text: str) -> list[Span]:
+    from tokenizers import pre_tokenizers as pt
+
+    pre = pt.Metaspace() if name == "metaspace" else pt.BertPreTokenizer()
+    return [Span(piece, s, e) for piece, (s, e) in pre.pre_tokenize_str(text) if e > s or piece]
+
+
+def pieces(text: str, name: str) -> list[Span]:
+    """The pieces one pre-tokenizer makes, with code point offsets into ``text``."""
+    if name in LIBRARY_PRETOKENIZERS:
+        return _library(name, text)
+    description(name)  # raises a clear error for unknown names
+    return pretokenize(text, name)
+
+
+def mark_splits(text: str, spans: Sequence[Span]) -> list[MarkSplit]:
+    """Boundaries of ``spans`` that fall right before a \\p{M} mark (mark cut from its base)."""
+    cuts = {s.start for s in spans} | {s.end for s in spans}
+    out = []
+    for b in sorted(cuts):
+        if 0 < b < len(text) and unicodedata.category(text[b]).startswith("M"):
+            out.append(MarkSplit(b, text[b - 1], text[b]))
+    return out
+
+
+def compare(text: str, which: Sequence[str] | None = None) -> tuple[list[PatternPieces], str]:
+    """Pieces and flagged mark splits for each pre-tokenizer, plus a notice if the text was cut."""
+    notice = ""
+    if len(text) > MAX_CHARS:
+        notice = f"Only the first {MAX_CHARS} of {len(text)} characters are compared."
+        text = text[:MAX_CHARS]
+    out = []
+    for name in which or DEFAULT_ORDER:
+        spans = pieces(text, name)
+        out.append(PatternPieces(name, description(name), tuple(spans), tuple(mark_splits(text, spans))))
+    return out, notice

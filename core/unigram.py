@@ -1,0 +1,355 @@
+"""Unigram (SentencePiece-style) encoding, shown as a lattice.
+
+Every vocabulary piece has a score (its log-probability). For one word the
+lattice holds every piece that matches a span of it; the encoding is the
+path through the lattice with the highest total score (Viterbi). A
+character no piece covers gets the unknown piece with the score
+``min(scores) - 10``, and neighbouring unknown characters are fused into
+one unknown token: both exactly as Hugging Face ``tokenizers`` does, so
+:func:`viterbi` gives the library's segmentation (tested on 1,000 words).
+
+Pieces come from a ``tokenizers`` Unigram ``tokenizer.json`` (trained here
+with ``UnigramTrainer`` by :func:`train_unigram`, or uploaded) or from a
+SentencePiece ``.model`` file of type Unigram.
+
+This module does not train (training goes through the library) and does
+not normalize text: the word is matched as given, after spaces become ``▁``.
+Words are limited to :data:`MAX_WORD_CHARS` characters, with a notice.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+#: Longest word (in code points) we build a lattice for; longer words are cut, with a notice.
+MAX_WORD_CHARS = 200
+#: The penalty below the lowest piece score given to an unknown character (as in tokenizers and SentencePiece).
+UNK_PENALTY = 10.0
+#: SentencePiece's whitespace symbol.
+SPACE = "\u2581"
+
+
+class UnigramError(ValueError):
+    """A model that cannot be used as Unigram (message names what was found)."""
+
+
+@dataclass(frozen=True)
+class UnigramModel:
+    """Pieces with scores (log-probabilities) and the unknown piece's id."""
+
+    pieces: tuple[tuple[str, float], ...]
+    unk_id: int | None
+    byte_fallback: bool = False
+    source: str = ""
+    kind: str = "tokenizers"
+    notes: tuple[str, ...] = ()
+    #: ids that never match text (SentencePiece control / unused pieces).
+    unmatchable: frozenset[int] = frozenset()
+    _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, int] = {}
+        for i, (p, _) in enumerate(self.pieces):
+            if p and i not in self.unmatchable and p not in index:
+                index[p] = i
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_longest", max((len(p) for p in index), default=0))
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    def id_of(self, piece: str) -> int | None:
+        return self._index.get(piece)
+
+    @property
+    def max_piece_chars(self) -> int:
+        return self._longest  # type: ignore[attr-defined]
+
+    @property
+    def min_score(self) -> float:
+        return min(s for _, s in self.pieces)
+
+    @property
+    def unk_score(self) -> float:
+        return self.min_score - UNK_PENALTY
+
+    @property
+    def unk_piece(self) -> str | None:
+        return None if self.unk_id is None else self.pieces[self.unk_id][0]
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> UnigramModel:
+    """The Unigram model inside a Hugging Face ``tokenizer.json``."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnigramError(f"{source} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    model = data.get("model") if isinstance(data, dict) else None
+    if not isinstance(model, dict):
+        raise UnigramError(f"{source} has no 'model' section: it is not a Hugging Face tokenizer.json")
+    mtype = model.get("type") or ("BPE" if "merges" in model else "WordPiece" if isinstance(model.get("vocab"), dict) else None)
+    if mtype != "Unigram":
+        raise UnigramError(f"{source} holds a {mtype or 'unknown'} model, not Unigram")
+    vocab = model.get("vocab")
+    if not isinstance(vocab, list) or not vocab:
+        raise UnigramError(f"the Unigram vocabulary in {source} is empty")
+    try:
+        pieces = tuple((str(p), float(s)) for p, s in vocab)
+    except (TypeError, ValueError):
+        raise UnigramError(f"{source}: the Unigram vocab must be a list of [piece, score] pairs") from None
+    unk_id = model.get("unk_id")
+    if unk_id is not None and not (0 <= unk_id < len(pieces)):
+        raise UnigramError(f"{source}: unk_id {unk_id} is outside the vocabulary of {len(pieces)} pieces")
+    notes = () if unk_id is not None else ("this model has no unknown piece: text it cannot cover is an error",)
+    return UnigramModel(pieces, unk_id, bool(model.get("byte_fallback")), source, "tokenizers", notes)
+
+
+_SP_TYPES = {1: "Unigram", 2: "BPE", 3: "Word", 4: "Char"}
+
+
+def load_sentencepiece(data: bytes, *, source: str = "tokenizer.model") -> UnigramModel:
+    """A SentencePiece ``.model`` of type Unigram (its normal and user-defined pieces match text)."""
+    if not data:
+        raise UnigramError(f"{source} is empty")
+    try:
+        from sentencepiece import sentencepiece_model_pb2 as pb
+    except ImportError as exc:  # pragma: no cover - depends on protobuf being installed
+        raise UnigramError(f"reading .model files needs the protobuf package ({exc})") from None
+    proto = pb.ModelProto()
+    try:
+        proto.ParseFromString(data)
+    except Exception:
+        raise UnigramError(f"{source} is not a SentencePiece model (it does not parse as one)") from None
+    if not proto.pieces:
+        raise UnigramError(f"{source} is not a SentencePiece model (it has no pieces)")
+    mtype = _SP_TYPES.get(proto.trainer_spec.model_type, f"type {proto.trainer_spec.model_type}")
+    if mtype != "Unigram":
+        raise UnigramError(f"{source} is a SentencePiece {mtype} model, not Unigram")
+    # piece types: 1 NORMAL, 2 UNKNOWN, 3 CONTROL, 4 USER_DEFINED, 5 UNUSED, 6 BYTE
+    pieces, unk_id, unmatchable = [], None, set()
+    for i, p in enumerate(proto.pieces):
+        pieces.append((p.piece, float(p.score)))
+        if p.type == 2 and unk_id is None:
+            unk_id = i
+        if p.type in (2, 3, 5, 6):
+            unmatchable.add(i)
+    notes = []
+    if proto.normalizer_spec.name and proto.normalizer_spec.name != "identity":
+        notes.append(f"SentencePiece normalizes with '{proto.normalizer_spec.name}' first; the lattice uses your text as typed")
+    return UnigramModel(tuple(pieces), unk_id, bool(proto.trainer_spec.byte_fallback), source, "sentencepiece",
+                        tuple(notes), frozenset(unmatchable))
+
+
+def load_bytes(data: bytes, filename: str) -> UnigramModel:
+    """An uploaded file: ``tokenizer.json`` (text) or SentencePiece ``.model`` (binary)."""
+    if not data:
+        raise UnigramError(f"{filename} is empty")
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if head == b"{":
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise UnigramError(f"{filename} starts like JSON but is not UTF-8") from None
+        return load_tokenizer_json(text, source=filename)
+    if b"\x00" not in data[:4096] and not filename.endswith(".model"):
+        raise UnigramError(f"{filename} is a text file but not a tokenizer.json (maybe a vocab.txt, which has no scores)")
+    return load_sentencepiece(data, source=filename)
+
+
+def train_unigram(lines: Iterable[str], *, vocab_size: int = 400, unk_token: str = "<unk>") -> UnigramModel:
+    """Train with Hugging Face's ``UnigramTrainer`` (Metaspace pre-tokenizer, no normalizer)."""
+    tok = _train_tokenizer(list(lines), vocab_size, unk_token)
+    return load_tokenizer_json(tok.to_str(), source=f"UnigramTrainer (vocab_size={vocab_size})")
+
+
+def _train_tokenizer(lines: list[str], vocab_size: int, unk_token: str):
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.Unigram())
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    trainer = trainers.UnigramTrainer(vocab_size=vocab_size, special_tokens=[unk_token], unk_token=unk_token,
+                                      show_progress=False)
+    tok.train_from_iterator(lines, trainer=trainer)
+    return tok
+
+
+def library_tokenizer(model: UnigramModel):
+    """The same pieces as a real ``tokenizers`` Unigram tokenizer with the Metaspace pre-tokenizer."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tok = Tokenizer(models.Unigram(list(model.pieces), model.unk_id, model.byte_fallback))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    return tok
+
+
+# ---------------------------------------------------------------- the lattice
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One lattice edge: ``piece`` covers characters ``[start, end)`` with ``score`` (log-probability)."""
+
+    start: int
+    end: int
+    piece: str
+    id: int | None
+    score: float
+    unk: bool = False
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    """A path through the lattice and its total score."""
+
+    edges: tuple[Edge, ...]
+    score: float
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        return tuple(e.piece for e in self.edges)
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """Everything the Unigram page draws for one word.
+
+    ``word`` is what was matched (spaces as ``▁``, cut to the limit);
+    ``best`` is the Viterbi path; ``top`` holds the best ``k`` paths, best first.
+    ``tokens`` are the final ``(text, id)`` pairs after fusing unknown characters.
+    """
+
+    word: str
+    edges: tuple[Edge, ...]
+    best: Segmentation
+    top: tuple[Segmentation, ...]
+    tokens: tuple[tuple[str, int | None], ...]
+    truncated: bool = False
+    original_length: int = 0
+    notice: str = ""
+
+
+def as_word(text: str, *, add_prefix_space: bool = True) -> str:
+    """Spaces become ``▁`` and (by default) one ``▁`` goes in front, as Metaspace does."""
+    w = text.replace(" ", SPACE)
+    return SPACE + w if add_prefix_space and not w.startswith(SPACE) else w
+
+
+def edges_of(word: str, model: UnigramModel) -> list[Edge]:
+    """Every piece matching a span of ``word``, plus one unknown edge per uncovered character.
+
+    Edges are ordered by start, then by length (shortest first).
+    """
+    out: list[Edge] = []
+    n = len(word)
+    longest = model.max_piece_chars
+    for i in range(n):
+        single = False
+        for j in range(i + 1, min(n, i + longest) + 1):
+            pid = model.id_of(word[i:j])
+            if pid is not None:
+                out.append(Edge(i, j, word[i:j], pid, model.pieces[pid][1]))
+                single = single or j == i + 1
+        if not single:
+            out.append(Edge(i, i + 1, word[i], model.unk_id, model.unk_score, True))
+    return out
+
+
+def viterbi(word: str, model: UnigramModel, edges: Sequence[Edge] | None = None) -> Segmentation:
+    """The highest-scoring path. Ties go to the path found first (earlier start), as in ``tokenizers``."""
+    if not word:
+        return Segmentation((), 0.0)
+    edges = edges_of(word, model) if edges is None else edges
+    n = len(word)
+    best_score: list[float | None] = [None] * (n + 1)
+    best_edge: list[Edge | None] = [None] * (n + 1)
+    best_score[0] = 0.0
+    for e in edges:  # ordered by start, so best_score[e.start] is final here
+        base = best_score[e.start]
+        if base is None:
+            continue
+        cand = e.score + base
+        if best_score[e.end] is None or cand > best_score[e.end]:
+            best_score[e.end], best_edge[e.end] = cand, e
+    path: list[Edge] = []
+    pos = n
+    while pos > 0:
+        e = best_edge[pos]
+        assert e is not None  # every character has at least an unknown edge
+        path.append(e)
+        pos = e.start
+    return Segmentation(tuple(reversed(path)), best_score[n] or 0.0)
+
+
+def top_k(word: str, model: UnigramModel, k: int = 5, edges: Sequence[Edge] | None = None) -> tuple[Segmentation, ...]:
+    """The ``k`` highest-scoring segmentations, best first (exact k-best dynamic programming)."""
+    edges = edges_of(word, model) if edges is None else edges
+    n = len(word)
+    if n == 0:
+        return (Segmentation((), 0.0),)
+    by_end: dict[int, list[Edge]] = {}
+    for e in edges:
+        by_end.setdefault(e.end, []).append(e)
+    tops: list[list[tuple[float, tuple[Edge, ...]]]] = [[] for _ in range(n + 1)]
+    tops[0] = [(0.0, ())]
+    for j in range(1, n + 1):
+        cands = [(e.score + s, path + (e,)) for e in by_end.get(j, ()) for s, path in tops[e.start]]
+        cands.sort(key=lambda c: -c[0])  # stable: earlier-found paths first among equals
+        tops[j] = cands[:k]
+    return tuple(Segmentation(p, s) for s, p in tops[n])
+
+
+def final_tokens(seg: Segmentation, model: UnigramModel) -> tuple[tuple[str, int | None], ...]:
+    """Tokens after fusing neighbouring unknown characters (and byte fallback if the model has it)."""
+    out: list[tuple[str, int | None]] = []
+    pending = ""
+    for e in list(seg.edges) + [None]:
+        if e is not None and e.unk:
+            pending += e.piece
+            continue
+        if pending:
+            byte_ids = [model.id_of(f"<0x{b:02X}>") for b in pending.encode("utf-8")] if model.byte_fallback else []
+            if byte_ids and all(i is not None for i in byte_ids):
+                out.extend((f"<0x{b:02X}>", i) for b, i in zip(pending.encode("utf-8"), byte_ids))
+            else:
+                out.append((pending, model.unk_id))
+            pending = ""
+        if e is not None:
+            out.append((e.piece, e.id))
+    return tuple(out)
+
+
+def lattice(text: str, model: UnigramModel, *, k: int = 5, add_prefix_space: bool = True,
+            max_chars: int = MAX_WORD_CHARS) -> Lattice:
+    """Build the lattice, best path and top ``k`` for one word (spaces become ``▁``).
+
+    Words longer than ``max_chars`` are cut to ``max_chars`` characters and the
+    :attr:`Lattice.notice` says so.
+
+    Raises :class:`UnigramError` if a character cannot be covered and the model
+    has no unknown piece.
+    """
+    word = as_word(text, add_prefix_space=add_prefix_space) if text else ""
+    original = len(word)
+    notice = ""
+    if original > max_chars:
+        word = word[:max_chars]
+        notice = (f"The word has {original} characters; the lattice is limited to the first {max_chars} "
+                  f"({original - max_chars} left out).")
+    edges = edges_of(word, model)
+    if model.unk_id is None:
+        bad = [e for e in edges if e.unk]
+        if bad:
+            raise UnigramError(f"{word[bad[0].start]!r} matches no piece and this model has no unknown piece")
+    best = viterbi(word, model, edges)
+    others = [s for s in top_k(word, model, k, edges) if s.edges != best.edges]
+    top = (best,) + tuple(others[: k - 1])
+    return Lattice(word, tuple(edges), best, top, final_tokens(best, model), bool(notice), original, notice)
+
+
+def encode_words(text: str, model: UnigramModel, **kw) -> list[Lattice]:
+    """One lattice per space-separated word (Metaspace splitting: each word keeps its leading ``▁``)."""
+    return [lattice(w, model, **kw) for w in text.split(" ") if w]
