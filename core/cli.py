@@ -116,9 +116,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if getattr(args, "json", False) or getattr(args, "table", None) is None:
-        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(args.table(result))
+    try:
+        if getattr(args, "json", False) or getattr(args, "table", None) is None:
+            json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write("\n")
+        else:
+            print(args.table(result))
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
     return 0

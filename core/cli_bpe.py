@@ -1,0 +1,107 @@
+"""``python -m core bpe-train``: the traced BPE trainer from the command line."""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .bpe import TIE_BREAKS, UNITS, BpeTrace, parse_word_table, train_bpe
+from .cli import CliError, read_text_file
+from .units import utf8_hex
+
+
+def _text(piece: bytes) -> str:
+    """A piece as text; bytes that are not valid UTF-8 show as U+FFFD."""
+    return piece.decode("utf-8", errors="replace")
+
+
+def trace_to_json(trace: BpeTrace) -> dict[str, Any]:
+    """The stable JSON shape of a training trace."""
+    return {
+        "unit": trace.unit,
+        "tie_break": trace.tie_break,
+        "pattern": trace.pattern,
+        "initial": {"total_tokens": trace.initial_total_tokens, "vocab_size": trace.initial_vocab_size},
+        "steps": [
+            {
+                "step": s.step,
+                "left": _text(s.left),
+                "right": _text(s.right),
+                "merged": _text(s.merged),
+                "left_hex": utf8_hex(s.left),
+                "right_hex": utf8_hex(s.right),
+                "count": s.count,
+                "total_tokens": s.total_tokens,
+                "vocab_size": s.vocab_size,
+                "top_pairs": [
+                    {"left": _text(p.left), "right": _text(p.right), "count": p.count} for p in s.top_pairs
+                ],
+            }
+            for s in trace.steps
+        ],
+    }
+
+
+def _bpe_train(args: argparse.Namespace) -> dict[str, Any]:
+    if args.words is not None:
+        if args.pattern is not None:
+            raise CliError("--pattern applies to --corpus; --words are used as given (encoding splits with ws-attached)")
+        trace = train_bpe(
+            parse_word_table(args.words), merges=args.merges, unit=args.unit, tie_break=args.tie_break, top_k=args.top_k
+        )
+    else:
+        corpus = read_text_file(args.corpus)
+        trace = train_bpe(
+            corpus=corpus,
+            merges=args.merges,
+            unit=args.unit,
+            tie_break=args.tie_break,
+            pattern=args.pattern or "ws-attached",
+            top_k=args.top_k,
+        )
+    result = trace_to_json(trace)
+    if args.encode is not None:
+        tok = trace.tokenizer()
+        enc = tok.encode(args.encode)
+        result["encoded"] = {
+            "tokens": [t.text for t in enc.tokens],
+            "hex": [utf8_hex(t.data) for t in enc.tokens],
+            "ids": enc.ids,
+            "decoded": tok.decode(enc.tokens),
+            "round_trip": tok.decode(enc.tokens) == args.encode,
+        }
+    return result
+
+
+def _bpe_table(result: dict[str, Any]) -> str:
+    init = result["initial"]
+    lines = [
+        f"BPE ({result['unit']}, tie-break {result['tie_break']}, pattern {result['pattern']})",
+        f"start: {init['total_tokens']} tokens, vocabulary {init['vocab_size']}",
+        f"{'step':>5}  {'pair':<28} {'count':>7} {'tokens':>8} {'vocab':>6}",
+    ]
+    for s in result["steps"]:
+        pair = f"{s['left']} + {s['right']}"
+        if "\ufffd" in pair:
+            pair = f"{s['left_hex']} + {s['right_hex']}"
+        lines.append(f"{s['step']:>5}  {pair:<28} {s['count']:>7} {s['total_tokens']:>8} {s['vocab_size']:>6}")
+    if "encoded" in result:
+        enc = result["encoded"]
+        shown = [h if "\ufffd" in t else t for t, h in zip(enc["tokens"], enc["hex"])]
+        lines.append(f"encoded: {' | '.join(shown)}  ({len(enc['tokens'])} tokens, round trip {'ok' if enc['round_trip'] else 'FAILED'})")
+    return "\n".join(lines)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``bpe-train`` to the CLI."""
+    p = sub.add_parser("bpe-train", help="train BPE with a full step trace")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--words", help='word table, e.g. "কার:4,জার:2"')
+    src.add_argument("--corpus", help="UTF-8 text file")
+    p.add_argument("--merges", type=int, required=True, help="number of merges K (>= 0)")
+    p.add_argument("--unit", choices=UNITS, default="codepoint")
+    p.add_argument("--tie-break", choices=TIE_BREAKS, default="first-seen")
+    p.add_argument("--pattern", help="pre-tokenizer name or a regex (with --corpus; default ws-attached)")
+    p.add_argument("--top-k", type=int, default=5, help="candidate pairs recorded per step")
+    p.add_argument("--encode", help="text to encode with the learned merges")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_bpe_train, table=_bpe_table)
