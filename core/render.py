@@ -18,6 +18,8 @@ API
 - :func:`piece_parts` ``(data) -> list[Part]``: a token's bytes as text runs
   and invalid-UTF-8 hex runs (``E0 A6…``, ``…B0``).
 - :func:`visible_text` ``(text) -> str``: escaped HTML with whitespace glyphs.
+- :func:`piece_label` ``(data) -> str``: plain text for a piece in a table or
+  chart (text with glyphs, or hex such as ``E0 A6…``); not HTML-escaped.
 - :func:`legend_html` ``() -> str``; :data:`CSS` (inject once per page);
   :data:`PALETTE`; :func:`standalone_page` ``(body, title) -> str``.
 
@@ -203,6 +205,22 @@ def piece_parts(data: bytes) -> list[Part]:
     flush_text()
     flush_bad()
     return parts
+
+
+def piece_label(data: bytes) -> str:
+    r"""Plain text for one piece in tables and charts: its text with whitespace glyphs,
+    or spaced hex for bytes that are not valid UTF-8 (``…`` marks a split code point).
+
+    >>> piece_label(b" \xe0\xa6\xb0"), piece_label(b"\xe0\xa6"), piece_label(b"\xb0\xe0\xa6\xbe")
+    ('·র', 'E0 A6…', '…B0 া')
+    """
+    out = []
+    for p in piece_parts(data):
+        if p.is_hex:
+            out.append(("…" if p.cont_before else "") + utf8_hex(p.data) + ("…" if p.cont_after else ""))
+        else:
+            out.append("".join(_WS_GLYPHS.get(c, c) for c in p.text or ""))
+    return " ".join(out) if out else "∅"
 
 
 def visible_text(text: str, *, mark_orphan: bool = False) -> str:

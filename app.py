@@ -1,0 +1,51 @@
+"""Tokenizer Lab: the router. Every page is listed here, one line each.
+
+Run with ``streamlit run app.py``. Pages live in ``pages/``; shared page helpers
+in ``pages/_shared.py``; the engine in ``core/`` (no Streamlit there).
+To add a page: put ``pages/my_page.py`` in place and add one ``(file, title,
+icon)`` line to :data:`PAGES` under its section.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from pages._shared import mark_router_run, sidebar_controls
+
+HERE = Path(__file__).parent
+PAGES_DIR = HERE / "pages"
+
+#: Section -> pages as (file in pages/, title, material icon). The first page is the home page.
+PAGES: dict[str, list[tuple[str, str, str]]] = {
+    "Explore": [
+        ("home.py", "Paste and see", ":material/text_fields:"),
+    ],
+    "Learn": [
+        ("stepper.py", "BPE stepper", ":material/footprint:"),
+    ],
+}
+
+
+def build_navigation() -> dict[str, list[st.Page]]:
+    """``st.Page`` objects per section; pages whose file is missing are skipped."""
+    nav: dict[str, list[st.Page]] = {}
+    first = True
+    for section, entries in PAGES.items():
+        for file, title, icon in entries:
+            path = PAGES_DIR / file
+            if not path.exists():
+                continue
+            nav.setdefault(section, []).append(st.Page(path, title=title, icon=icon, default=first))
+            first = False
+    return nav
+
+
+st.set_page_config(page_title="Tokenizer Lab", page_icon=":material/token:", layout="wide")
+page = st.navigation(build_navigation(), position="sidebar", expanded=True)
+sidebar_controls()
+mark_router_run(True)
+try:
+    page.run()
+finally:
+    mark_router_run(False)

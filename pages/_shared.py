@@ -1,0 +1,326 @@
+"""Streamlit-side helpers every page uses (the engine lives in core/, not here).
+
+- :func:`page_header` ``(title, why)``: CSS, title and the one-line explanation.
+- :func:`sidebar_controls` (called once by ``app.py``): the classroom toggle.
+- :func:`text_input` ``(key, default, ...)``: a text box + optional .txt upload,
+  with the input limit (:data:`MAX_CHARS`) and clear errors for binary or
+  non-UTF-8 files. Returns the text to analyse.
+- :func:`qp_init` / :func:`qp_sync`: query-parameter state, so a link reopens
+  the same view.
+- Tokenizer selector registry: :class:`TokenizerOption`, :func:`register_tokenizers`,
+  :func:`tokenizer_options`, :func:`load_tokenizer`, :func:`encode_cached`. The
+  pretrained zoo plugs in by adding one module path to :data:`PROVIDERS`
+  (the module has ``tokenizer_options() -> list`` of objects with the
+  fields of :class:`TokenizerOption`).
+- :func:`show_tokens` ``(html)``: put a :mod:`core.render` string on screen.
+- :func:`sample` ``(name)``: bundled sample texts from ``assets/samples``.
+
+Pages import this module as ``from pages._shared import ...`` (the repo root
+is on ``sys.path`` because ``app.py`` lives there).
+"""
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import streamlit as st
+
+from core.render import CSS as TOKEN_CSS
+from core.render import render_encoding
+from core.tokens import ByteTokenizer, CodePointTokenizer, EncodingStats, Tokenizer, WordTokenizer, stats
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSETS = ROOT / "assets"
+
+#: Longest text the pages analyse (characters). Longer input is cut with a visible notice.
+MAX_CHARS = 100_000
+#: Largest upload accepted (bytes); Streamlit refuses bigger files itself.
+MAX_UPLOAD_MB = 5
+#: Texts up to this length are stored in the URL.
+MAX_URL_TEXT = 300
+
+# --------------------------------------------------------------------------
+# Router handshake (see app.py): Streamlit runs pages/*.py directly as
+# "legacy" pages on the very first script run of a server process when a
+# pages/ folder exists. app.py marks its runs; a page run without the mark is
+# sent back through the router.
+# --------------------------------------------------------------------------
+_router = threading.local()
+
+
+def mark_router_run(active: bool) -> None:
+    """Called by app.py around ``pg.run()``."""
+    _router.active = active
+
+
+def _ensure_router() -> None:
+    if getattr(_router, "active", False):
+        return
+    # subtle: the legacy pages/ mode is chosen before app.py runs; st.navigation
+    # turns it off for good, so one rerun lands every later run in the router.
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
+    st.rerun()
+
+
+# --------------------------------------------------------------------------
+# Samples and styling
+# --------------------------------------------------------------------------
+
+
+@st.cache_data(show_spinner=False)
+def sample(name: str) -> str:
+    """A bundled sample text (``assets/samples/<name>.txt``), without the final newline."""
+    return (ASSETS / "samples" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
+
+
+@st.cache_data(show_spinner=False)
+def _app_css() -> str:
+    return (ASSETS / "app.css").read_text(encoding="utf-8")
+
+
+def classroom() -> bool:
+    """True when the classroom (projector) display is on."""
+    return bool(st.session_state.get("classroom", False))
+
+
+def page_header(title: str, why: str) -> None:
+    """Inject the styles, then the page title and its one-line explanation."""
+    _ensure_router()
+    css = TOKEN_CSS + _app_css()
+    if classroom():
+        css += CLASSROOM_CSS
+    st.html(f"<style>{css}</style>")
+    st.title(title)
+    st.caption(why)
+
+
+CLASSROOM_CSS = """
+.tl-tokens{font-size:2.1rem !important;line-height:2.3}
+.tl-legend{font-size:1.1rem}
+.stMarkdown p, .stCaption, label p {font-size:1.25rem !important}
+.tl-watch{font-size:1.6rem !important}
+"""
+
+
+def sidebar_controls() -> None:
+    """Controls shown on every page (app.py calls this before running the page)."""
+    if "classroom" not in st.session_state:
+        st.session_state["classroom"] = st.query_params.get("classroom") == "1"
+    st.sidebar.toggle(
+        "Classroom display",
+        key="classroom",
+        help="Bigger token text and chips for a projector. On the BPE stepper, ← and → step back and forward.",
+    )
+
+
+# --------------------------------------------------------------------------
+# Query parameters
+# --------------------------------------------------------------------------
+
+
+def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[[str], Any] = str,
+            choices: Any = None) -> None:
+    """Give widget ``key`` its starting value: the URL's ``param`` if valid, else ``default``.
+
+    Only acts when the key has no value yet (first run of the page in this
+    session), so the widget stays the source of truth afterwards.
+    """
+    if key in st.session_state:
+        return
+    raw = st.query_params.get(param or key)
+    value = default
+    if raw is not None:
+        try:
+            value = cast(raw)
+        except (TypeError, ValueError):
+            value = default
+        if choices is not None and value not in choices:
+            value = default
+    st.session_state[key] = value
+
+
+def qp_sync(**values: Any) -> None:
+    """Write the page's main settings to the URL (None removes a parameter)."""
+    current = st.query_params.to_dict()
+    wanted = {k: str(v) for k, v in values.items() if v is not None}
+    if st.session_state.get("classroom"):
+        wanted["classroom"] = "1"
+    if current != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def url_text(text: str) -> str | None:
+    """The text for the URL, or None if it is too long to share that way."""
+    return text if len(text) <= MAX_URL_TEXT else None
+
+
+# --------------------------------------------------------------------------
+# Text input: paste or upload, with limits
+# --------------------------------------------------------------------------
+
+
+def decode_upload(raw: bytes, name: str = "file") -> tuple[str | None, str | None]:
+    """``(text, None)`` for a UTF-8 text file, else ``(None, reason)``."""
+    if b"\x00" in raw[:65536]:
+        return None, f"“{name}” looks like a binary file (it contains NUL bytes). Upload a UTF-8 .txt file."
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return None, (
+            f"“{name}” is not valid UTF-8 (byte {exc.start:,} is 0x{raw[exc.start]:02X}). "
+            "Save it as UTF-8 and upload it again."
+        )
+    return text, None
+
+
+def limit_text(text: str, where: Any = st) -> str:
+    """Cut ``text`` to :data:`MAX_CHARS` with a visible notice."""
+    if len(text) > MAX_CHARS:
+        where.warning(
+            f"Input limited: showing the first {MAX_CHARS:,} of {len(text):,} characters "
+            f"(the app analyses at most {MAX_CHARS:,} characters at once; use `python -m core` for more)."
+        )
+        return text[:MAX_CHARS]
+    return text
+
+
+def text_input(key: str, default: str, *, label: str = "Text", upload: bool = True, height: int = 140) -> str:
+    """A text area (prefilled, URL-backed) plus an optional .txt upload; returns the text.
+
+    An uploaded file, when valid, replaces the pasted text. Bad uploads show
+    an error and the pasted text is used instead, so the page keeps working.
+    """
+    qp_init(key, default, param="text")
+    text = st.text_area(label, key=key, height=height)
+    if upload:
+        up = st.file_uploader(
+            "…or upload a UTF-8 .txt file", type=["txt", "text", "md", "csv", "tsv"], key=f"{key}_upload",
+            max_upload_size=MAX_UPLOAD_MB,
+        )
+        if up is not None:
+            decoded, err = decode_upload(up.getvalue(), up.name)
+            if err:
+                st.error(err)
+            else:
+                st.info(f"Using the uploaded file “{up.name}” ({len(decoded or ''):,} characters).")
+                text = decoded or ""
+    return limit_text(text)
+
+
+# --------------------------------------------------------------------------
+# Tokenizer selector registry
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TokenizerOption:
+    """One entry in the tokenizer selector.
+
+    ``load(size)`` returns a :class:`core.tokens.Tokenizer`; ``size`` is the
+    number of merges / vocabulary size for families that are trained here
+    (``sized=True``) and None otherwise. ``load`` is called at most once per
+    (id, size) per server: results are kept with ``st.cache_resource``.
+    """
+
+    id: str
+    label: str
+    group: str
+    load: Callable[[int | None], Tokenizer]
+    sized: bool = False
+    help: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, Any] = {}
+_providers_loaded = False
+
+#: Modules that add options: each has ``tokenizer_options() -> list[TokenizerOption-like]``.
+PROVIDERS: list[str] = ["pages._tokenizers"]
+
+
+def register_tokenizers(options: list[Any]) -> None:
+    """Add options to the selector (later registrations with the same id win)."""
+    for opt in options:
+        _REGISTRY[opt.id] = opt
+
+
+def tokenizer_options() -> dict[str, Any]:
+    """Every registered option, providers loaded on first use (a missing provider is skipped)."""
+    global _providers_loaded
+    if not _providers_loaded:
+        for name in PROVIDERS:
+            try:
+                module = importlib.import_module(name)
+            except ModuleNotFoundError as exc:
+                if exc.name != name:
+                    raise
+                continue
+            register_tokenizers(list(module.tokenizer_options()))
+        _providers_loaded = True
+    return dict(_REGISTRY)
+
+
+@st.cache_resource(show_spinner="Loading tokenizer…")
+def load_tokenizer(option_id: str, size: int | None = None) -> Tokenizer:
+    """The tokenizer for a registered option (kept for the server's life, never mutated)."""
+    return tokenizer_options()[option_id].load(size)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def encode_cached(option_id: str, size: int | None, text: str, max_tokens: int) -> tuple[EncodingStats, str, str]:
+    """``(stats, chips html, tokenizer name)`` for ``text``: the one cached result layer."""
+    tok = load_tokenizer(option_id, size)
+    enc = tok.encode(text)
+    return stats(enc), render_encoding(enc, max_tokens=max_tokens), tok.name
+
+
+# Built-in baselines; the BPE-on-sample options live in pages/_tokenizers.py.
+register_tokenizers(
+    [
+        TokenizerOption("codepoints", "Code points", "Baselines", lambda _s: CodePointTokenizer(),
+                        help="One token per Unicode code point: tiny vocabulary, long sequences."),
+        TokenizerOption("bytes", "UTF-8 bytes", "Baselines", lambda _s: ByteTokenizer(),
+                        help="One token per byte: nothing is unknown; a Bangla letter is 3 tokens."),
+        TokenizerOption("words", "Whitespace words", "Baselines", lambda _s: WordTokenizer(),
+                        help="One token per word: short sequences, but every new word is unknown."),
+    ]
+)
+
+
+# --------------------------------------------------------------------------
+# BPE training (cached: a trace is computed once per server and never mutated)
+# --------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner="Training BPE…", max_entries=32)
+def bpe_trace(corpus: str, *, words: str | None = None, merges: int, unit: str, tie_break: str = "first-seen",
+              pattern: str = "ws-attached") -> Any:
+    """A :class:`core.bpe.BpeTrace` for a corpus (or a ``WORD:COUNT,...`` table in ``words``)."""
+    from core.bpe import parse_word_table, train_bpe
+
+    if words is not None:
+        return train_bpe(parse_word_table(words), merges=merges, unit=unit, tie_break=tie_break, pattern=pattern)
+    return train_bpe(corpus=corpus, merges=merges, unit=unit, tie_break=tie_break, pattern=pattern)
+
+
+# --------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------
+
+
+def show_tokens(html_text: str) -> None:
+    """Put HTML from :mod:`core.render` on the page (styles come from :func:`page_header`)."""
+    st.html(html_text)
+
+
+def stats_line(s: EncodingStats) -> str:
+    """The counts shown under each rendered encoding, as one markdown line."""
+    return (
+        f"**{s.tokens:,} tokens** · {s.tokens_per_word:.2f} tokens/word · {s.chars_per_token:.2f} chars/token · "
+        f"{s.bytes_per_token:.2f} bytes/token · cut% {s.cut_pct:.1f} · bad% {s.bad_pct:.1f}"
+    )

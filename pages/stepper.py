@@ -1,0 +1,262 @@
+"""BPE stepper: train on a small corpus and walk through the merges one by one."""
+from __future__ import annotations
+
+import html
+import time
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from core.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
+from core.pretokenize import PATTERNS, PatternError, pretokenize
+from core.render import piece_label, render_pieces
+from pages._shared import (
+    bpe_trace,
+    decode_upload,
+    limit_text,
+    page_header,
+    qp_init,
+    qp_sync,
+    sample,
+    show_tokens,
+    url_text,
+)
+
+CORPORA = {
+    "toy": "Eight-word table",
+    "shop_bn": "Bangla shop text",
+    "shop_en": "English translation",
+    "paste": "Paste text",
+    "upload": "Upload a .txt",
+}
+UNIT_LABELS = {"codepoint": "Code points", "byte": "UTF-8 bytes"}
+TIE_LABELS = {"first-seen": "First seen in the corpus (textbook, minbpe)", "hf": "Hugging Face (smallest ids)"}
+SPEEDS = {"slow": 1.5, "normal": 0.7, "fast": 0.25}
+MAX_MERGES = 5000
+MAX_WORDS_SHOWN = 300
+MAX_ENCODE_PIECES = 8
+
+#: ← / → click Previous / Next when focus is not in a text box or slider. Static code, no user text.
+KEYS_JS = """
+<script>
+(function () {
+  if (window.__tlStepperKeys) { return; }
+  window.__tlStepperKeys = true;
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
+    var key = e.key === "ArrowRight" ? "step_next" : (e.key === "ArrowLeft" ? "step_prev" : null);
+    if (!key) { return; }
+    var t = e.target || {};
+    var tag = (t.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select" || t.isContentEditable ||
+        (t.getAttribute && t.getAttribute("role") === "slider")) { return; }
+    var button = document.querySelector(".st-key-" + key + " button");
+    if (button && !button.disabled) { e.preventDefault(); button.click(); }
+  });
+})();
+</script>
+"""
+
+page_header(
+    "BPE stepper",
+    "Train byte-pair encoding on a small corpus and step through it merge by merge: which pair wins, how the "
+    "corpus shrinks, how every word is cut now, and how a new word is encoded with what was learned.",
+)
+
+# ---------------------------------------------------------------- settings
+qp_init("st_corpus", "toy", param="corpus", choices=CORPORA)
+qp_init("st_unit", "codepoint", param="unit", choices=UNITS)
+qp_init("st_pattern", "ws-attached", param="pattern", choices=PATTERNS)
+qp_init("st_tie", "first-seen", param="tie", choices=TIE_BREAKS)
+qp_init("st_merges", 10, param="merges", cast=lambda s: max(1, min(MAX_MERGES, int(s))))
+
+with st.container(border=True):
+    corpus_kind = st.radio("Corpus", list(CORPORA), key="st_corpus", format_func=CORPORA.get, horizontal=True)
+    words_spec: str | None = None
+    corpus_text = ""
+    source_note = ""
+    if corpus_kind == "toy":
+        qp_init("st_words", sample("toy_words"), param="words")
+        words_spec = st.text_input("Word table (WORD:COUNT, comma-separated)", key="st_words",
+                                   help="Each word is trained as it is; the pre-tokenizer pattern is not used.")
+    elif corpus_kind in ("shop_bn", "shop_en"):
+        corpus_text = sample(corpus_kind)
+        with st.expander("Show the corpus"):
+            st.text(corpus_text)
+    elif corpus_kind == "paste":
+        qp_init("st_text", "", param="text")
+        corpus_text = limit_text(st.text_area("Corpus text", key="st_text", height=120))
+    else:
+        up = st.file_uploader("Upload a UTF-8 .txt file", type=["txt", "text", "md"], key="st_upload",
+                              max_upload_size=5)
+        if up is not None:
+            decoded, err = decode_upload(up.getvalue(), up.name)
+            if err:
+                st.error(err)
+            else:
+                corpus_text = limit_text(decoded or "")
+                source_note = f"Training on “{up.name}” ({len(corpus_text):,} characters)."
+    if source_note:
+        st.caption(source_note)
+
+    c1, c2, c3, c4 = st.columns(4)
+    unit = c1.selectbox("Unit", UNITS, key="st_unit", format_func=UNIT_LABELS.get)
+    pattern = c2.selectbox("Pre-tokenizer", list(PATTERNS), key="st_pattern",
+                           disabled=corpus_kind == "toy",
+                           help="The split regex applied before counting pairs; merges never cross its cuts.")
+    tie = c3.selectbox("Tie-break", TIE_BREAKS, key="st_tie", format_func=TIE_LABELS.get)
+    merges = c4.number_input("Merges", 1, MAX_MERGES, key="st_merges", step=1)
+
+if corpus_kind != "toy" and not corpus_text.strip():
+    st.info("Give the stepper some text to train on (paste it or upload a .txt file).")
+    qp_sync(corpus=corpus_kind, unit=unit, pattern=pattern, tie=tie, merges=merges)
+    st.stop()
+
+try:
+    trace = bpe_trace(corpus_text, words=words_spec, merges=int(merges), unit=unit, tie_break=tie,
+                      pattern="ws-attached" if corpus_kind == "toy" else pattern)
+except (BpeInputError, PatternError) as exc:
+    st.error(f"Cannot train on this input: {exc}")
+    st.stop()
+
+n = len(trace.steps)
+if n < merges:
+    st.caption(f"Training stopped after {n} merges: no adjacent pair was left to merge.")
+
+# ---------------------------------------------------------------- step state
+qp_init("step", 0, cast=int)
+pending = st.session_state.pop("_st_pending_step", None)
+if pending is not None:
+    st.session_state["step"] = pending
+if st.session_state.pop("_st_stop_play", False):
+    st.session_state["st_play"] = False
+st.session_state["step"] = max(0, min(n, int(st.session_state["step"])))
+
+
+def _go(delta: int | None = None, to: int | None = None) -> None:
+    cur = st.session_state.get("step", 0)
+    st.session_state["step"] = max(0, min(n, to if to is not None else cur + (delta or 0)))
+
+
+b1, b2, b3, b4, b5, b6 = st.columns([1, 1, 1, 1, 1, 2])
+b1.button("⏮ First", key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch")
+b2.button("◀ Previous", key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch",
+          help="Keyboard: ←")
+b3.button("Next ▶", key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch",
+          help="Keyboard: →")
+b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="stretch")
+playing = b5.toggle("Play", key="st_play", help="Apply one merge after another.")
+speed = b6.select_slider("Speed", list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed")
+if n > 0:
+    st.slider("Merges applied", 0, n, key="step")
+step: int = st.session_state["step"]
+st.html(KEYS_JS, unsafe_allow_javascript=True)
+qp_sync(corpus=corpus_kind, words=words_spec if corpus_kind == "toy" else None,
+        text=url_text(corpus_text) if corpus_kind == "paste" else None,
+        unit=unit, pattern=None if corpus_kind == "toy" else pattern, tie=tie, merges=merges, step=step)
+
+
+# ---------------------------------------------------------------- watch panel
+def chip(piece: bytes) -> str:
+    return render_pieces([piece], show_ids=False)
+
+
+if step == 0:
+    nxt = f" · next: {chip(trace.steps[0].left)} + {chip(trace.steps[0].right)} ({trace.steps[0].count})" if n else ""
+    watch = (f"<b>Start</b>: no merges yet · total tokens <b>{trace.initial_total_tokens:,}</b> · "
+             f"vocabulary <b>{trace.initial_vocab_size:,}</b>{nxt}")
+else:
+    s = trace.steps[step - 1]
+    watch = (f"<b>Merge {step}</b> of {n}: {chip(s.left)} + {chip(s.right)} → {chip(s.merged)} · "
+             f"count <b>{s.count:,}</b> · total tokens <b>{s.total_tokens:,}</b> · vocabulary <b>{s.vocab_size:,}</b>")
+st.html(f'<div class="tl-watch" data-testid="tl-watch">{watch}</div>')
+
+left, right = st.columns([3, 2])
+with left:
+    st.subheader("Every word now", divider="gray")
+    rows = []
+    for word, freq in trace.words[:MAX_WORDS_SHOWN]:
+        pieces = trace.segment(word, step)
+        rows.append(
+            f'<tr><td class="tl-num">{freq:,}</td><td class="tl-num">{len(pieces)}</td>'
+            f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces])}</td></tr>"
+        )
+    st.html(
+        '<table class="tl-words"><thead><tr><th class="tl-num">×</th><th class="tl-num">tokens</th>'
+        f'<th>segmentation after {step} merge{"s" if step != 1 else ""}</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    if len(trace.words) > MAX_WORDS_SHOWN:
+        st.caption(f"Showing the first {MAX_WORDS_SHOWN} of {len(trace.words):,} distinct words.")
+
+with right:
+    if n:
+        shown_step = max(step, 1)
+        st.subheader(f"Pair counts before merge {shown_step}", divider="gray")
+        top = trace.steps[shown_step - 1].top_pairs
+        st.dataframe(
+            {
+                "left": [piece_label(p.left) for p in top],
+                "right": [piece_label(p.right) for p in top],
+                "count": [p.count for p in top],
+                "merged": ["✓" if i == 0 else "" for i in range(len(top))],
+            },
+            hide_index=True,
+            width="stretch",
+        )
+    xs = list(range(n + 1))
+    totals = [trace.initial_total_tokens] + [s.total_tokens for s in trace.steps]
+    vocab = [trace.initial_vocab_size] + [s.vocab_size for s in trace.steps]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=xs, y=totals, name="total tokens", mode="lines", line={"color": "#4477AA"}))
+    fig.add_trace(go.Scatter(x=xs, y=vocab, name="vocabulary size", mode="lines", yaxis="y2",
+                             line={"color": "#EE6677", "dash": "dash"}))
+    fig.add_vline(x=step, line={"color": "#222", "width": 2, "dash": "dot"},
+                  annotation_text=f"step {step}", annotation_position="top")
+    fig.update_layout(
+        height=300, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        xaxis={"title": "merges"}, yaxis={"title": "total tokens"},
+        yaxis2={"title": "vocabulary", "overlaying": "y", "side": "right"},
+        legend={"orientation": "h", "y": -0.25},
+    )
+    st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})
+
+# ---------------------------------------------------------------- encode a new word
+st.subheader(f"Encode new text with the first {step} merges", divider="gray")
+st.caption("Merges are applied in the order they were learned, each to every place it fits; decoding joins the bytes.")
+new_text = st.text_input("Text to encode", "বাজারঘর" if corpus_kind != "shop_en" else "Bazargharer", key="st_new",
+                         max_chars=200)
+if new_text:
+    rank = trace.rank_of(step)
+    final: list[bytes] = []
+    pieces = [p.text for p in pretokenize(new_text, trace.pattern)]
+    for piece in pieces[:MAX_ENCODE_PIECES]:
+        et = encode_trace(piece, rank, unit=trace.unit, mode="learned-order")
+        rows = [f"<tr><td>start</td><td>{render_pieces(list(et.initial))}</td></tr>"]
+        for es in et.steps:
+            rows.append(
+                f"<tr><td>merge {es.rank + 1}: {html.escape(piece_label(es.left))} + "
+                f"{html.escape(piece_label(es.right))}</td><td>{render_pieces(list(es.pieces_after))}</td></tr>"
+            )
+        st.html(f'<table class="tl-enc-steps">{"".join(rows)}</table>')
+        final.extend(et.final)
+    if len(pieces) > MAX_ENCODE_PIECES:
+        st.caption(f"Showing the first {MAX_ENCODE_PIECES} of {len(pieces)} pre-tokenized pieces.")
+    else:
+        st.markdown(f"**{len(final)} tokens**, ids {[trace.vocab.get(p) for p in final]}")
+        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final]))
+        back = decode(final)
+        if back == new_text:
+            st.success(f"Round trip: decode(encode(text)) = “{back}” — identical to the input.")
+        else:
+            st.error(f"Round trip failed: decode gives “{back}”, not the input "
+                     "(this pre-tokenizer drops some characters, e.g. whitespace).")
+
+# ---------------------------------------------------------------- play
+if playing:
+    if step >= n:
+        st.session_state["_st_stop_play"] = True
+        st.rerun()
+    time.sleep(SPEEDS[speed])
+    st.session_state["_st_pending_step"] = step + 1
+    st.rerun()
