@@ -1,0 +1,125 @@
+"""Merge replay for pretrained byte-level BPE: every merge, in rank order.
+
+The text is split with the tokenizer's own pre-tokenizer regex; each piece
+starts as single bytes and :func:`core.bpe.encode_trace` applies tiktoken's
+loop (merge the leftmost adjacent pair with the lowest rank, repeat),
+recording each step. The final ids must equal the library's own encode;
+:func:`replay` returns both so callers (tests, the page, the CLI) can check.
+
+tiktoken looks a whole piece up in the vocabulary before merging. When the
+piece is a vocabulary entry the result is that one token; the trace still
+shows the merges, and ``direct`` marks the shortcut.
+
+This module does not render: pages show the returned steps.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from .adapters import PretrainedTokenizer, TiktokenTokenizer, check_text
+from .bpe import EncodeTrace, encode_trace, tiktoken_rank_of
+
+#: Replays longer than this many code points are refused (a page would be unreadable anyway).
+MAX_REPLAY_CHARS = 2000
+
+
+class ReplayError(ValueError):
+    """A tokenizer that cannot be replayed, or text that is too long."""
+
+
+@lru_cache(maxsize=16)
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    # subtle: in the Rust regex engine tiktoken uses, "$" only matches at the very end;
+    # Python's also matches before a final "\n". "\Z" is the Rust meaning.
+    return regex.compile(regex.sub(r"(?<!\\)\$", r"\\Z", pattern))
+
+
+@dataclass(frozen=True)
+class PieceReplay:
+    """One pre-tokenizer piece (code point span ``start:end``) and its merges."""
+
+    text: str
+    start: int
+    end: int
+    trace: EncodeTrace
+    final: tuple[bytes, ...]
+    final_ids: tuple[int, ...]
+    direct: bool
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One merge seen on the whole text: the pieces of all pre-tokens after it."""
+
+    piece_index: int
+    rank: int
+    left: bytes
+    right: bytes
+    pieces: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A text replayed merge by merge, with the library's own ids for comparison."""
+
+    tokenizer: str
+    text: str
+    pieces: tuple[PieceReplay, ...]
+    library_ids: tuple[int, ...]
+
+    @property
+    def final_ids(self) -> list[int]:
+        return [i for p in self.pieces for i in p.final_ids]
+
+    @property
+    def matches_library(self) -> bool:
+        return tuple(self.final_ids) == self.library_ids
+
+    @property
+    def initial(self) -> tuple[bytes, ...]:
+        return tuple(b for p in self.pieces for b in p.trace.initial)
+
+    def steps(self) -> list[ReplayStep]:
+        """Every merge across the text, in order, with the full piece list after it."""
+        out: list[ReplayStep] = []
+        for k, p in enumerate(self.pieces):
+            before = tuple(b for q in self.pieces[:k] for b in q.final)
+            after = tuple(b for q in self.pieces[k + 1 :] for b in q.trace.initial)
+            for s in p.trace.steps:
+                out.append(ReplayStep(k, s.rank, s.left, s.right, before + s.pieces_after + after))
+            if p.direct and p.final != p.trace.final:
+                out.append(ReplayStep(k, p.final_ids[0], b"", b"", before + p.final + after))
+        return out
+
+
+def split_pieces(tok: TiktokenTokenizer, text: str) -> list[tuple[str, int, int]]:
+    """The pre-tokenizer pieces of ``text`` with code point spans."""
+    return [(m.group(), m.start(), m.end()) for m in _compiled(tok.pattern).finditer(text) if m.end() > m.start()]
+
+
+def replay(tok: PretrainedTokenizer, text: str) -> Replay:
+    """Replay ``tok``'s merges on ``text`` (plain text: special tokens are not parsed).
+
+    >>> from core import zoo
+    >>> r = replay(zoo.load("o200k_base"), "রাজশাহী")
+    >>> len(r.final_ids), r.matches_library
+    (3, True)
+    """
+    if not isinstance(tok, TiktokenTokenizer):
+        raise ReplayError(f"{tok.id} is not a byte-level BPE ranks table; merge replay needs one")
+    check_text(text)
+    if len(text) > MAX_REPLAY_CHARS:
+        raise ReplayError(f"text is {len(text)} code points; replay takes at most {MAX_REPLAY_CHARS}")
+    ranks = tok.ranks
+    rank_of = tiktoken_rank_of(ranks)
+    pieces = []
+    for piece, start, end in split_pieces(tok, text):
+        trace = encode_trace(piece, rank_of, unit="byte", mode="lowest-rank")
+        data = piece.encode("utf-8")
+        direct = data in ranks
+        final = (data,) if direct else trace.final
+        pieces.append(PieceReplay(piece, start, end, trace, final, tuple(ranks[b] for b in final), direct))
+    return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)))
