@@ -86,11 +86,15 @@ def bert_normalizer(*, lowercase: bool, strip_accents: bool | None, clean_text: 
 
 @dataclass(frozen=True)
 class CodePointRow:
-    """One row of the diff table: ``op`` is equal, replace, delete or insert."""
+    """One row of the diff table: code points ``before`` became code points ``after``.
+
+    ``op`` is ``equal``, ``canonical`` (different code points, canonically the
+    same text, e.g. composed vs decomposed), ``replace``, ``delete`` or ``insert``.
+    """
 
     op: str
-    before: CodePointInfo | None
-    after: CodePointInfo | None
+    before: tuple[CodePointInfo, ...]
+    after: tuple[CodePointInfo, ...]
 
     @property
     def changed(self) -> bool:
@@ -139,15 +143,65 @@ class NormalizeResult:
 
 
 def _rows(before: str, after: str) -> tuple[CodePointRow, ...]:
-    sm = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    """Pair code points through their canonical decompositions.
+
+    Both sides are expanded to NFD units (remembering which code point each
+    unit came from) and diffed; code points linked by matching units form one
+    row. So "ৌ" -> "ে" + "ৗ" is one row and a stripped "ঁ" is its own delete row.
+    """
+    bu = [(u, i) for i, ch in enumerate(before) for u in unicodedata.normalize("NFD", ch)]
+    au = [(u, j) for j, ch in enumerate(after) for u in unicodedata.normalize("NFD", ch)]
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(x: tuple[str, int]) -> tuple[str, int]:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(x: tuple[str, int], y: tuple[str, int]) -> None:
+        parent[find(x)] = find(y)
+
+    ops = difflib.SequenceMatcher(a=[u for u, _ in bu], b=[u for u, _ in au], autojunk=False).get_opcodes()
+    for op, i1, i2, j1, j2 in ops:
+        if op == "equal":
+            for k in range(i2 - i1):
+                union(("b", bu[i1 + k][1]), ("a", au[j1 + k][1]))
+        elif op == "replace":
+            nodes = [("b", bu[k][1]) for k in range(i1, i2)] + [("a", au[k][1]) for k in range(j1, j2)]
+            for n in nodes[1:]:
+                union(nodes[0], n)
+    # Groups in reading order: the order in which the diff first touches them.
+    order: list[tuple[str, int]] = []
+    members: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
+    for op, i1, i2, j1, j2 in ops:
+        for side, units, lo, hi in (("b", bu, i1, i2), ("a", au, j1, j2)):
+            for k in range(lo, hi):
+                node = (side, units[k][1])
+                root = find(node)
+                if root not in members:
+                    members[root] = ([], [])
+                    order.append(root)
+                idx = members[root][0 if side == "b" else 1]
+                if units[k][1] not in idx:
+                    idx.append(units[k][1])
     rows: list[CodePointRow] = []
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        a, b = before[i1:i2], after[j1:j2]
-        for k in range(max(len(a), len(b))):
-            ca = codepoint_info(a[k]) if k < len(a) else None
-            cb = codepoint_info(b[k]) if k < len(b) else None
-            kind = op if op == "equal" else ("delete" if cb is None else "insert" if ca is None else "replace")
-            rows.append(CodePointRow(kind, ca, cb))
+    for root in order:
+        bi, aj = members[root]
+        b_txt = "".join(before[i] for i in sorted(bi))
+        a_txt = "".join(after[j] for j in sorted(aj))
+        if b_txt == a_txt:
+            op = "equal"
+        elif not a_txt:
+            op = "delete"
+        elif not b_txt:
+            op = "insert"
+        elif unicodedata.normalize("NFD", b_txt) == unicodedata.normalize("NFD", a_txt):
+            op = "canonical"
+        else:
+            op = "replace"
+        rows.append(CodePointRow(op, tuple(codepoint_info(c) for c in b_txt), tuple(codepoint_info(c) for c in a_txt)))
     return tuple(rows)
 
 

@@ -126,6 +126,20 @@ def _describe_vocab_lines(lines: Sequence[str]) -> str | None:
     return None
 
 
+def _looks_json(text: str) -> bool:
+    """True for a JSON object, or a JSON array (a vocab.txt may start with "[PAD]", so parse to be sure)."""
+    head = text.lstrip()
+    if head.startswith("{"):
+        return True
+    if head.startswith("["):
+        try:
+            json.loads(head)
+        except ValueError:
+            return False
+        return True
+    return False
+
+
 def _is_float(s: str) -> bool:
     try:
         float(s)
@@ -137,7 +151,7 @@ def _is_float(s: str) -> bool:
 def load_vocab_txt(text: str, *, source: str = "vocab.txt", unk_token: str = DEFAULT_UNK) -> WordPieceVocab:
     """A BERT-style ``vocab.txt``: one piece per line, id = line number."""
     stripped = text.lstrip("\ufeff")
-    if stripped.lstrip().startswith("{"):
+    if _looks_json(stripped):
         return load_tokenizer_json(stripped, source=source)
     lines = stripped.splitlines()
     if not any(ln.strip() for ln in lines):
@@ -206,7 +220,7 @@ def load_vocab_bytes(data: bytes, filename: str) -> WordPieceVocab:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise VocabError(f"{filename} is not UTF-8 text (byte {exc.start})") from None
-    if text.lstrip("\ufeff").lstrip().startswith("{"):
+    if _looks_json(text.lstrip("\ufeff")):
         return load_tokenizer_json(text.lstrip("\ufeff"), source=filename)
     return load_vocab_txt(text, source=filename)
 
