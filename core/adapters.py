@@ -220,7 +220,8 @@ class PretrainedTokenizer:
 
     @cached_property
     def special_ids(self) -> frozenset[int]:
-        return frozenset(self.specials.values())
+        """Control token ids (the unknown token is a model output, not a control token)."""
+        return frozenset(self.specials.values()) - {self.unk_id}
 
     @cached_property
     def _special_re(self) -> re.Pattern[str] | None:

@@ -360,6 +360,15 @@ def load(tokenizer_id: str) -> "PretrainedTokenizer":
 
 def load_entry(entry: ZooEntry) -> "PretrainedTokenizer":
     """Build the adapter for ``entry`` without caching (tests use this on tampered copies)."""
+    try:
+        return _build(entry)
+    except ZooError:
+        raise
+    except ValueError as exc:  # a parser's complaint about the file: keep it one line, naming the file
+        raise ZooError(f"{entry.id}: {exc}") from None
+
+
+def _build(entry: ZooEntry) -> "PretrainedTokenizer":
     from . import adapters
 
     if entry.loader == "baseline":
@@ -421,8 +430,18 @@ def load_user_bytes(
 
     ``pattern`` is the split regex for a ``.tiktoken`` file: a name from
     :data:`TIKTOKEN_PATTERNS` or a regex. The sha256 of the content is kept
-    on the entry so the user can see exactly which file ran.
+    on the entry so the user can see exactly which file ran. Any problem is
+    a :class:`ZooError` naming the file.
     """
+    try:
+        return _user_bytes(name, data, kind, pattern)
+    except ZooError:
+        raise
+    except ValueError as exc:
+        raise ZooError(str(exc)) from None
+
+
+def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> "PretrainedTokenizer":
     from . import adapters
 
     if not data:
