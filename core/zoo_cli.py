@@ -1,0 +1,197 @@
+"""``python -m core list|tokenize|replay|compare``: the zoo from the command line.
+
+JSON shapes (with ``--json``; a readable table otherwise):
+
+- ``list``: ``[{"id", "name", "algorithm", "vocab_size", "source", "sha256", "available"}]``
+- ``tokenize``: ``{"tokenizer", "count", "tokens": [{"id", "text", "hex", "start", "end",
+  "valid_utf8"}], "boundaries": {"total", "inside_grapheme", "inside_codepoint"}}``
+- ``replay``: ``{"steps": [{"rank", "pieces_hex": [...]}], "final_ids": [...]}``
+- ``compare``: ``{"<tokenizer>": {"languages": {"<lang>": {"tokens", "words", "chars",
+  "bytes"}}, "premium": {"<lang>": float}}}``; ``--csv`` prints a table instead.
+
+Text that spells a control token is encoded as plain text; a warning goes to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import sys
+from typing import Any
+
+from . import tax, zoo
+from .cli import CliError, read_text_file, text_arg
+from .replay import replay
+from .units import utf8_hex
+
+
+def _list(args: argparse.Namespace) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": e.id,
+            "name": e.name,
+            "algorithm": e.algorithm,
+            "vocab_size": e.vocab_size,
+            "source": e.source,
+            "sha256": e.sha256,
+            "available": e.available,
+        }
+        for e in zoo.ENTRIES.values()
+    ]
+
+
+def _list_table(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{'id':<16} {'vocab':>8}  {'algorithm':<36} {'ok':<3} source"]
+    for r in rows:
+        ok = "yes" if r["available"] else "NO"
+        lines.append(f"{r['id']:<16} {r['vocab_size']:>8}  {r['algorithm']:<36} {ok:<3} {r['source']}")
+    return "\n".join(lines)
+
+
+def _tokenizer(args: argparse.Namespace) -> zoo:  # type: ignore[valid-type]
+    return zoo.resolve(args.tokenizer, pattern=getattr(args, "pattern", "cl100k"))
+
+
+def _warn_specials(tok: Any, text: str) -> None:
+    for hit in tok.special_hits(text):
+        print(
+            f"warning: {hit.text!r} at {hit.start}-{hit.end} spells control token {hit.id} of {tok.id}; "
+            "encoded as plain text",
+            file=sys.stderr,
+        )
+
+
+def _tokenize(args: argparse.Namespace) -> dict[str, Any]:
+    text = text_arg(args)
+    tok = _tokenizer(args)
+    _warn_specials(tok, text)
+    enc = tok.encode(text)
+    rep = enc.report
+    return {
+        "tokenizer": tok.id,
+        "count": len(enc.tokens),
+        "tokens": [
+            {
+                "id": t.id,
+                "text": t.text,
+                "hex": utf8_hex(t.data),
+                "start": t.start,
+                "end": t.end,
+                "valid_utf8": ok,
+            }
+            for t, ok in zip(enc.tokens, rep.valid_utf8)
+        ],
+        "boundaries": {"total": rep.total, "inside_grapheme": rep.inside_grapheme, "inside_codepoint": rep.inside_codepoint},
+    }
+
+
+def _tokenize_table(result: dict[str, Any]) -> str:
+    b = result["boundaries"]
+    lines = [
+        f"{result['tokenizer']}: {result['count']} tokens; {b['inside_grapheme']} of {b['total']} boundaries "
+        f"inside a grapheme cluster ({b['inside_codepoint']} inside a code point)"
+    ]
+    for t in result["tokens"]:
+        flag = "" if t["valid_utf8"] else "  (partial UTF-8)"
+        lines.append(f"{t['id']!s:>8} {t['start']:>5}-{t['end']:<5} {t['text']!r:<16} {t['hex']}{flag}")
+    return "\n".join(lines)
+
+
+def _replay(args: argparse.Namespace) -> dict[str, Any]:
+    tok = _tokenizer(args)
+    if not tok.replayable:
+        raise CliError(f"{tok.id} is not byte-level BPE with a ranks table; replay works for: "
+                       + ", ".join(i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")))
+    r = replay(tok, text_arg(args))
+    if not r.matches_library:  # never expected; say so loudly rather than print a wrong replay
+        raise CliError(f"replay of {tok.id} disagrees with the library: {r.final_ids} vs {list(r.library_ids)}")
+    return {
+        "steps": [{"rank": s.rank, "pieces_hex": [utf8_hex(p) for p in s.pieces]} for s in r.steps()],
+        "final_ids": r.final_ids,
+    }
+
+
+def _replay_table(result: dict[str, Any]) -> str:
+    lines = [f"{len(result['steps'])} merges; final ids {result['final_ids']}"]
+    for n, s in enumerate(result["steps"], 1):
+        lines.append(f"{n:>3}. rank {s['rank']:>7}: " + " | ".join(s["pieces_hex"]))
+    return "\n".join(lines)
+
+
+def _compare(args: argparse.Namespace) -> dict[str, Any]:
+    if getattr(args, "csv", False):
+        args.table = compare_csv  # the CLI prints args.table(result) after this returns
+    if args.parallel:
+        parallel = tax.parse_tsv(read_text_file(args.parallel), label=args.parallel)
+    else:
+        parallel = tax.load_bundled()
+    ids = [t.strip() for t in args.tokenizers.split(",") if t.strip()]
+    if not ids:
+        raise CliError("give at least one tokenizer id to --tokenizers")
+    out: dict[str, Any] = {}
+    for tid in ids:
+        res = tax.measure(zoo.resolve(tid), parallel)
+        out[res.tokenizer] = {
+            "languages": {
+                lang: {"tokens": c.tokens, "words": c.words, "chars": c.chars, "bytes": c.bytes}
+                for lang, c in res.languages.items()
+            },
+            "premium": {lang: round(p, 4) for lang, p in res.premium.items()},
+        }
+    return out
+
+
+def compare_csv(result: dict[str, Any]) -> str:
+    """The compare result as CSV: one row per tokenizer and language."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["tokenizer", "language", "tokens", "words", "chars", "bytes", "tokens_per_word", "premium"])
+    for tid, res in result.items():
+        for lang, c in res["languages"].items():
+            tpw = c["tokens"] / c["words"] if c["words"] else 0.0
+            w.writerow([tid, lang, c["tokens"], c["words"], c["chars"], c["bytes"], f"{tpw:.3f}", f"{res['premium'][lang]:.3f}"])
+    return buf.getvalue().rstrip("\n")
+
+
+def _compare_table(result: dict[str, Any]) -> str:
+    langs = list(next(iter(result.values()))["languages"]) if result else []
+    lines = [f"{'premium vs en':<16}" + "".join(f"{lang:>8}" for lang in langs)]
+    for tid, res in result.items():
+        lines.append(f"{tid:<16}" + "".join(f"{res['premium'][lang]:>8.2f}" for lang in langs))
+    return "\n".join(lines)
+
+
+def _text_source(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--text", help="the text")
+    src.add_argument("--file", help="a UTF-8 text file")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argparse's own type
+    """Add ``list``, ``tokenize``, ``replay`` and ``compare`` to the CLI."""
+    spec_help = "a zoo id (see `list`), hf:ORG/NAME (needs network) or file:PATH (tokenizer.json, .tiktoken, .model)"
+    p = sub.add_parser("list", help="pretrained tokenizers available offline")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_list, table=_list_table)
+
+    p = sub.add_parser("tokenize", help="tokens of a text with ids, bytes, spans and boundary counts")
+    p.add_argument("--tokenizer", required=True, help=spec_help)
+    p.add_argument("--pattern", default="cl100k", help="split pattern for a .tiktoken file: cl100k, o200k, llama3 or a regex")
+    _text_source(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_tokenize, table=_tokenize_table)
+
+    p = sub.add_parser("replay", help="every BPE merge applied to a word, in rank order")
+    p.add_argument("--tokenizer", required=True, help=spec_help)
+    p.add_argument("--pattern", default="cl100k", help="split pattern for a .tiktoken file")
+    _text_source(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_replay, table=_replay_table)
+
+    p = sub.add_parser("compare", help="multilingual tax: tokens per language and premium vs English")
+    p.add_argument("--tokenizers", required=True, help="comma-separated tokenizer ids")
+    p.add_argument("--parallel", help="TSV with a header row of language codes incl. en (default: bundled sample)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print JSON")
+    fmt.add_argument("--csv", action="store_true", help="print CSV")
+    p.set_defaults(func=_compare, table=_compare_table)
