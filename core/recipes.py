@@ -1,0 +1,545 @@
+"""Training recipes: five real tokenizers trained with Hugging Face ``tokenizers``, plus baselines.
+
+Each :class:`Recipe` is declared as data (name, pipeline, what to expect) and
+builds a fresh ``tokenizers.Tokenizer`` and its trainer:
+
+- ``bpe``: code-point BPE, NFC, Metaspace (``▁`` marks a space), [UNK] for
+  characters never seen in training.
+- ``byte-gpt2``: byte-level BPE behind the GPT-2 split regex. On Bangla the
+  regex's ``\\p{L}+`` stops at every vowel sign and virama (``\\p{M}``), so
+  words are cut into tiny pieces that no merge can cross: the vocabulary
+  gets stuck far below the target.
+- ``byte-plain``: byte-level BPE behind a whitespace-attached split
+  (``\\s*\\S+|\\s+``) and ByteLevel without its regex: lossless.
+- ``wordpiece``: NFC, BERT pre-tokenizer, ``##`` continuation pieces. Not
+  lossless: whitespace is dropped, punctuation gets its own spaces back.
+- ``unigram``: SentencePiece-style Unigram, NFC, Metaspace.
+
+All use the special tokens [UNK] [PAD] [CLS] [SEP]. Baselines for the same
+table (words seen at least once, words seen at least twice, code points) are
+:class:`VocabBaseline`.
+
+Trained tokenizers are :class:`TrainedTokenizer` records: the canonical
+``tokenizer.json`` text plus what was asked and what came out (picklable, so
+pages can cache them). They encode through :class:`core.adapters.HFTokenizer`
+(exact bytes and spans for every token).
+
+This module does not split corpora or compute metrics (see
+:mod:`core.evaluate`), and never touches the network.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Iterable, Literal, Sequence
+
+from .tokens import Encoding, Token, tokens_from_char_spans
+
+#: Special tokens every recipe reserves (ids 0-3, in this order).
+SPECIAL_TOKENS: tuple[str, ...] = ("[UNK]", "[PAD]", "[CLS]", "[SEP]")
+UNK = "[UNK]"
+#: Vocabulary sizes offered by default.
+DEFAULT_SIZES: tuple[int, ...] = (500, 2000, 8000)
+DEFAULT_MIN_FREQUENCY = 2
+#: Smallest and largest vocabulary a user may ask for.
+MIN_VOCAB, MAX_VOCAB = 100, 200_000
+
+#: The GPT-2 split regex as ``tokenizers``' ByteLevel pre-tokenizer runs it (use_regex=True).
+GPT2_REGEX = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+#: Whitespace stays on the following word; the byte-plain recipe splits with this.
+WS_ATTACHED_REGEX = r"\s*\S+|\s+"
+
+
+class RecipeError(ValueError):
+    """A recipe that cannot run as asked (unknown name, bad size, empty corpus)."""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """One training recipe, declared as data.
+
+    ``lossless`` says whether decode(encode(norm(s))) == norm(s) is expected
+    for text whose characters were all seen in training; ``note`` is shown
+    next to the recipe's row.
+    """
+
+    name: str
+    label: str
+    model: Literal["BPE", "WordPiece", "Unigram"]
+    normalizer: str
+    pre_tokenizer: str
+    lossless: bool
+    note: str
+    byte_level: bool = False
+
+    def build(self, vocab_size: int, min_frequency: int = DEFAULT_MIN_FREQUENCY):  # noqa: ANN201 - (Tokenizer, Trainer)
+        """A fresh untrained ``tokenizers.Tokenizer`` and its trainer."""
+        from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+
+        common = dict(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), show_progress=False)
+        if self.name == "bpe":
+            tok = Tokenizer(models.BPE(unk_token=UNK))
+            tok.normalizer = normalizers.NFC()
+            tok.pre_tokenizer = pre_tokenizers.Metaspace()
+            tok.decoder = decoders.Metaspace()
+            return tok, trainers.BpeTrainer(min_frequency=min_frequency, **common)
+        if self.name in ("byte-gpt2", "byte-plain"):
+            tok = Tokenizer(models.BPE())
+            if self.name == "byte-gpt2":
+                tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+            else:
+                tok.pre_tokenizer = pre_tokenizers.Sequence(
+                    [
+                        pre_tokenizers.Split(Regex(WS_ATTACHED_REGEX), behavior="isolated"),
+                        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+                    ]
+                )
+            tok.decoder = decoders.ByteLevel()
+            return tok, trainers.BpeTrainer(
+                min_frequency=min_frequency, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), **common
+            )
+        if self.name == "wordpiece":
+            tok = Tokenizer(models.WordPiece(unk_token=UNK))
+            tok.normalizer = normalizers.NFC()
+            tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+            tok.decoder = decoders.WordPiece()
+            return tok, trainers.WordPieceTrainer(min_frequency=min_frequency, **common)
+        if self.name == "unigram":
+            tok = Tokenizer(models.Unigram())
+            tok.normalizer = normalizers.NFC()
+            tok.pre_tokenizer = pre_tokenizers.Metaspace()
+            tok.decoder = decoders.Metaspace()
+            # Unigram has no min_frequency: it prunes by likelihood instead.
+            return tok, trainers.UnigramTrainer(unk_token=UNK, **common)
+        raise RecipeError(f"recipe {self.name!r} has no builder")  # pragma: no cover - RECIPES is closed
+
+
+RECIPES: dict[str, Recipe] = {
+    r.name: r
+    for r in (
+        Recipe("bpe", "BPE (code points)", "BPE", "NFC", "Metaspace (▁ = space)", True,
+               "Code-point BPE: characters never seen in training become [UNK]."),
+        Recipe("byte-gpt2", "Byte-level BPE, GPT-2 regex", "BPE", "none", "ByteLevel + GPT-2 regex", True,
+               "The GPT-2 regex splits letters (\\p{L}+) from Bangla vowel signs and viramas (\\p{M}), so a word "
+               "arrives as tiny pieces; merges cannot cross those cuts and the vocabulary stops far below the "
+               "target. o200k-style patterns add \\p{M} to the letter class to avoid this.",
+               byte_level=True),
+        Recipe("byte-plain", "Byte-level BPE, whitespace split", "BPE", "none",
+               "Split \\s*\\S+ + ByteLevel (no regex)", True,
+               "Byte-level BPE whose only split is at whitespace: nothing is ever unknown and decoding is exact.",
+               byte_level=True),
+        Recipe("wordpiece", "WordPiece", "WordPiece", "NFC", "BERT (whitespace + punctuation)", False,
+               "Not lossless: the BERT pre-tokenizer drops whitespace and splits off punctuation, and the "
+               "decoder joins pieces with single spaces (so “পৌঁছাবে।” returns as “পৌঁছাবে ।”); a word whose "
+               "remainder cannot be matched becomes [UNK] as a whole. (HF's WordPieceTrainer trains with BPE counts.)"),
+        Recipe("unigram", "Unigram (SentencePiece-style)", "Unigram", "NFC", "Metaspace (▁ = space)", True,
+               "Unigram starts from many candidate pieces and prunes by likelihood; on a small corpus fewer "
+               "pieces survive than asked for."),
+    )
+}  # fmt: skip
+
+
+def get_recipe(name: str) -> Recipe:
+    """The recipe called ``name``; :class:`RecipeError` naming the known ones otherwise."""
+    try:
+        return RECIPES[name]
+    except KeyError:
+        raise RecipeError(f"unknown recipe {name!r}; known: {', '.join(RECIPES)}") from None
+
+
+def check_vocab_size(size: int) -> int:
+    """``size`` if it is a sensible vocabulary size, else :class:`RecipeError`."""
+    if not MIN_VOCAB <= size <= MAX_VOCAB:
+        raise RecipeError(f"vocabulary size {size:,} is outside {MIN_VOCAB:,}..{MAX_VOCAB:,}")
+    return size
+
+
+def canonical_json(tok) -> str:  # noqa: ANN001 - tokenizers.Tokenizer
+    """The ``tokenizer.json`` text of ``tok`` (pretty, exactly as ``Tokenizer.save`` writes it)."""
+    return tok.to_str(pretty=True)
+
+
+def stable_json(tok) -> str:  # noqa: ANN001 - tokenizers.Tokenizer
+    """The ``tokenizer.json`` text we save: a fixed point of save -> load -> save.
+
+    subtle: straight after training, Unigram scores are written with digits
+    that do not survive a load bit-for-bit (the library's JSON float parser
+    is not exactly rounding), so the first re-save differs in the last digit
+    of a few scores. One load cycle reaches the fixed point; we save that,
+    so the file a user downloads re-saves byte-identically.
+    """
+    from tokenizers import Tokenizer
+
+    text = canonical_json(tok)
+    for _ in range(3):
+        again = canonical_json(Tokenizer.from_str(text))
+        if again == text:
+            break
+        text = again
+    return text
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Trained tokenizers
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrainedTokenizer:
+    """A tokenizer trained (or loaded) here: its ``tokenizer.json`` and how it came to be.
+
+    ``vocab_note`` says why the obtained vocabulary differs from the one
+    requested (empty when they agree or nothing was requested).
+    """
+
+    id: str
+    name: str
+    recipe: str | None
+    json: str
+    vocab_requested: int | None
+    vocab_obtained: int
+    min_frequency: int | None
+    train_seconds: float | None
+    vocab_note: str = ""
+
+    @property
+    def sha256(self) -> str:
+        """Fingerprint of the saved ``tokenizer.json``."""
+        return sha256_text(self.json)
+
+    @property
+    def vocab_size(self) -> int:
+        return self.vocab_obtained
+
+    @cached_property
+    def adapter(self):  # noqa: ANN201 - core.adapters.HFTokenizer
+        """The shared adapter (exact bytes and spans per token; text spelling [SEP] stays text)."""
+        from .adapters import HFTokenizer
+        from .zoo import ZooEntry
+
+        entry = ZooEntry(self.id, self.name, f"trained here ({self.recipe or 'loaded'})", self.vocab_obtained,
+                         "hf-json", None, None, self.sha256, "trained here",
+                         "special tokens in text are encoded as text (encode_special_tokens=True)")
+        return HFTokenizer(entry, self.json)
+
+    @cached_property
+    def hf(self):  # noqa: ANN201 - tokenizers.Tokenizer
+        """A ``tokenizers.Tokenizer`` built from :attr:`json` (library defaults, not the safe adapter)."""
+        from tokenizers import Tokenizer
+
+        return Tokenizer.from_str(self.json)
+
+    def normalize(self, text: str) -> str:
+        """The tokenizer's normalizer applied to ``text`` (identity without one)."""
+        norm = self.hf.normalizer
+        return norm.normalize_str(text) if norm is not None else text
+
+    def encode(self, text: str) -> Encoding:
+        return self.adapter.encode(text)
+
+    def decode(self, tokens: Sequence[Token]) -> str:
+        return self.adapter.decode(tokens)
+
+    def unknown_count(self, enc: Encoding) -> int:
+        return self.adapter.unknown_count(enc)
+
+    def token_text(self, token_id: int) -> str:
+        return self.adapter.token_text(token_id)
+
+    @cached_property
+    def special_ids(self) -> frozenset[int]:
+        """Ids of the added tokens marked special (all reserved entries, [UNK] included)."""
+        return frozenset(i for i, a in self.hf.get_added_tokens_decoder().items() if a.special)
+
+
+def train(
+    recipe: str,
+    lines: Sequence[str],
+    vocab_size: int,
+    *,
+    min_frequency: int = DEFAULT_MIN_FREQUENCY,
+    explain: bool = True,
+) -> TrainedTokenizer:
+    """Train ``recipe`` on ``lines`` (one sentence or paragraph each) to ``vocab_size``.
+
+    ``train_seconds`` is the wall time of the library's training call
+    alone. With ``explain`` a note says why the vocabulary obtained differs
+    from the one requested (see :func:`vocab_note`).
+    """
+    r = get_recipe(recipe)
+    check_vocab_size(vocab_size)
+    if min_frequency < 1:
+        raise RecipeError(f"min_frequency must be at least 1 (got {min_frequency})")
+    texts = [ln for ln in lines if ln.strip()]
+    if not texts:
+        raise RecipeError("the training text is empty")
+    tok, trainer = r.build(vocab_size, min_frequency)
+    t0 = time.perf_counter()
+    tok.train_from_iterator(texts, trainer=trainer, length=len(texts))
+    seconds = time.perf_counter() - t0
+    obtained = tok.get_vocab_size(with_added_tokens=True)
+    note = vocab_note(r, tok, texts, vocab_size, obtained, min_frequency) if explain else ""
+    return TrainedTokenizer(
+        id=f"{r.name}-{vocab_size}",
+        name=f"{r.label}, {vocab_size:,}",
+        recipe=r.name,
+        json=stable_json(tok),
+        vocab_requested=vocab_size,
+        vocab_obtained=obtained,
+        min_frequency=min_frequency,
+        train_seconds=seconds,
+        vocab_note=note,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Why the vocabulary obtained differs from the one requested
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PieceStats:
+    """What a pre-tokenizer leaves for merges to work on (one training corpus).
+
+    Merges never cross a piece boundary, so these numbers bound what any
+    BPE-style trainer can build. ``merge_ceiling`` = special tokens +
+    alphabet + the sum of (symbols - 1) over distinct pieces: every merge
+    shortens at least one distinct piece by one symbol. ``words_cut_pct`` is
+    the share of whitespace-separated words (occurrences) that the
+    pre-tokenizer splits into more than one piece.
+    """
+
+    distinct_pieces: int
+    mean_chars: float
+    alphabet: int
+    merge_ceiling: int
+    words_cut_pct: float
+    pieces_per_word: float
+
+
+def piece_stats(tok, lines: Iterable[str], *, byte_level: bool, wordpiece: bool = False) -> PieceStats:  # noqa: ANN001
+    """Pre-tokenize ``lines`` with ``tok``'s normalizer and pre-tokenizer and measure the pieces."""
+    from .adapters import _bytes_to_unicode  # the GPT-2 byte alphabet, shared
+
+    norm = tok.normalizer
+    pre = tok.pre_tokenizer
+    pieces: Counter[str] = Counter()
+    words = cut_words = word_pieces = 0
+    for line in lines:
+        text = norm.normalize_str(line) if norm is not None else line
+        for word in text.split():
+            parts = pre.pre_tokenize_str(word)
+            pieces.update(p for p, _ in parts)
+            words += 1
+            word_pieces += len(parts)
+            cut_words += len(parts) > 1
+    if not pieces:
+        return PieceStats(0, 0.0, 0, len(SPECIAL_TOKENS), 0.0, 0.0)
+    if byte_level:
+        alphabet = 256
+    elif wordpiece:
+        alphabet = len({p[0] for p in pieces}) + len({c for p in pieces for c in p[1:]})
+    else:
+        alphabet = len({c for p in pieces for c in p})
+    ceiling = len(SPECIAL_TOKENS) + alphabet + sum(len(p) - 1 for p in pieces)
+    if byte_level:
+        b2u = _bytes_to_unicode()
+        chars = [len(bytes(b2u[c] for c in p).decode("utf-8", "replace").strip()) for p in pieces]
+    else:
+        chars = [len(p.strip(" \u2581")) for p in pieces]
+    return PieceStats(
+        distinct_pieces=len(pieces),
+        mean_chars=sum(chars) / len(chars),
+        alphabet=alphabet,
+        merge_ceiling=ceiling,
+        words_cut_pct=100.0 * cut_words / words if words else 0.0,
+        pieces_per_word=word_pieces / words if words else 0.0,
+    )
+
+
+def vocab_note(recipe: Recipe, tok, lines: Sequence[str], requested: int, obtained: int,  # noqa: ANN001
+               min_frequency: int) -> str:
+    """One or two sentences on why ``obtained`` differs from ``requested`` ("" when equal)."""
+    if obtained == requested:
+        return ""
+    if obtained > requested:
+        return (f"Above the target: the {len(SPECIAL_TOKENS)} special tokens plus the initial alphabet "
+                f"already take {obtained:,} entries.")
+    if recipe.model == "Unigram":
+        return (f"Stopped at {obtained:,} of {requested:,}: Unigram keeps only pieces that survive its EM pruning "
+                "with enough probability, and this corpus offers fewer.")
+    st = piece_stats(tok, lines, byte_level=recipe.byte_level, wordpiece=recipe.model == "WordPiece")
+    note = (f"Stopped at {obtained:,} of {requested:,}: no pair is left that occurs at least {min_frequency}× "
+            f"within the {st.distinct_pieces:,} distinct pieces the pre-tokenizer leaves (tokens never span pieces).")
+    if st.merge_ceiling < requested:
+        note += f" Even with every pair merged, at most {st.merge_ceiling:,} tokens are possible."
+    if recipe.name == "byte-gpt2":
+        note += (f" The GPT-2 regex (\\p{{L}}+) stops at every vowel sign and virama (\\p{{M}}): it cuts "
+                 f"{st.words_cut_pct:.0f}% of the words into pieces ({st.pieces_per_word:.1f} per word, "
+                 f"{st.mean_chars:.1f} characters each on average), so no merge can rebuild a Bangla word.")
+    return note
+
+
+# ---------------------------------------------------------------------------
+# Loading a saved tokenizer.json (upload) with clear errors
+# ---------------------------------------------------------------------------
+
+
+class LoadError(ValueError):
+    """A ``tokenizer.json`` that cannot be used (not UTF-8, truncated, corrupted)."""
+
+
+def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedTokenizer:
+    """A :class:`TrainedTokenizer` from saved bytes, or :class:`LoadError` saying what is wrong.
+
+    The text is kept exactly as given, so its sha256 is the file's.
+    """
+    from tokenizers import Tokenizer
+
+    if not data.strip():
+        raise LoadError(f"{name} is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LoadError(f"{name} is not UTF-8 text (byte {exc.start:,}); is it really a tokenizer.json?") from None
+    try:
+        cfg = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(text.rstrip()) - 1:
+            raise LoadError(f"{name} is truncated: the JSON ends early (after {len(data):,} bytes)") from None
+        raise LoadError(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(cfg, dict) or not isinstance(cfg.get("model"), dict):
+        raise LoadError(f"{name} is JSON but not a tokenizer.json (no \"model\" section)")
+    try:
+        tok = Tokenizer.from_str(text)
+    except Exception as exc:  # tokenizers raises plain Exception for bad configs
+        msg = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+        raise LoadError(f"{name} is corrupted: the tokenizers library rejects it ({msg})") from None
+    model = cfg["model"].get("type") or "?"
+    return TrainedTokenizer(
+        id=f"file:{name}",
+        name=f"{name} ({model})",
+        recipe=None,
+        json=text,
+        vocab_requested=None,
+        vocab_obtained=tok.get_vocab_size(with_added_tokens=True),
+        min_frequency=None,
+        train_seconds=None,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Baselines: words and code points with a fixed vocabulary from the training text
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VocabBaseline:
+    """Words (``\\S+``) or code points, with the vocabulary seen in training; the rest is [UNK].
+
+    Words are joined with one space on decoding, so the round trip fails
+    for unknown words (and for other whitespace, absent from line-based
+    held-out text). Id 0 is [UNK].
+    """
+
+    id: str
+    name: str
+    unit: Literal["words", "codepoints"]
+    vocab: dict[str, int] = field(repr=False)
+    train_seconds: float = 0.0
+    vocab_requested: int | None = None
+    min_frequency: int | None = None
+    vocab_note: str = ""
+    recipe: str | None = None
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab) + 1
+
+    @property
+    def vocab_obtained(self) -> int:
+        return self.vocab_size
+
+    @property
+    def special_ids(self) -> frozenset[int]:
+        return frozenset({0})
+
+    @cached_property
+    def _by_id(self) -> dict[int, str]:
+        return {i: s for s, i in self.vocab.items()}
+
+    def normalize(self, text: str) -> str:
+        return text
+
+    def encode(self, text: str) -> Encoding:
+        if self.unit == "codepoints":
+            spans = [(i, i + 1) for i in range(len(text))]
+        else:
+            import re
+
+            spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+        ids = [self.vocab.get(text[s:e], 0) for s, e in spans]
+        return Encoding(text, tokens_from_char_spans(text, spans, ids))
+
+    def decode(self, tokens: Sequence[Token]) -> str:
+        parts = [UNK if t.id == 0 else self._by_id[t.id] for t in tokens]  # type: ignore[index]
+        return (" " if self.unit == "words" else "").join(parts)
+
+    def unknown_count(self, enc: Encoding) -> int:
+        return sum(t.id == 0 for t in enc.tokens)
+
+    def token_text(self, token_id: int) -> str:
+        return UNK if token_id == 0 else self._by_id[token_id]
+
+
+#: Baselines shown in the metrics table: id -> (label, unit, minimum count).
+BASELINES: dict[str, tuple[str, Literal["words", "codepoints"], int]] = {
+    "words-f1": ("Words (seen ≥ 1×)", "words", 1),
+    "words-f2": ("Words (seen ≥ 2×)", "words", 2),
+    "codepoints": ("Code points (seen in training)", "codepoints", 1),
+}
+
+
+def train_baseline(name: str, lines: Sequence[str]) -> VocabBaseline:
+    """Build baseline ``name`` (a key of :data:`BASELINES`) from training ``lines``."""
+    try:
+        label, unit, min_count = BASELINES[name]
+    except KeyError:
+        raise RecipeError(f"unknown baseline {name!r}; known: {', '.join(BASELINES)}") from None
+    t0 = time.perf_counter()
+    counts: Counter[str] = Counter()
+    for line in lines:
+        counts.update(line.split() if unit == "words" else line)
+    kept = sorted((s for s, c in counts.items() if c >= min_count), key=lambda s: (-counts[s], s))
+    vocab = {s: i + 1 for i, s in enumerate(kept)}
+    return VocabBaseline(name, label, unit, vocab, train_seconds=time.perf_counter() - t0)
+
+
+def train_all(
+    lines: Sequence[str],
+    recipes: Sequence[str],
+    sizes: Sequence[int],
+    *,
+    min_frequency: int = DEFAULT_MIN_FREQUENCY,
+    baselines: Sequence[str] = tuple(BASELINES),
+    progress: Callable[[int, int, str], None] | None = None,
+) -> list:
+    """Every recipe at every size, then the baselines; ``progress(done, total, label)`` between runs."""
+    jobs: list[tuple[str, int | None]] = [(r, s) for r in recipes for s in sizes] + [(b, None) for b in baselines]
+    out = []
+    for k, (name, size) in enumerate(jobs):
+        if progress is not None:
+            progress(k, len(jobs), name if size is None else f"{name} {size:,}")
+        out.append(train_baseline(name, lines) if size is None else train(name, lines, size, min_frequency=min_frequency))
+    if progress is not None:
+        progress(len(jobs), len(jobs), "done")
+    return out
