@@ -1,0 +1,291 @@
+"""``python -m core train | evaluate | special-tokens | round-trip``: the train page's analyses as JSON.
+
+- ``train --recipe NAME --vocab-size N [--corpus F] --out tokenizer.json``:
+  split the corpus (by document, fixed seed), train on the training part,
+  save, prove the save (re-save sha256 + ids), and report the held-out
+  metrics row. Without ``--corpus`` the bundled Bangla corpus is used.
+- ``evaluate --tokenizers A,B (--heldout F | --corpus F)``: the metrics
+  table for saved ``tokenizer.json`` files and zoo ids on held-out text
+  (``--heldout``: every non-empty line is a sentence; ``--corpus``: the
+  held-out part of the same split ``train`` used). ``--baselines`` adds
+  words/code-point rows (needs ``--corpus``).
+- ``special-tokens --tokenizers A,B --text T``: does typed "[SEP]" or
+  "<|endoftext|>" become a control id?
+- ``round-trip --tokenizers A,B [--file F]``: the built-in hard cases (or
+  the lines of F), pass/fail per tokenizer.
+
+A tokenizer spec is a path to a ``tokenizer.json`` or anything
+:func:`core.zoo.resolve` accepts (a zoo id, ``hf:ORG/NAME``, ``file:PATH``).
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from . import evaluate as E
+from . import recipes as R
+from .cli import CliError, read_text_file
+
+#: The bundled training corpus (original Bangla text, see assets/train/make_corpus.py).
+BUNDLED_CORPUS = Path(__file__).resolve().parent.parent / "assets" / "train" / "bn_shop_corpus.txt"
+#: Largest corpus the CLI trains on (characters).
+CLI_MAX_CORPUS_CHARS = 50_000_000
+
+
+def _corpus_text(path: str | None) -> str:
+    text = read_text_file(path) if path else BUNDLED_CORPUS.read_text(encoding="utf-8")
+    E.check_corpus_size(text, CLI_MAX_CORPUS_CHARS)
+    return text
+
+
+def _split(args: argparse.Namespace, text: str) -> E.Split:
+    return E.split_corpus(text, heldout_fraction=args.heldout_fraction, seed=args.seed)
+
+
+def load_spec(spec: str) -> Any:
+    """A tokenizer from a spec: a ``tokenizer.json`` path, else a zoo spec."""
+    p = Path(spec)
+    if p.suffix == ".json" and (p.is_file() or not p.exists()):
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            raise CliError(f"cannot read {spec}: {exc.strerror or exc}") from None
+        return R.load_json_bytes(data, name=p.name)
+    from . import zoo
+
+    return zoo.resolve(spec)
+
+
+def as_candidate(tok: Any) -> Any:
+    """Something :func:`core.evaluate.evaluate` accepts."""
+    if isinstance(tok, (R.TrainedTokenizer, R.VocabBaseline)):
+        return tok
+    return E.ZooCandidate(tok)
+
+
+def _specs(value: str) -> list[str]:
+    specs = [s.strip() for s in value.split(",") if s.strip()]
+    if not specs:
+        raise CliError("give at least one tokenizer in --tokenizers")
+    return specs
+
+
+# -- train ---------------------------------------------------------------------
+
+
+def _train(args: argparse.Namespace) -> dict[str, Any]:
+    text = _corpus_text(args.corpus)
+    split = _split(args, text)
+    tok = R.train(args.recipe, split.train, args.vocab_size, min_frequency=args.min_frequency)
+    out = Path(args.out)
+    try:
+        out.write_text(tok.json, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    saved = out.read_bytes()
+    proof = E.save_load_proof(saved, split.heldout)
+    metrics = E.evaluate(tok, split.heldout)
+    return {
+        "recipe": args.recipe,
+        "corpus": args.corpus or str(BUNDLED_CORPUS.name),
+        "out": str(out),
+        "sha256": tok.sha256,
+        "split": split.summary(),
+        "proof": _proof_json(proof),
+        "metrics": metrics.to_json(),
+    }
+
+
+def _proof_json(p: E.SaveLoadProof) -> dict[str, Any]:
+    return {
+        "sha256_saved": p.sha256_first,
+        "sha256_resaved": p.sha256_second,
+        "byte_identical": p.sha256_first == p.sha256_second,
+        "sentences": p.sentences,
+        "ids_identical": p.ids_identical,
+        "first_mismatch": p.first_mismatch,
+    }
+
+
+def _row_line(r: dict[str, Any]) -> str:
+    req = "-" if r["vocab_requested"] is None else f"{r['vocab_requested']:,}"
+    secs = "-" if r["train_seconds"] is None else f"{r['train_seconds']:.2f}"
+    return (f"{r['tokenizer'][:44]:<44} {req:>7} {r['vocab_obtained']:>8,} {r['tokens_per_sentence']:>9.2f} "
+            f"{r['unk_pct']:>6.2f} {r['round_trip_pct']:>7.2f} {r['cut_pct']:>6.2f} {r['bad_pct']:>6.2f} {secs:>7}")
+
+
+_HEADER = (f"{'tokenizer':<44} {'asked':>7} {'obtained':>8} {'tok/sent':>9} {'UNK%':>6} {'round%':>7} "
+           f"{'cut%':>6} {'bad%':>6} {'train s':>7}")
+
+
+def _train_table(res: dict[str, Any]) -> str:
+    m = res["metrics"]
+    s = res["split"]
+    p = res["proof"]
+    lines = [
+        f"saved {res['out']}  sha256 {res['sha256']}",
+        f"split by {s['unit']} (seed {s['seed']}): {s['train_sentences']:,} training / "
+        f"{s['heldout_sentences']:,} held-out sentences ({s['heldout_dropped_seen_in_training']} dropped: seen in training)",
+        f"re-save identical: {p['byte_identical']}; ids identical on {p['sentences']:,} held-out sentences: {p['ids_identical']}",
+        "",
+        _HEADER,
+        _row_line(m),
+    ]
+    if m["vocab_note"]:
+        lines.append(f"  note: {m['vocab_note']}")
+    for f in m["failures"][:3]:
+        lines.append(f"  round-trip failure ({f['reason']}): {f['original']!r} -> {f['decoded']!r}")
+    return "\n".join(lines)
+
+
+# -- evaluate ------------------------------------------------------------------
+
+
+def _evaluate(args: argparse.Namespace) -> dict[str, Any]:
+    if bool(args.heldout) == bool(args.corpus):
+        raise CliError("give exactly one of --heldout FILE or --corpus FILE")
+    if args.baselines and not args.corpus:
+        raise CliError("--baselines needs --corpus (baselines learn their vocabulary from its training part)")
+    split = None
+    if args.corpus:
+        split = _split(args, _corpus_text(args.corpus))
+        sentences = list(split.heldout)
+    else:
+        sentences = [ln for ln in read_text_file(args.heldout).splitlines() if ln.strip()]
+        if not sentences:
+            raise CliError(f"{args.heldout} has no non-empty lines to evaluate on")
+    rows = []
+    proofs = {}
+    for spec in _specs(args.tokenizers):
+        tok = load_spec(spec)
+        rows.append(E.evaluate(as_candidate(tok), sentences).to_json())
+        if isinstance(tok, R.TrainedTokenizer):
+            proofs[spec] = _proof_json(E.save_load_proof(tok.json.encode("utf-8"), sentences))
+    if args.baselines and split is not None:
+        for b in R.BASELINES:
+            rows.append(E.evaluate(R.train_baseline(b, split.train), sentences).to_json())
+    return {
+        "heldout": {"sentences": len(sentences), **({"split": split.summary()} if split else {"file": args.heldout})},
+        "rows": rows,
+        "proofs": proofs,
+    }
+
+
+def _evaluate_table(res: dict[str, Any]) -> str:
+    lines = [f"held-out sentences: {res['heldout']['sentences']:,}", _HEADER]
+    lines += [_row_line(r) for r in res["rows"]]
+    for r in res["rows"]:
+        if r["vocab_note"]:
+            lines.append(f"  {r['tokenizer']}: {r['vocab_note']}")
+    for spec, p in res["proofs"].items():
+        lines.append(f"  {spec}: re-save identical {p['byte_identical']}, ids identical {p['ids_identical']}")
+    return "\n".join(lines)
+
+
+# -- special tokens and round trip ---------------------------------------------------
+
+
+def _special(args: argparse.Namespace) -> dict[str, Any]:
+    out = []
+    for spec in _specs(args.tokenizers):
+        tok = load_spec(spec)
+        for r in E.injection_check(tok, args.text, name=spec):
+            out.append({"tokenizer": spec, "mode": r.mode, "outcome": r.outcome, "risk": r.risk,
+                        "controls": [list(c) for c in r.controls], "ids": list(r.ids), "detail": r.detail})
+    return {"text": args.text, "results": out}
+
+
+def _special_table(res: dict[str, Any]) -> str:
+    lines = [f"text: {res['text']!r}"]
+    for r in res["results"]:
+        flag = "INJECTION RISK" if r["risk"] else ""
+        lines.append(f"{r['tokenizer'][:28]:<28} {r['mode'][:30]:<30} {r['outcome']:<8} {flag:<15} {r['detail'][:80]}")
+    return "\n".join(lines)
+
+
+def _round_trip(args: argparse.Namespace) -> dict[str, Any]:
+    if args.file:
+        cases = [(f"line {i + 1}", ln) for i, ln in enumerate(read_text_file(args.file).splitlines()) if ln.strip()]
+        if not cases:
+            raise CliError(f"{args.file} has no non-empty lines")
+    else:
+        cases = list(E.HARD_CASES)
+    out = {}
+    for spec in _specs(args.tokenizers):
+        results = E.round_trip_suite(as_candidate(load_spec(spec)), cases)
+        out[spec] = {
+            "passed": sum(r.ok for r in results),
+            "cases": len(results),
+            "results": [{"case": r.case, "ok": r.ok, "text": r.normalized, "decoded": r.decoded, "reason": r.reason}
+                        for r in results],
+        }
+    return {"tokenizers": out}
+
+
+def _round_trip_table(res: dict[str, Any]) -> str:
+    lines = []
+    for spec, r in res["tokenizers"].items():
+        lines.append(f"{spec}: {r['passed']}/{r['cases']} round-trip")
+        lines += [f"  FAIL {x['case']}: {x['text']!r} -> {x['decoded']!r} ({x['reason']})" for x in r["results"] if not x["ok"]]
+    return "\n".join(lines)
+
+
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return n
+
+
+def _fraction(value: str) -> float:
+    try:
+        x = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not 0 < x < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be between 0 and 1")
+    return x
+
+
+def _split_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=E.SPLIT_SEED, help=f"split seed (default {E.SPLIT_SEED})")
+    p.add_argument("--heldout-fraction", type=_fraction, default=E.HELDOUT_FRACTION,
+                   help=f"share of documents held out (default {E.HELDOUT_FRACTION})")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``train``, ``evaluate``, ``special-tokens`` and ``round-trip`` to the CLI."""
+    p = sub.add_parser("train", help="train a tokenizer recipe, save tokenizer.json, report held-out metrics")
+    p.add_argument("--recipe", required=True, choices=list(R.RECIPES))
+    p.add_argument("--vocab-size", type=_positive, required=True)
+    p.add_argument("--corpus", help="UTF-8 text file (default: the bundled Bangla corpus)")
+    p.add_argument("--out", required=True, help="where to write tokenizer.json")
+    p.add_argument("--min-frequency", type=_positive, default=R.DEFAULT_MIN_FREQUENCY)
+    _split_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_train, table=_train_table)
+
+    p = sub.add_parser("evaluate", help="metrics table for tokenizers on held-out text")
+    p.add_argument("--tokenizers", required=True, help="comma-separated: tokenizer.json paths or zoo ids")
+    p.add_argument("--heldout", help="UTF-8 file: every non-empty line is a held-out sentence")
+    p.add_argument("--corpus", help="UTF-8 corpus: evaluate on the held-out part of its split")
+    p.add_argument("--baselines", action="store_true", help="add words/code-point baselines (needs --corpus)")
+    _split_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_evaluate, table=_evaluate_table)
+
+    p = sub.add_parser("special-tokens", help="does text spelling [SEP] or <|endoftext|> become a control id?")
+    p.add_argument("--tokenizers", required=True, help="comma-separated: tokenizer.json paths or zoo ids")
+    p.add_argument("--text", default="Hello [SEP] <|endoftext|> <s>")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_special, table=_special_table)
+
+    p = sub.add_parser("round-trip", help="decode(encode(text)) == text over hard cases or a file's lines")
+    p.add_argument("--tokenizers", required=True, help="comma-separated: tokenizer.json paths or zoo ids")
+    p.add_argument("--file", help="UTF-8 file: every non-empty line is a case")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_round_trip, table=_round_trip_table)
