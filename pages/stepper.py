@@ -36,27 +36,6 @@ MAX_MERGES = 5000
 MAX_WORDS_SHOWN = 300
 MAX_ENCODE_PIECES = 8
 
-#: ← / → click Previous / Next when focus is not in a text box or slider. Static code, no user text.
-KEYS_JS = """
-<script>
-(function () {
-  if (window.__tlStepperKeys) { return; }
-  window.__tlStepperKeys = true;
-  document.addEventListener("keydown", function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
-    var key = e.key === "ArrowRight" ? "step_next" : (e.key === "ArrowLeft" ? "step_prev" : null);
-    if (!key) { return; }
-    var t = e.target || {};
-    var tag = (t.tagName || "").toLowerCase();
-    if (tag === "input" || tag === "textarea" || tag === "select" || t.isContentEditable ||
-        (t.getAttribute && t.getAttribute("role") === "slider")) { return; }
-    var button = document.querySelector(".st-key-" + key + " button");
-    if (button && !button.disabled) { e.preventDefault(); button.click(); }
-  });
-})();
-</script>
-"""
-
 page_header(
     "BPE stepper",
     "Train byte-pair encoding on a small corpus and step through it merge by merge: which pair wins, how the "
@@ -139,18 +118,16 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
 
 
 b1, b2, b3, b4, b5, b6 = st.columns([1, 1, 1, 1, 1, 2])
-b1.button("⏮ First", key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch")
-b2.button("◀ Previous", key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch",
-          help="Keyboard: ←")
-b3.button("Next ▶", key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch",
-          help="Keyboard: →")
-b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="stretch")
+# Keyboard shortcuts are Streamlit's own (st.button(shortcut=...)): ← → Home End.
+b1.button("⏮ First", key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", shortcut="Home")
+b2.button("◀ Previous", key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", shortcut="Left")
+b3.button("Next ▶", key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", shortcut="Right")
+b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", shortcut="End")
 playing = b5.toggle("Play", key="st_play", help="Apply one merge after another.")
 speed = b6.select_slider("Speed", list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed")
 if n > 0:
     st.slider("Merges applied", 0, n, key="step")
 step: int = st.session_state["step"]
-st.html(KEYS_JS, unsafe_allow_javascript=True)
 qp_sync(corpus=corpus_kind, words=words_spec if corpus_kind == "toy" else None,
         text=url_text(corpus_text) if corpus_kind == "paste" else None,
         unit=unit, pattern=None if corpus_kind == "toy" else pattern, tie=tie, merges=merges, step=step)
@@ -215,8 +192,8 @@ with right:
                   annotation_text=f"step {step}", annotation_position="top")
     fig.update_layout(
         height=300, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        xaxis={"title": "merges"}, yaxis={"title": "total tokens"},
-        yaxis2={"title": "vocabulary", "overlaying": "y", "side": "right"},
+        xaxis={"title": "merges", "tickformat": "d"}, yaxis={"title": "total tokens", "tickformat": "d"},
+        yaxis2={"title": "vocabulary", "overlaying": "y", "side": "right", "tickformat": "d"},
         legend={"orientation": "h", "y": -0.25},
     )
     st.plotly_chart(fig, width="stretch", config={"displayModeBar": False})

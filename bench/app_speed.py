@@ -1,0 +1,153 @@
+"""Server-side speed of the two first pages, measured with Streamlit's AppTest.
+
+1. Paste and see: 5,000 characters of Bangla with 4 tokenizers (code points,
+   UTF-8 bytes, words, BPE on the sample). Goal < 0.3 s per run.
+   - cold: the result cache is emptied before each run (encode + stats + HTML);
+   - warm: the same text again (served from ``st.cache_data``).
+   Also the bare engine work (encode + stats + render, no Streamlit) for scale.
+2. BPE stepper: one "Next" click on a trained 2,000-merge trace (byte-level,
+   on the bundled training corpus; training is cached and done before
+   timing). Goal < 0.2 s per step.
+
+AppTest runs the script in-process, like the server does, so these are
+script-run times (no browser, no network). Usage::
+
+    python bench/app_speed.py [--repeat 7]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+APP = str(REPO / "app.py")
+TOKENIZERS = "codepoints,bytes,words,bpe-sample-cp"
+
+
+def bangla_text(n_chars: int) -> str:
+    src = (REPO / "assets" / "train" / "bn_shop_corpus.txt").read_text(encoding="utf-8")
+    src = " ".join(src.split())
+    while len(src) < n_chars:
+        src += " " + src
+    return src[:n_chars]
+
+
+def timed(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def fmt(ts: list[float]) -> str:
+    return f"median {statistics.median(ts) * 1000:7.1f} ms   min {min(ts) * 1000:7.1f} ms   max {max(ts) * 1000:7.1f} ms"
+
+
+def check(at: AppTest) -> None:
+    if at.exception:
+        raise SystemExit(f"page raised: {at.exception[0].value}")
+
+
+def bench_home(repeat: int) -> dict[str, list[float]]:
+    from pages._shared import encode_cached
+
+    text = bangla_text(5000)
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.query_params["tok"] = TOKENIZERS
+    at.query_params["merges"] = "200"
+    at.run()
+    check(at)
+    at.text_area(key="home_text").input(text).run()  # trains the sample BPE once (cached)
+    check(at)
+    assert len(at.multiselect(key="home_tok").value) == 4
+
+    def cold() -> None:
+        encode_cached.clear()
+        at.run()
+        check(at)
+
+    def warm() -> None:
+        at.run()
+        check(at)
+
+    return {"cold": timed(cold, repeat), "warm": timed(warm, repeat)}
+
+
+def bench_engine(repeat: int) -> list[float]:
+    from core.bpe import train_bpe
+    from core.render import render_encoding
+    from core.tokens import ByteTokenizer, CodePointTokenizer, WordTokenizer, stats
+
+    corpus = (REPO / "assets" / "samples" / "shop_bn.txt").read_text(encoding="utf-8") + "\n" + (
+        REPO / "assets" / "samples" / "shop_en.txt"
+    ).read_text(encoding="utf-8")
+    toks = [CodePointTokenizer(), ByteTokenizer(), WordTokenizer(), train_bpe(corpus=corpus, merges=2000).tokenizer(200)]
+    text = bangla_text(5000)
+
+    def run() -> None:
+        for tok in toks:
+            enc = tok.encode(text)
+            stats(enc)
+            render_encoding(enc)
+
+    return timed(run, repeat)
+
+
+def bench_stepper(repeat: int) -> tuple[int, list[float], float]:
+    corpus = (REPO / "assets" / "train" / "bn_shop_corpus.txt").read_text(encoding="utf-8")
+    at = AppTest.from_file(APP, default_timeout=600)
+    at.switch_page("pages/stepper.py")
+    for k, v in {"corpus": "paste", "unit": "byte", "merges": "2000", "step": "1000"}.items():
+        at.query_params[k] = v
+    at.run()
+    t = time.perf_counter()
+    at.text_area(key="st_text").input(corpus).run()  # trains once (cached)
+    train_s = time.perf_counter() - t
+    check(at)
+    n = at.slider(key="step").max
+
+    def step() -> None:
+        at.button(key="step_next").click().run()
+        check(at)
+
+    times = timed(step, repeat)
+    return n, times, train_s
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args()
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
+    try:
+        cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+        print(f"cpu: {cpu}")
+    except (OSError, StopIteration):
+        pass
+
+    home = bench_home(args.repeat)
+    print(f"\nPaste and see, 5,000 Bangla chars, 4 tokenizers (goal < 300 ms)")
+    print(f"  cold (no result cache): {fmt(home['cold'])}")
+    print(f"  warm (cached result):   {fmt(home['warm'])}")
+    eng = bench_engine(args.repeat)
+    print(f"  engine only (encode+stats+render, no Streamlit): {fmt(eng)}")
+
+    n, steps, train_s = bench_stepper(args.repeat)
+    print(f"\nBPE stepper, one Next click on a {n:,}-merge byte-level trace (goal < 200 ms)")
+    print(f"  (training {n:,} merges on {len((REPO / 'assets/train/bn_shop_corpus.txt').read_bytes()):,} bytes, once, cached: {train_s:.1f} s)")
+    print(f"  step: {fmt(steps)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""Shared fixtures: a real ``streamlit run`` server and Debian's Chromium via playwright.
+
+Browser tests use the ``app`` fixture (an :class:`AppBrowser`)::
+
+    def test_my_page(app):
+        app.open("my_page")            # URL path = the page file's stem
+        app.assert_no_exception()
+        app.screenshot("my_page")      # -> test-output/my_page.png
+
+The server starts once per test session on a free port on 127.0.0.1. Browser
+tests are skipped (not failed) only when ``/usr/bin/chromium`` is missing;
+CI installs it (``.ci/run``).
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+OUTPUT = REPO / "test-output"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def output_dir() -> Path:
+    """``test-output/`` in the repo (git-ignored): screenshots and logs."""
+    OUTPUT.mkdir(exist_ok=True)
+    return OUTPUT
+
+
+@contextmanager
+def run_streamlit(log_path: Path) -> Iterator[str]:
+    """Start ``streamlit run app.py`` on a free port; yield its base URL; stop it."""
+    port = free_port()
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError(f"streamlit did not start; see {log_path}")
+            time.sleep(0.3)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _require_chromium() -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not installed (CI installs it); browser tests skipped")
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(output_dir: Path) -> Iterator[str]:
+    """Base URL of ``streamlit run app.py`` on a free local port, shared by the session."""
+    _require_chromium()
+    with run_streamlit(output_dir / "streamlit-server.log") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session."""
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class AppBrowser:
+    """A browser tab on the app with the waits and checks every page test needs."""
+
+    def __init__(self, page, base_url: str, output_dir: Path) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.output_dir = output_dir
+        self.dialogs: list[str] = []
+        page.on("dialog", self._on_dialog)
+
+    def _on_dialog(self, dialog) -> None:
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    def open(self, path: str = "", query: str = "") -> None:
+        """Load ``/<path>?<query>`` and wait until the script run is over."""
+        url = f"{self.base_url}/{path}" + (f"?{query}" if query else "")
+        self.page.goto(url)
+        self.page.wait_for_selector('[data-testid="stApp"]', timeout=30_000)
+        self.page.wait_for_selector("h1", timeout=30_000)
+        self.wait_idle()
+
+    def wait_idle(self, timeout: float = 30.0, settle: float = 0.6) -> None:
+        """Wait until Streamlit shows no "running" status for ``settle`` seconds."""
+        status = self.page.locator('[data-testid="stStatusWidget"]')
+        end = time.time() + timeout
+        quiet_since = None
+        while time.time() < end:
+            running = status.count() > 0 and status.first.is_visible()
+            if running:
+                quiet_since = None
+            elif quiet_since is None:
+                quiet_since = time.time()
+            elif time.time() - quiet_since >= settle:
+                return
+            self.page.wait_for_timeout(100)
+        raise AssertionError("the app kept running for too long")
+
+    def exceptions(self) -> list[str]:
+        """Texts of Streamlit exception boxes on the page."""
+        boxes = self.page.locator('[data-testid="stException"]')
+        return [boxes.nth(i).inner_text() for i in range(boxes.count())]
+
+    def assert_no_exception(self) -> None:
+        found = self.exceptions()
+        assert not found, f"Streamlit exception on the page: {found[0][:500]}"
+
+    def nav_links(self) -> list[str]:
+        """Titles of the sidebar navigation links."""
+        links = self.page.locator('[data-testid="stSidebarNav"] a')
+        return [links.nth(i).inner_text().splitlines()[-1].strip() for i in range(links.count())]
+
+    def screenshot(self, name: str, full_page: bool = True, max_height: int = 5000) -> Path:
+        """Save ``test-output/<name>.png``. Streamlit scrolls inside its main
+        container, not the document, so a full-page shot grows the viewport to
+        the content's height (up to ``max_height``) for the picture."""
+        path = self.output_dir / f"{name}.png"
+        size = self.page.viewport_size
+        if full_page and size:
+            height = self.page.evaluate(
+                "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+                " return m ? m.scrollHeight : document.body.scrollHeight; }"
+            )
+            self.page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height), max_height))})
+            self.page.wait_for_timeout(300)
+        try:
+            self.page.screenshot(path=str(path), full_page=full_page)
+        finally:
+            if full_page and size:
+                self.page.set_viewport_size(size)
+        return path
+
+
+@contextmanager
+def app_tab(browser, base_url: str, output_dir: Path) -> Iterator[AppBrowser]:
+    """A fresh tab (1400x1000) on ``base_url``; dialogs are recorded and dismissed."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        yield AppBrowser(page, base_url, output_dir)
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def app(browser, streamlit_server: str, output_dir: Path) -> Iterator[AppBrowser]:
+    """A fresh tab on the session's server."""
+    with app_tab(browser, streamlit_server, output_dir) as tab:
+        yield tab
+
+
+def app_pages() -> list[tuple[str, str]]:
+    """``(url path, title)`` of every page listed in app.py's ``PAGES`` whose file exists.
+
+    Read from the source (not imported), so tests never run app.py outside Streamlit.
+    """
+    import ast
+
+    tree = ast.parse((REPO / "app.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        target = getattr(node, "target", None) or (node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == "PAGES":
+            pages = ast.literal_eval(node.value)
+            return [
+                (Path(file).stem, title)
+                for entries in pages.values()
+                for file, title, _icon in entries
+                if (REPO / "pages" / file).exists()
+            ]
+    raise AssertionError("app.py has no PAGES table")

@@ -1,0 +1,192 @@
+"""Every page through Streamlit's AppTest: defaults, empty text, 200 KB of text, stepping, URL state."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import REPO, app_pages
+
+APP = str(REPO / "app.py")
+TIMEOUT = 120
+
+BIG_LINE = "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে। Your order will reach Rajshahi tomorrow.\n"
+BIG_200KB = BIG_LINE * (200_000 // len(BIG_LINE.encode("utf-8")) + 1)
+
+
+def open_page(path: str, query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    if path != "home":
+        at.switch_page(f"pages/{path}.py")  # before the first run: the page opens directly
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    return at
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def html_bodies(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.get("html")]
+
+
+def text_boxes(at: AppTest):
+    """The page's main text inputs (text areas), if any."""
+    return list(at.text_area)
+
+
+PAGES = [p for p, _ in app_pages()]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_renders_with_defaults(path):
+    at = open_page(path)
+    no_exception(at)
+    assert at.title, "every page has a title"
+    assert at.caption, "every page has its one-line explanation"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_renders_with_empty_and_200kb_text(path):
+    at = open_page(path)
+    boxes = text_boxes(at)
+    if not boxes:
+        pytest.skip("page has no free-text input")
+    boxes[0].input("").run()
+    no_exception(at)
+    at = open_page(path)
+    text_boxes(at)[0].input(BIG_200KB).run()
+    no_exception(at)
+
+
+def test_home_shows_each_chosen_tokenizer_with_counts():
+    at = open_page("home")
+    chosen = at.multiselect(key="home_tok").value
+    assert chosen == ["codepoints", "bytes", "words", "bpe-sample-cp"]
+    stats = [m.value for m in at.markdown if "tokens/word" in m.value]
+    assert len(stats) == len(chosen)
+    assert all("cut%" in s and "bad%" in s for s in stats)
+    # the byte baseline cuts Bangla letters: its chips carry hex and inside-code-point markers
+    assert any('data-kind="inside_codepoint"' in b and "E0 A6" in b for b in html_bodies(at))
+
+
+def test_home_empty_text_and_no_tokenizer_give_hints():
+    at = open_page("home")
+    at.text_area(key="home_text").input("").run()
+    no_exception(at)
+    assert any("Type or paste" in i.value for i in at.info)
+    at.multiselect(key="home_tok").set_value([]).run()
+    no_exception(at)
+
+
+def test_home_two_megabytes_are_limited_with_a_notice():
+    at = open_page("home")
+    at.text_area(key="home_text").input("ক" * 700_000).run()  # 2.1 MB of UTF-8
+    no_exception(at)
+    assert any("Input limited" in w.value for w in at.warning)
+    assert any("100,000" in m.value for m in at.markdown if "tokens/word" in m.value)  # chars/token = 1 -> 100,000 tokens
+
+
+def test_home_url_state_round_trip():
+    at = open_page("home", {"text": "ঘরের", "tok": "words,bytes", "merges": "50"})
+    no_exception(at)
+    assert at.text_area(key="home_text").value == "ঘরের"
+    assert at.multiselect(key="home_tok").value == ["words", "bytes"]
+    assert at.query_params["tok"] in ("words,bytes", ["words,bytes"])
+
+
+def test_stepper_controls_move_the_step():
+    at = open_page("stepper")
+    no_exception(at)
+    assert at.session_state["step"] == 0
+    for expected in (1, 2, 3):
+        at.button(key="step_next").click().run()
+        assert at.session_state["step"] == expected
+    watch = next(b for b in html_bodies(at) if "tl-watch" in b)
+    assert "<b>Merge 3</b> of 10" in watch
+    assert at.query_params["step"] in ("3", ["3"])
+    at.button(key="step_prev").click().run()
+    assert at.session_state["step"] == 2
+    at.button(key="step_last").click().run()
+    assert at.session_state["step"] == 10
+    at.button(key="step_next").click().run()  # past the end stays at the end
+    assert at.session_state["step"] == 10
+    at.button(key="step_first").click().run()
+    assert at.session_state["step"] == 0
+    at.slider(key="step").set_value(4).run()
+    assert at.session_state["step"] == 4
+    no_exception(at)
+
+
+def test_stepper_toy_table_matches_the_worked_example():
+    at = open_page("stepper", {"step": "3"})
+    no_exception(at)
+    watch = next(b for b in html_bodies(at) if "tl-watch" in b)
+    assert "total tokens <b>67</b>" in watch  # PRODUCT.md: merge 3 (জ + ার) -> 67 tokens
+    # "বাজারঘর" with merges 1-3: বা জার ঘ র
+    assert any("4 tokens" in m.value for m in at.markdown)
+    assert any("identical to the input" in s.value for s in at.success)
+
+
+def test_stepper_byte_mode_and_every_corpus():
+    at = open_page("stepper", {"unit": "byte", "step": "1"})
+    no_exception(at)
+    watch = next(b for b in html_bodies(at) if "tl-watch" in b)
+    assert "E0 A6" in watch  # the first byte merge on Bangla is E0 + A6
+    for corpus in ("shop_bn", "shop_en", "paste", "upload"):
+        at.radio(key="st_corpus").set_value(corpus).run()
+        no_exception(at)
+    at.radio(key="st_corpus").set_value("paste").run()
+    at.text_area(key="st_text").input("").run()
+    no_exception(at)
+    assert any("Give the stepper some text" in i.value for i in at.info)
+
+
+def test_stepper_with_empty_and_200kb_pasted_corpus():
+    at = open_page("stepper", {"corpus": "paste", "merges": "50"})
+    at.text_area(key="st_text").input("").run()
+    no_exception(at)
+    at.text_area(key="st_text").input(BIG_200KB).run()
+    no_exception(at)
+    at.button(key="step_last").click().run()
+    no_exception(at)
+    assert at.session_state["step"] == 50
+
+
+def test_stepper_bad_word_table_is_a_clear_error():
+    at = open_page("stepper")
+    at.text_input(key="st_words").input("কার:4,জার").run()
+    no_exception(at)
+    assert any("Cannot train" in e.value for e in at.error)
+
+
+def test_stepper_url_state_is_validated():
+    at = open_page("stepper", {"unit": "nonsense", "merges": "abc", "step": "999", "corpus": "shop_en"})
+    no_exception(at)
+    assert at.selectbox(key="st_unit").value == "codepoint"
+    assert at.radio(key="st_corpus").value == "shop_en"
+    assert at.session_state["step"] == len_steps(at)
+
+
+def len_steps(at: AppTest) -> int:
+    return at.slider(key="step").max
+
+
+def test_upload_decoding_messages():
+    from pages._shared import decode_upload
+
+    assert decode_upload("ঘর".encode("utf-8")) == ("ঘর", None)
+    assert decode_upload(b"\xef\xbb\xbfabc") == ("abc", None)  # BOM dropped
+    text, err = decode_upload(b"\x89PNG\x00\x00", "a.png")
+    assert text is None and "binary" in err
+    text, err = decode_upload("café".encode("latin-1"), "c.txt")
+    assert text is None and "not valid UTF-8" in err and "0xE9" in err
+
+
+def test_tokenizer_registry_has_baselines_and_trained_bpe():
+    from pages._shared import tokenizer_options
+
+    opts = tokenizer_options()
+    assert {"codepoints", "bytes", "words", "bpe-sample-cp", "bpe-sample-byte"} <= set(opts)
+    assert opts["bpe-sample-cp"].sized and not opts["bytes"].sized

@@ -1,0 +1,171 @@
+"""The app in a real browser: Debian's Chromium driven by playwright against `streamlit run`."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from tests.conftest import REPO, app_pages, app_tab, run_streamlit
+
+XSS = ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"]
+HOME_TEXT = 'textarea[aria-label="Text to tokenize"]'
+
+
+def token_text(app) -> str:
+    """All rendered token chips' text, with the space glyph turned back into spaces."""
+    boxes = app.page.locator(".tl-tokens")
+    return "\n".join(boxes.nth(i).inner_text() for i in range(boxes.count())).replace("·", " ")
+
+
+def set_home_text(app, text: str) -> None:
+    box = app.page.locator(HOME_TEXT)
+    box.fill(text)
+    box.press("Control+Enter")
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+
+
+def test_legacy_pages_folder_does_not_fight_navigation(browser, output_dir):
+    """A fresh server whose very first request is a deep link still shows only app.py's pages."""
+    expected = [title for _, title in app_pages()]
+    with run_streamlit(output_dir / "streamlit-fresh.log") as base, app_tab(browser, base, output_dir) as app:
+        app.open("stepper")
+        assert app.page.locator("h1").first.inner_text() == "BPE stepper"
+        assert app.nav_links() == expected  # no "shared"/"tokenizers" legacy entries, no duplicates
+        app.assert_no_exception()
+        # switching pages through the sidebar works and keeps the same navigation
+        app.page.locator('[data-testid="stSidebarNav"] a', has_text="Paste and see").click()
+        app.page.wait_for_timeout(300)
+        app.wait_idle()
+        assert app.page.locator("h1").first.inner_text() == "Paste and see"
+        assert app.nav_links() == expected
+        app.assert_no_exception()
+
+
+@pytest.mark.parametrize("path,title", app_pages())
+def test_every_page_renders(app, path, title):
+    app.open("" if path == "home" else path)
+    assert app.page.locator("h1").first.inner_text() == title
+    app.assert_no_exception()
+    assert app.dialogs == []
+    app.screenshot(f"page-{path}")
+
+
+def test_html_payloads_show_as_literal_text(app):
+    app.open()
+    set_home_text(app, "\n".join(XSS))
+    app.assert_no_exception()
+    shown = token_text(app)
+    for payload in XSS:
+        assert payload in shown, payload
+    assert app.page.locator('img[src="x"]').count() == 0
+    scripts = app.page.evaluate("Array.from(document.scripts).map(s => s.textContent).join('\\n')")
+    assert "alert(1)" not in scripts
+    app.page.wait_for_timeout(500)
+    assert app.dialogs == []
+    app.screenshot("xss-literal")
+
+
+def test_stepper_steps_forward_and_keyboard_works(app):
+    app.open("stepper")
+    for _ in range(3):
+        app.page.locator(".st-key-step_next button").first.click()
+        app.page.wait_for_timeout(200)
+        app.wait_idle()
+    watch = app.page.locator('[data-testid="tl-watch"], .tl-watch').first
+    assert "Merge 3 of" in watch.inner_text()
+    assert "step=3" in app.page.url
+    app.screenshot("stepper-merge-3")
+    # keyboard: → and ← press Next / Previous when no text box has focus
+    app.page.locator("h1").first.click()
+    app.page.keyboard.press("ArrowRight")
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert "Merge 4 of" in app.page.locator(".tl-watch").first.inner_text()
+    app.page.keyboard.press("ArrowLeft")
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert "Merge 3 of" in app.page.locator(".tl-watch").first.inner_text()
+    app.assert_no_exception()
+
+
+def test_url_reopens_the_same_stepper_view(app):
+    app.open("stepper", "corpus=toy&unit=byte&merges=5&step=2")
+    assert "Merge 2 of 5" in app.page.locator(".tl-watch").first.inner_text()
+    # byte mode: the first merge on Bangla joins E0 + A6, shown as hex with a partial marker
+    assert "E0 A6" in app.page.locator(".tl-words").first.inner_text()
+    app.screenshot("stepper-bytes")
+
+
+def test_bad_uploads_give_a_clear_message(app, tmp_path):
+    app.open()
+    upload = app.page.locator('[data-testid="stFileUploaderDropzoneInput"]').first
+    binary = tmp_path / "picture.txt"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    upload.set_input_files(str(binary))
+    app.page.wait_for_timeout(500)
+    app.wait_idle()
+    assert "looks like a binary file" in app.page.locator('[data-testid="stAlert"]').first.inner_text()
+    assert app.page.locator(".tl-tokens").count() > 0  # the pasted text is still analysed
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("café crème".encode("latin-1"))
+    upload.set_input_files(str(latin))
+    app.page.wait_for_timeout(500)
+    app.wait_idle()
+    assert "is not valid UTF-8" in app.page.locator('[data-testid="stAlert"]').first.inner_text()
+    app.assert_no_exception()
+    assert app.page.locator(".tl-tokens").count() > 0
+
+
+def test_huge_paste_is_limited_with_a_notice(app):
+    """A 2 MB paste: the text is built inside the page (keeps the test log small)."""
+    app.open()
+    box = app.page.locator(HOME_TEXT)
+    box.evaluate(
+        """(el) => {
+            const line = "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে। Your order will reach Rajshahi. ";
+            const text = line.repeat(Math.ceil(2000000 / line.length));
+            const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value").set;
+            setter.call(el, text);
+            el.dispatchEvent(new Event("input", {bubbles: true}));
+            el.focus();
+        }"""
+    )
+    box.press("Control+Enter")
+    app.page.wait_for_timeout(500)
+    app.wait_idle(timeout=90)
+    assert "Input limited" in app.page.locator('[data-testid="stAlert"]').first.inner_text()
+    app.assert_no_exception()
+    assert "Showing the first" in app.page.locator(".tl-note").first.inner_text()
+    app.screenshot("huge-paste")
+
+
+def test_persian_reads_right_to_left_and_classroom_enlarges(app):
+    app.open()
+    set_home_text(app, "سفارش شما فردا بعدازظهر به راجشاهی می‌رسد.")
+    box = app.page.locator(".tl-tokens[dir]").nth(1)  # first box after the legend
+    assert box.get_attribute("dir") == "rtl"
+    chips = box.locator(".tl-tok")
+    first, second = chips.nth(0).bounding_box(), chips.nth(1).bounding_box()
+    assert first["x"] > second["x"]  # the first token sits to the right
+    app.screenshot("persian-rtl")
+    size_before = float(box.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+    app.page.get_by_text("Classroom display").click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    box = app.page.locator(".tl-tokens[dir]").nth(1)
+    size_after = float(box.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+    assert size_after > size_before * 1.5
+    app.screenshot("classroom")
+
+
+def test_readme_screenshot(app, output_dir):
+    """The README's picture: the home page with its sample. Written to test-output/;
+    copied to assets/screenshot.png when TL_UPDATE_SCREENSHOT=1 (then commit it)."""
+    app.page.set_viewport_size({"width": 1280, "height": 1250})
+    app.open()
+    app.assert_no_exception()
+    path = app.screenshot("readme-screenshot", full_page=False)
+    if os.environ.get("TL_UPDATE_SCREENSHOT") == "1":
+        shutil.copyfile(path, REPO / "assets" / "screenshot.png")
