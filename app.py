@@ -20,6 +20,9 @@ PAGES_DIR = HERE / "pages"
 PAGES: dict[str, list[tuple[str, str, str]]] = {
     "Explore": [
         ("home.py", "Paste and see", ":material/text_fields:"),
+        ("compare.py", "Compare tokenizers", ":material/compare:"),
+        ("replay.py", "Merge replay", ":material/replay:"),
+        ("tax.py", "Multilingual tax", ":material/translate:"),
     ],
     "Learn": [
         ("stepper.py", "BPE stepper", ":material/footprint:"),

@@ -91,6 +91,84 @@ class TokenTable:
         return int(np.count_nonzero(self.cut == 2))
 
 
+# Grapheme cluster break classes per code point (UAX #29), as bit flags, filled lazily.
+_CTL, _CR, _LF, _EXT, _PREP, _HANGUL, _RI, _ZWJ, _PICT, _LINKEXT, _CONS = (1 << i for i in range(11))
+_CLASS_RES = [
+    (_CTL, regex.compile(r"[\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}]")),
+    (_CR, regex.compile(r"\p{GCB=CR}")),
+    (_LF, regex.compile(r"\p{GCB=LF}")),
+    (_EXT, regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]")),
+    (_PREP, regex.compile(r"\p{GCB=Prepend}")),
+    (_HANGUL, regex.compile(r"[\p{GCB=L}\p{GCB=V}\p{GCB=T}\p{GCB=LV}\p{GCB=LVT}]")),
+    (_RI, regex.compile(r"\p{GCB=Regional_Indicator}")),
+    (_ZWJ, regex.compile(r"\p{GCB=ZWJ}")),
+    (_PICT, regex.compile(r"\p{Extended_Pictographic}")),
+    (_LINKEXT, regex.compile(r"[\p{InCB=Linker}\p{InCB=Extend}]")),
+    (_CONS, regex.compile(r"\p{InCB=Consonant}")),
+]
+_FLAGS = np.zeros(0x110000, dtype=np.uint16)
+_KNOWN = np.zeros(0x110000, dtype=bool)
+
+
+def _flags(cps: np.ndarray) -> np.ndarray:
+    """Break-class flags of code points (classifying code points not seen before)."""
+    unknown = cps[~_KNOWN[cps]]
+    if len(unknown):
+        for cp in np.unique(unknown).tolist():
+            ch = chr(cp)
+            _FLAGS[cp] = sum(bit for bit, rx in _CLASS_RES if rx.match(ch))
+            _KNOWN[cp] = True
+    return _FLAGS[cps]
+
+
+def _definite(a: int, b: int) -> bool | None:
+    """Whether a boundary between code points with flags ``a``, ``b`` is inside a cluster, or None if context decides."""
+    if a & _CR and b & _LF:
+        return True  # GB3
+    if (a | b) & _CTL:
+        return False  # GB4, GB5
+    if b & _EXT or a & _PREP:
+        return True  # GB9, GB9a, GB9b
+    if (a & b & _HANGUL) or (a & b & _RI) or (a & _ZWJ and b & _PICT) or (a & _LINKEXT and b & _CONS):
+        return None  # GB6-8, GB12/13, GB11, GB9c: look at more context
+    return False  # GB999
+
+
+def inside_cluster(text: str, positions: np.ndarray) -> np.ndarray:
+    """For code point offsets ``0 < p < len(text)``: is ``p`` inside a grapheme cluster?
+
+    Equivalent to segmenting the whole text with ``\\X`` (tests check it
+    against the Unicode break-test file), but vectorised: pairs of code
+    points decide almost every position; only Hangul syllable sequences,
+    regional-indicator pairs, emoji ZWJ sequences and Indic conjuncts look
+    further, by running ``\\X`` from the last certain boundary.
+    """
+    if len(positions) == 0:
+        return np.zeros(0, dtype=bool)
+    cps = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    fa = _flags(cps[positions - 1])
+    fb = _flags(cps[positions])
+    out = (fb & _EXT).astype(bool) | (fa & _PREP).astype(bool)
+    crlf = (fa & _CR).astype(bool) & (fb & _LF).astype(bool)
+    ctl = ((fa | fb) & _CTL).astype(bool)
+    out = (out & ~ctl) | crlf
+    hard = ((fa & fb & (_HANGUL | _RI)) != 0) | (((fa & _ZWJ) != 0) & ((fb & _PICT) != 0)) | (((fa & _LINKEXT) != 0) & ((fb & _CONS) != 0))
+    hard &= ~ctl
+    for k in np.flatnonzero(hard).tolist():
+        out[k] = _inside_by_scan(text, int(positions[k]), cps)
+    return out
+
+
+def _inside_by_scan(text: str, p: int, cps: np.ndarray) -> bool:
+    q = p - 1
+    while q > 0 and _definite(int(_flags(cps[q - 1 : q])[0]), int(_flags(cps[q : q + 1])[0])) is not False:
+        q -= 1
+    pos = q
+    while pos < p:
+        pos = _CLUSTER.match(text, pos).end()
+    return pos != p
+
+
 def build_table(
     text: str,
     ids: np.ndarray,
@@ -100,22 +178,21 @@ def build_table(
     special: np.ndarray,
     valid_utf8: np.ndarray,
 ) -> TokenTable:
-    """Columns for byte spans over ``text`` (vectorised; one regex pass for clusters)."""
+    """Columns for byte spans over ``text`` (vectorised)."""
     raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     is_start = np.append((raw & 0xC0) != 0x80, True)  # byte starts a code point (or is the end)
     owner = np.cumsum(is_start) - 1  # code point index of every byte offset
     start = owner[byte_start]
     last = np.maximum(byte_end - 1, 0)
     end = np.where(byte_end > byte_start, owner[last] + 1, start)
-    lens = np.fromiter(map(len, _CLUSTER.findall(text)), dtype=np.int64)
-    cluster_start = np.zeros(len(text) + 1, dtype=bool)
-    cluster_start[np.cumsum(lens) - lens] = True
-    cluster_start[len(text)] = True
     cut = np.zeros(len(ids), dtype=np.int8)
     if len(ids) > 1:
         cuts = byte_start[1:]
         in_cp = ~is_start[cuts]
-        in_gc = ~cluster_start[owner[cuts]]
+        chars = owner[cuts]
+        inner = (~in_cp) & (chars > 0) & (chars < len(text))
+        in_gc = np.zeros(len(cuts), dtype=bool)
+        in_gc[inner] = inside_cluster(text, chars[inner])
         cut[1:] = np.where(in_cp, 2, np.where(in_gc, 1, 0))
     return TokenTable(ids, data, byte_start, byte_end, start, end, special, valid_utf8, cut)
 
@@ -384,6 +461,10 @@ class SentencePieceTokenizer(PretrainedTokenizer):
             else:
                 by_id.append(piece.replace("\u2581", " ").encode("utf-8"))
         self._by_id = by_id
+        self._lens = np.fromiter(map(len, by_id), dtype=np.int64, count=n)
+        self._valid = np.fromiter(map(is_valid_utf8, by_id), dtype=bool, count=n)
+        self._special_mask = np.zeros(n, dtype=bool)
+        self._special_mask[list(self.special_ids)] = True
 
     @classmethod
     def from_bytes(cls, entry: "ZooEntry", data: bytes, where: str) -> "SentencePieceTokenizer":
@@ -400,12 +481,50 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         # SentencePiece never turns text into control pieces; allow_special has nothing to allow.
         return self._sp.encode(text)
 
+    def _fast_lengths(self, text: str, ids: list[int], data: list[bytes]) -> int | None:
+        """When the pieces spell the text (plus SentencePiece's leading space): how many bytes to drop at the start.
+
+        That is the common case (identity normalizer); spans are then running sums, no per-piece alignment needed.
+        """
+        raw = text.encode("utf-8")
+        joined = b"".join(data)
+        if self.unk_id in ids:
+            return None
+        if joined == raw:
+            return 0
+        if joined == b" " + raw:
+            return 1
+        return None
+
     def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
+        ids = self._sp.encode(text)
+        data = [self._by_id[i] for i in ids]
+        drop = self._fast_lengths(text, ids, data)
+        if drop is not None:
+            spans = []
+            pos = -drop
+            for d in data:
+                spans.append((max(pos, 0), max(pos + len(d), 0)))
+                pos += len(d)
+            return ids, spans, data
         proto = self._sp.encode(text, return_type="proto")
         ids = [p.id for p in proto.pieces]
         spans = [(p.begin, p.end) for p in proto.pieces]
         data = [self._by_id[i] if i != self.unk_id else p.surface.encode("utf-8") for i, p in zip(ids, proto.pieces)]
         return ids, align_byte_spans(text.encode("utf-8"), spans, data), data
+
+    def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
+        check_text(text)
+        ids_list = self._sp.encode(text)
+        data = [self._by_id[i] for i in ids_list]
+        drop = self._fast_lengths(text, ids_list, data)
+        if drop is None:
+            return super().table(text, allow_special=allow_special)
+        ids = np.asarray(ids_list, dtype=np.int64)
+        lens = self._lens[ids]
+        ends = np.maximum(np.cumsum(lens) - drop, 0)
+        starts = np.maximum(ends - lens, 0)
+        return build_table(text, ids, starts, ends, data, self._special_mask[ids], self._valid[ids])
 
     def token_bytes(self, token_id: int) -> bytes:
         if not 0 <= token_id < len(self._by_id):
@@ -560,3 +679,60 @@ class BaselineTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return b"".join(self.token_bytes(i) for i in ids).decode("utf-8", errors="replace")
+
+
+# ---------------------------------------------------------------------------
+# One row of the comparison table
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the compare table shows for one tokenizer on one text."""
+
+    tokenizer: str
+    name: str
+    tokens: int
+    tokens_per_word: float
+    chars_per_token: float
+    bytes_per_token: float
+    cut_pct: float
+    bad_pct: float
+    unknown: int
+    round_trip_ok: bool
+    special_text: int
+
+    def as_row(self) -> dict[str, object]:
+        """Column name -> value, in display order (for tables, CSV and JSON)."""
+        return {
+            "tokenizer": self.tokenizer,
+            "tokens": self.tokens,
+            "tokens/word": round(self.tokens_per_word, 3),
+            "chars/token": round(self.chars_per_token, 3),
+            "bytes/token": round(self.bytes_per_token, 3),
+            "cut%": round(self.cut_pct, 2),
+            "bad%": round(self.bad_pct, 2),
+            "unknown": self.unknown,
+            "round-trip ok": self.round_trip_ok,
+            "special text": self.special_text,
+        }
+
+
+def summarize(tok: PretrainedTokenizer, enc: Encoding) -> Summary:
+    """The comparison metrics of ``enc`` (made by ``tok``)."""
+    from .tokens import stats
+
+    s = stats(enc)
+    return Summary(
+        tokenizer=tok.id,
+        name=tok.name,
+        tokens=s.tokens,
+        tokens_per_word=s.tokens_per_word,
+        chars_per_token=s.chars_per_token,
+        bytes_per_token=s.bytes_per_token,
+        cut_pct=s.cut_pct,
+        bad_pct=s.bad_pct,
+        unknown=tok.unknown_count(enc),
+        round_trip_ok=tok.round_trip_ok(enc.text, enc),
+        special_text=len(tok.special_hits(enc.text)),
+    )

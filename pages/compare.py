@@ -1,0 +1,117 @@
+"""Compare pretrained tokenizers side by side on the same text."""
+from __future__ import annotations
+
+import io
+import json
+
+import pandas as pd
+import streamlit as st
+
+from core import zoo
+from core.adapters import PretrainedTokenizer, summarize
+from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
+from pages._shared import classroom, page_header, qp_init, qp_sync, sample, show_tokens, stats_line, text_input, url_text
+from core.tokens import stats
+
+DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
+USER_KEY = "cmp_user_tokenizers"
+
+page_header(
+    "Compare tokenizers",
+    "The same text through real pretrained tokenizers, loaded offline from installed packages and checked by "
+    "sha256. Each row is drawn with the same chips; the table sorts by any column.",
+)
+
+default_text = sample("shop_bn").splitlines()[1]
+text = text_input("cmp_text", default_text, label="Text to compare")
+
+user: dict[str, PretrainedTokenizer] = st.session_state.setdefault(USER_KEY, {})
+with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
+    up = st.file_uploader(
+        "tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json",
+        type=["json", "tiktoken", "model", "v1", "v2", "v3", "v7"], key="cmp_upload", max_upload_size=200,
+    )
+    pattern = st.selectbox("Split pattern for a .tiktoken file", list(zoo.TIKTOKEN_PATTERNS), key="cmp_pattern")
+    if up is not None and f"user:{up.name}" not in user:
+        try:
+            tok = zoo.load_user_bytes(up.name, up.getvalue(), pattern=pattern)
+        except zoo.ZooError as exc:
+            st.error(f"Could not load “{up.name}”: {exc}")
+        else:
+            user[tok.id] = tok
+            st.success(f"Loaded {up.name}: {tok.entry.algorithm}, {tok.vocab_size:,} tokens, sha256 {tok.entry.sha256[:16]}…")
+    hub_id = st.text_input("Hugging Face Hub id (needs the network)", placeholder="xlm-roberta-base", key="cmp_hub")
+    if st.button("Fetch from the Hub", disabled=not hub_id.strip()):
+        try:
+            with st.spinner(f"Fetching {hub_id}…"):
+                tok = zoo.load_hub(hub_id.strip())
+        except zoo.ZooError as exc:
+            st.error(str(exc))
+        else:
+            user[tok.id] = tok
+            st.success(f"Loaded {tok.id} ({tok.vocab_size:,} tokens).")
+
+ids = list(zoo.ENTRIES) + list(user)
+qp_init("cmp_tok", [i for i in DEFAULT if i in ids], param="tok", cast=lambda s: [i for i in s.split(",") if i in ids])
+chosen: list[str] = st.multiselect(
+    "Tokenizers",
+    ids,
+    key="cmp_tok",
+    format_func=lambda i: zoo.ENTRIES[i].name if i in zoo.ENTRIES else user[i].name,
+)
+unsafe = st.toggle(
+    "Let typed special tokens become control tokens (what an unsafe app does)",
+    key="cmp_unsafe",
+    help="Off (safe): text like <|endoftext|> or [INST] is encoded as plain text and flagged below.",
+)
+qp_sync(text=url_text(text), tok=",".join(chosen))
+
+
+def get(tid: str) -> PretrainedTokenizer:
+    if tid in user:
+        return user[tid]
+    with st.spinner(f"Loading {tid} (first use only)…"):
+        return zoo.load(tid)  # cached by the engine for the server's life
+
+
+if not text:
+    st.info("Type or paste some text above (or upload a .txt file) to compare tokenizers.")
+elif not chosen:
+    st.info("Choose at least one tokenizer.")
+else:
+    show_tokens(legend_html())
+    max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
+    rows = []
+    for tid in chosen:
+        try:
+            tok = get(tid)
+            enc = tok.encode(text, allow_special=unsafe)
+        except (zoo.ZooError, ValueError) as exc:
+            st.error(f"{tid}: {exc}")
+            continue
+        summary = summarize(tok, enc)
+        rows.append(summary.as_row())
+        st.markdown(f"#### {tok.name}")
+        st.caption(f"{tok.entry.algorithm} · vocabulary {tok.vocab_size:,} · {tok.entry.licence} · {tok.entry.source}")
+        hits = tok.special_hits(text)
+        if hits:
+            spelled = ", ".join(sorted({h.text for h in hits}))
+            if unsafe:
+                st.error(f"{spelled} became control token(s) {sorted({h.id for h in hits})}: a prompt-injection path.")
+            else:
+                st.warning(f"The text spells control token(s) {spelled} of this tokenizer; encoded here as plain text.")
+        show_tokens(render_encoding(enc, max_tokens=max_tokens))
+        extra = f" · unknown {summary.unknown}" if summary.unknown else ""
+        trip = "round trip ok" if summary.round_trip_ok else "**round trip changes the text**"
+        st.markdown(stats_line(stats(enc)) + f"{extra} · {trip}")
+    if rows:
+        st.markdown("#### Table")
+        df = pd.DataFrame(rows)
+        st.dataframe(df, hide_index=True, width="stretch")
+        buf = io.StringIO()
+        df.to_csv(buf, index=False)
+        c1, c2 = st.columns(2)
+        c1.download_button("Download CSV", buf.getvalue(), "tokenizer-compare.csv", "text/csv")
+        c2.download_button(
+            "Download JSON", json.dumps(rows, ensure_ascii=False, indent=2), "tokenizer-compare.json", "application/json"
+        )

@@ -1,0 +1,103 @@
+"""Merge replay: watch a pretrained byte-level BPE build its tokens, merge by merge."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core import zoo
+from core.render import render_pieces
+from core.replay import MAX_REPLAY_CHARS, ReplayError, replay
+from core.units import utf8_hex
+from pages._shared import page_header, qp_init, qp_sync, show_tokens
+
+REPLAYABLE = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
+
+page_header(
+    "Merge replay",
+    "Every merge a pretrained byte-level BPE applies to your word, lowest rank first, from single UTF-8 bytes to "
+    "the final tokens. The last line is checked against the library's own encode.",
+)
+
+qp_init("rp_tok", "cl100k_base", param="tok", choices=REPLAYABLE)
+qp_init("rp_text", "রাজশাহী", param="text")
+c1, c2 = st.columns([1, 2])
+tid = c1.selectbox("Tokenizer", REPLAYABLE, key="rp_tok", format_func=lambda i: zoo.ENTRIES[i].name)
+word = c2.text_input("Word or short text", key="rp_text", max_chars=MAX_REPLAY_CHARS)
+qp_sync(tok=tid, text=word)
+
+if not word:
+    st.info("Type a word to replay, e.g. রাজশাহী, नमस्ते, Oʻzbekiston or tokenization.")
+    st.stop()
+
+try:
+    with st.spinner(f"Loading {tid} (first use only)…"):
+        tok = zoo.load(tid)
+    result = replay(tok, word)
+except (zoo.ZooError, ReplayError, ValueError) as exc:
+    st.error(str(exc))
+    st.stop()
+
+steps = result.steps()
+n = len(steps)
+key = f"rp_step::{tid}::{word}"
+if key not in st.session_state:
+    st.session_state[key] = n  # start at the end result; step back to see how it was built
+
+
+def _move(delta: int) -> None:
+    st.session_state[key] = min(n, max(0, st.session_state[key] + delta))
+
+
+b1, b2, b3, b4, _ = st.columns([1, 1, 1, 1, 4])
+b1.button("⏮ Start", on_click=_move, args=(-n,), disabled=n == 0)
+b2.button("◀ Back", on_click=_move, args=(-1,), disabled=n == 0)
+b3.button("Next ▶", on_click=_move, args=(1,), disabled=n == 0)
+b4.button("End ⏭", on_click=_move, args=(n,), disabled=n == 0)
+if n:
+    st.slider("Merge step", 0, n, key=key)
+k = st.session_state[key]
+
+pieces = list(result.initial) if k == 0 else list(steps[k - 1].pieces)
+if k == 0:
+    st.markdown(f"**Step 0 of {n}**: {len(pieces)} single bytes, split by the pre-tokenizer into {len(result.pieces)} piece(s).")
+else:
+    s = steps[k - 1]
+    if s.left or s.right:
+        merged = (s.left + s.right).decode("utf-8", errors="replace")
+        st.markdown(
+            f"**Step {k} of {n}**: merge rank **{s.rank:,}** joins `{utf8_hex(s.left)}` + `{utf8_hex(s.right)}` "
+            f"→ “{merged}” · {len(pieces)} pieces"
+        )
+    else:
+        st.markdown(f"**Step {k} of {n}**: the whole piece is one vocabulary entry (id {s.rank:,}); tiktoken takes it directly.")
+show_tokens(render_pieces(pieces, show_ids=False))
+
+final_ok = result.matches_library
+st.markdown(
+    f"**Final:** {len(result.final_ids)} tokens {result.final_ids} · library encode: {list(result.library_ids)} · "
+    + ("✅ identical" if final_ok else "❌ different")
+)
+
+with st.expander(f"All {n} merges", expanded=False):
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "step": i + 1,
+                    "rank": s.rank,
+                    "left (hex)": utf8_hex(s.left),
+                    "right (hex)": utf8_hex(s.right),
+                    "merged": (s.left + s.right).decode("utf-8", errors="replace"),
+                    "pieces after": len(s.pieces),
+                }
+                for i, s in enumerate(steps)
+            ]
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+st.caption(
+    f"{zoo.ENTRIES[tid].name}: split pattern first (merges never cross its pieces), then tiktoken's loop: merge "
+    "the adjacent pair whose joined bytes have the lowest rank, repeat. Grey hex chips are bytes that are not a "
+    "whole character yet."
+)

@@ -1,0 +1,128 @@
+"""The multilingual tax: the same meaning, how many tokens per language."""
+from __future__ import annotations
+
+import pandas as pd
+import plotly.express as px
+import streamlit as st
+
+from core import tax, zoo
+from pages._shared import decode_upload, page_header, qp_init, qp_sync
+
+DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
+DATASETS = {
+    "sentences": "Bundled sentences (36 rows, written for this project)",
+    "countries": "CLDR country names (babel): names, not sentences",
+    "languages": "CLDR language names (babel): names, not sentences",
+    "upload": "Upload a TSV (header row: language codes, incl. en)",
+}
+
+page_header(
+    "Multilingual tax",
+    "The same meaning costs more tokens in some languages. Each row of parallel text is encoded per language; the "
+    "premium is a language's tokens divided by English's on the same rows.",
+)
+
+qp_init("tax_data", "sentences", param="data", choices=list(DATASETS))
+qp_init("tax_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if i in zoo.ENTRIES])
+c1, c2 = st.columns([1, 2])
+data_key = c1.radio("Parallel text", list(DATASETS), key="tax_data", format_func=DATASETS.get)
+chosen: list[str] = c2.multiselect(
+    "Tokenizers", list(zoo.ENTRIES), key="tax_tok", format_func=lambda i: zoo.ENTRIES[i].name
+)
+qp_sync(data=data_key, tok=",".join(chosen))
+
+
+@st.cache_data(show_spinner=False)
+def _dataset(key: str) -> tax.ParallelText:
+    if key == "countries":
+        return tax.cldr_names(what="territories")
+    if key == "languages":
+        return tax.cldr_names(what="languages")
+    return tax.load_bundled()
+
+
+parallel: tax.ParallelText | None = None
+if data_key == "upload":
+    up = c1.file_uploader("Parallel TSV", type=["tsv", "txt"], key="tax_upload", max_upload_size=5)
+    if up is None:
+        st.info("Upload a tab-separated file whose first row names the languages, e.g. `en  bn  hi`.")
+    else:
+        text, err = decode_upload(up.getvalue(), up.name)
+        try:
+            if err:
+                raise tax.ParallelError(err)
+            parallel = tax.parse_tsv(text or "", label=up.name)
+        except tax.ParallelError as exc:
+            st.error(str(exc))
+else:
+    parallel = _dataset(data_key)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _measure(tid: str, key: str, _parallel: tax.ParallelText) -> tax.TaxResult:
+    return tax.measure(zoo.load(tid), _parallel)
+
+
+if parallel is not None and chosen:
+    if parallel.kind == "names":
+        st.warning("These are names (one or two words each), not sentences: premiums here are not comparable with "
+                   "sentence-level figures such as Petrov et al. 2023.")
+    cache_key = data_key if data_key != "upload" else f"upload:{hash(parallel.rows)}"
+    results = []
+    for tid in chosen:
+        try:
+            with st.spinner(f"Encoding with {tid}…"):
+                results.append(_measure(tid, cache_key, parallel))
+        except (zoo.ZooError, ValueError) as exc:
+            st.error(f"{tid}: {exc}")
+    rows = [
+        {
+            "tokenizer": r.tokenizer,
+            "language": lang,
+            "tokens": c.tokens,
+            "words": c.words,
+            "chars": c.chars,
+            "bytes": c.bytes,
+            "tokens/word": round(c.tokens_per_word, 2),
+            "premium vs en": round(r.premium[lang], 2),
+        }
+        for r in results
+        for lang, c in r.languages.items()
+    ]
+    if rows:
+        df = pd.DataFrame(rows)
+        fig = px.bar(
+            df,
+            x="language",
+            y="premium vs en",
+            color="tokenizer",
+            barmode="group",
+            color_discrete_sequence=px.colors.qualitative.Safe,
+            title=f"Token premium relative to English: {parallel.label}, {len(parallel.rows)} rows",
+        )
+        fig.add_hline(y=1.0, line_dash="dot", annotation_text="English = 1")
+        st.plotly_chart(fig, width="stretch")
+        st.dataframe(df, hide_index=True, width="stretch")
+        st.download_button("Download CSV", df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
+        if parallel.kind == "sentences" and "cl100k_base" in chosen:
+            ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in tax.PETROV_CL100K.items())
+            st.caption(f"Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {ref}.")
+        with st.expander(f"The parallel text ({len(parallel.rows)} rows)"):
+            st.dataframe(pd.DataFrame(parallel.rows, columns=list(parallel.languages)), hide_index=True)
+elif not chosen:
+    st.info("Choose at least one tokenizer.")
+
+st.markdown("#### Embedding size")
+st.caption("The other side of the trade-off: a bigger vocabulary gives shorter sequences but a bigger embedding "
+           "table (vocabulary × d_model parameters, once more if the output layer is not tied).")
+e1, e2 = st.columns(2)
+d_model = e1.number_input("d_model (hidden size)", min_value=1, max_value=65536, value=4096, step=256, key="tax_dmodel")
+vocab = e2.number_input("Vocabulary size", min_value=1, max_value=10_000_000, value=128_000, step=1000, key="tax_vocab")
+st.markdown(f"**{tax.embedding_params(int(vocab), int(d_model)):,} parameters** ({int(vocab):,} × {int(d_model):,})")
+emb = [
+    {"tokenizer": zoo.ENTRIES[t].name, "vocabulary": zoo.ENTRIES[t].vocab_size,
+     "embedding parameters": tax.embedding_params(zoo.ENTRIES[t].vocab_size, int(d_model))}
+    for t in chosen if zoo.ENTRIES[t].loader != "baseline"
+]  # fmt: skip
+if emb:
+    st.dataframe(pd.DataFrame(emb), hide_index=True, width="stretch")
