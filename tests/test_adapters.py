@@ -201,3 +201,37 @@ def test_hf_wordpiece_sep_in_text_and_unknowns():
 def test_table_columns_are_numpy():
     tab = zoo.load("o200k_base").table("রাজশাহী x")
     assert isinstance(tab.ids, np.ndarray) and tab.ids.tolist() == zoo.load("o200k_base").encode_ids("রাজশাহী x")
+
+
+def test_fast_cluster_check_passes_the_unicode_break_test():
+    """The vectorised cut check agrees with every line of GraphemeBreakTest-17.0.0."""
+    from core.adapters import inside_cluster
+    from tests.helpers import GRAPHEME_TEST
+
+    lines = 0
+    for raw in GRAPHEME_TEST.read_text(encoding="utf-8").splitlines():
+        body = raw.split("#")[0].split()
+        if not body:
+            continue
+        text = "".join(chr(int(t, 16)) for t in body if t not in ("÷", "×"))
+        marks = [t for t in body if t in ("÷", "×")][1:-1]
+        got = inside_cluster(text, np.arange(1, len(text)))
+        assert got.tolist() == [m == "×" for m in marks], raw
+        lines += 1
+    assert lines > 700
+
+
+def test_fast_cluster_check_matches_regex_on_random_text():
+    import random
+
+    import regex
+
+    from core.adapters import inside_cluster
+
+    rng = random.Random(5)
+    alphabet = "কষ্ক্ষা\u09cd\u200d\u200c👨👩🏽\ufe0f🇧🇩\r\na \u0301각ᄀ\u1161\u11a8\u0e33\u0600xি"
+    for _ in range(500):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(2, 30)))
+        starts = {m.start() for m in regex.finditer(r"\X", text)}
+        got = inside_cluster(text, np.arange(1, len(text)))
+        assert got.tolist() == [p not in starts for p in range(1, len(text))], text
