@@ -26,6 +26,10 @@ PAGES: dict[str, list[tuple[str, str, str]]] = {
     ],
     "Learn": [
         ("stepper.py", "BPE stepper", ":material/footprint:"),
+        ("wordpiece.py", "WordPiece stepper", ":material/manage_search:"),
+        ("unigram.py", "Unigram lattice", ":material/route:"),
+        ("normalization.py", "Normalization", ":material/spellcheck:"),
+        ("pretokenizers.py", "Pre-tokenizers", ":material/content_cut:"),
     ],
 }
 

@@ -1,0 +1,84 @@
+"""Helpers shared by the WordPiece, Unigram, normalization and pre-tokenizer pages.
+
+Only caching and HTML drawing live here; every computation is in ``core/``.
+All user text that reaches HTML goes through ``html.escape``.
+"""
+from __future__ import annotations
+
+import html
+from typing import Sequence
+
+import streamlit as st
+
+from core import unigram, wordpiece
+from core.algos_cli import ASSETS, sample_lines
+from core.render import render_encoding, text_direction
+from core.tokens import Encoding, tokens_from_char_spans
+
+CSS = """
+.tl-algo-table{border-collapse:collapse;margin:.3rem 0 .8rem 0}
+.tl-algo-table td,.tl-algo-table th{border-bottom:1px solid #ddd;padding:.2rem .55rem;text-align:left;vertical-align:top}
+.tl-algo-table th{background:#F2F6FB}
+.tl-algo-table tr.tl-changed td{background:#FFF4D6}
+.tl-algo-table tr.tl-hit td{background:#DDF2E3}
+.tl-algo-table .tl-op{font-weight:700;white-space:nowrap}
+.tl-algo-table code{font-size:.95em}
+.tl-algo-big{font-size:1.6rem;line-height:2.1;padding:.3rem .6rem;border:1px solid #ccc;border-radius:.4rem;
+  background:#fafafa;margin:.2rem 0 .6rem 0;white-space:pre-wrap;unicode-bidi:plaintext}
+.tl-algo-cap{color:#555;font-size:.9rem;margin-bottom:.1rem}
+.tl-algo-flag{color:#994F00;font-weight:600}
+"""
+
+
+def inject_css() -> None:
+    st.html(f"<style>{CSS}</style>")
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def big_text(text: str, caption: str = "") -> str:
+    """A large text box whose direction follows the text (Persian reads right to left)."""
+    d = text_direction(text)
+    cap = f'<div class="tl-algo-cap">{esc(caption)}</div>' if caption else ""
+    return f'{cap}<div class="tl-algo-big" dir="{d}">{esc(text) or "&nbsp;"}</div>'
+
+
+def html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], row_classes: Sequence[str] | None = None,
+               testid: str = "") -> str:
+    """A table; ``rows`` hold already-escaped HTML cells."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = []
+    for k, r in enumerate(rows):
+        cls = f' class="{row_classes[k]}"' if row_classes and row_classes[k] else ""
+        body.append(f"<tr{cls}>" + "".join(f'<td dir="auto">{c}</td>' for c in r) + "</tr>")
+    tid = f' data-testid="{esc(testid)}"' if testid else ""
+    return f'<table class="tl-algo-table"{tid}><tr>{head}</tr>{"".join(body)}</table>'
+
+
+def spans_chips(text: str, spans: Sequence[tuple[int, int]], ids: Sequence[int | None] | None = None) -> str:
+    """Token chips for code point spans of ``text`` (cuts inside letters are marked by core.render)."""
+    enc = Encoding(text, tokens_from_char_spans(text, list(spans), ids))
+    return render_encoding(enc)
+
+
+def asset_text(name: str) -> str:
+    return (ASSETS / name).read_text(encoding="utf-8").rstrip("\n")
+
+
+@st.cache_resource(show_spinner="Training WordPiece…", max_entries=16)
+def trained_wordpiece(vocab_size: int) -> wordpiece.WordPieceVocab:
+    """Hugging Face WordPieceTrainer on the bundled Bangla sample (cached per size)."""
+    return wordpiece.train_wordpiece(sample_lines(), vocab_size=vocab_size)
+
+
+@st.cache_resource(show_spinner="Training Unigram…", max_entries=16)
+def trained_unigram(vocab_size: int) -> unigram.UnigramModel:
+    """Hugging Face UnigramTrainer on the bundled Bangla sample (cached per size)."""
+    return unigram.train_unigram(sample_lines(), vocab_size=vocab_size)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def sample_word_counts() -> dict[str, int]:
+    return dict(wordpiece.word_counts(sample_lines()))

@@ -1,0 +1,146 @@
+"""Normalization: what NFC, NFKC and BERT's normalizer do to each code point, and custom rules."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core import normalize as N
+from pages._algos import asset_text, big_text, esc, html_table, inject_css
+from pages._shared import encode_cached, page_header, qp_init, qp_sync, text_input, tokenizer_options, url_text
+
+EXAMPLES = {
+    "trap": ("Uncased-BERT trap (Bangla)", "ব্যাগ খুশি পৌঁছাবে শাড়ি"),
+    "nfkc": ("NFKC changes meaning", "৫ m² জমি, ½ কেজি, ① নম্বর, 10\u00a0km"),
+    "nfc": ("NFC unifies two spellings", "\u09df / \u09af\u09bc and \u09c7\u09be / \u09cb"),
+    "zwj": ("ZWJ and the two spellings of ৎ", "উৎসব / উত্\u200dসব"),
+    "persian": ("Persian (ZWNJ, harakat)", None),
+    "uzbek": ("Uzbek apostrophes", None),
+}
+DETAIL = {"NFC": "NFC", "NFD": "NFD", "NFKC": "NFKC", "NFKD": "NFKD", "bert": "BERT normalizer (choose settings)"}
+STRIP = {"unset": None, "true": True, "false": False}
+OP_LABEL = {"equal": "same", "canonical": "re-spelled (same text)", "replace": "CHANGED", "delete": "REMOVED",
+            "insert": "ADDED"}
+
+
+def example_text(key: str) -> str:
+    label, text = EXAMPLES[key]
+    if key == "persian":
+        return asset_text("persian.txt")
+    if key == "uzbek":
+        return asset_text("uzbek.txt")
+    return text or ""
+
+
+def _use_example() -> None:
+    st.session_state["norm_text"] = example_text(st.session_state["norm_example"])
+
+
+page_header(
+    "Normalization",
+    "The normalizer runs before everything else and can change the text for good. NFC is the safe default; "
+    "NFKC and BERT's normalizer can change meaning without any warning, so we show every code point they touch.",
+)
+inject_css()
+
+qp_init("norm_example", "trap", param="example", choices=list(EXAMPLES))
+st.selectbox("Example", list(EXAMPLES), key="norm_example", format_func=lambda k: EXAMPLES[k][0], on_change=_use_example)
+text = text_input("norm_text", example_text(st.session_state["norm_example"]), label="Text", height=100)
+
+# ---- overview: every form at once (real tokenizers.normalizers objects)
+st.subheader("All forms at once", divider="gray")
+results = N.compare_forms(text) if text else {}
+overview = []
+for name, res in results.items():
+    overview.append({"form": N.FORMS[name].label, "result": res.after, "changed letters": res.changed_clusters,
+                     "warnings": "; ".join(w.kind for w in res.warnings if w.kind not in ("zero-width", "khanda-ta"))})
+if overview:
+    st.dataframe(pd.DataFrame(overview), hide_index=True)
+
+# ---- one form in detail
+st.subheader("One form, code point by code point", divider="gray")
+qp_init("norm_form", "bert", param="form", choices=list(DETAIL))
+c1, c2, c3 = st.columns([2, 1, 1])
+form = c1.radio("Form", list(DETAIL), key="norm_form", format_func=DETAIL.get, horizontal=True)
+if form == "bert":
+    lower = c2.toggle("lowercase", value=True, key="norm_lower")
+    strip = c3.selectbox("strip_accents", list(STRIP), key="norm_strip",
+                         help="unset: follows lowercase (this is the trap); true: always strip Mn marks; false: keep them")
+    norm = N.bert_normalizer(lowercase=lower, strip_accents=STRIP[strip])
+    label = f"BertNormalizer(lowercase={lower}, strip_accents={STRIP[strip]})"
+    res = N.normalize_with(text, norm.normalize_str, label)
+else:
+    label = form
+    res = N.normalize(text, form)
+qp_sync(example=st.session_state["norm_example"], text=url_text(text), form=form)
+
+if res.notice:
+    st.warning(res.notice)
+left, right = st.columns(2)
+left.html(big_text(res.before, "Before"))
+right.html(big_text(res.after, f"After {label}"))
+if res.before == res.after:
+    st.success(f"{label} leaves this text exactly as it is.")
+for w in res.warnings:
+    ex = ("  \nExamples: " + " · ".join(w.examples)) if w.examples else ""
+    (st.error if w.kind == "marks-removed" else st.warning)(w.message + ex)
+
+only_changed = st.toggle("Only changed letters", value=True, key="norm_only_changed")
+rows, classes = [], []
+for c in res.clusters:
+    if only_changed and not c.changed:
+        continue
+    for r in c.rows:
+        before = "<br>".join(f"{esc(x.char)} <code>{x.hex}</code> {esc(x.name)} ({x.category})" for x in r.before)
+        after = "<br>".join(f"{esc(x.char)} <code>{x.hex}</code> {esc(x.name)} ({x.category})" for x in r.after)
+        rows.append([f"{c.start}", f"<span dir='auto'>{esc(c.before)}</span> → <span dir='auto'>{esc(c.after)}</span>",
+                     before or "—", after or "—", f'<span class="tl-op">{OP_LABEL[r.op]}</span>'])
+        classes.append("tl-changed" if r.op in ("replace", "delete", "insert") else "")
+if rows:
+    st.html(html_table(["at", "letter", "code points before", "code points after", "change"], rows, classes,
+                       testid="norm-table"))
+elif text:
+    st.caption("No letter changed.")
+st.caption(f"Aligned by {res.aligned_by}: each letter (grapheme cluster) of the input next to what it became; "
+           "highlighted rows change the text, “re-spelled” rows are the same text in other code points.")
+
+# ---- rule builder
+st.subheader("Rule builder: custom replacements", divider="gray")
+st.markdown("Rules run in order after NFC, through `tokenizers.normalizers.Replace` inside a `Sequence`; export the "
+            "JSON and put it in a tokenizer.json's `normalizer` field so the rules ship with the tokenizer. "
+            "The preset is the Uzbek apostrophe rule: ‘ ’ \\` ' become ʻ after o/g and ʼ between other letters.")
+preset = pd.DataFrame([{"pattern": r.pattern, "replacement": r.replacement, "regex": r.regex, "note": r.note}
+                       for r in N.UZBEK_RULES])
+edited = st.data_editor(preset, num_rows="dynamic", key="norm_rules",
+                        column_config={"regex": st.column_config.CheckboxColumn("regex", default=True)})
+rules = [N.Rule(str(r.pattern), "" if pd.isna(r.replacement) else str(r.replacement), bool(r.regex),
+                "" if pd.isna(r.note) else str(r.note))
+         for r in edited.itertuples() if isinstance(r.pattern, str) and r.pattern]
+rule_text = text if st.session_state["norm_example"] == "uzbek" or not text else asset_text("uzbek.txt")
+rule_text = st.text_area("Text for the rules", rule_text, key="norm_rule_text", height=90)
+try:
+    rule_res = N.apply_rules(rule_text, rules)
+    export = N.rules_json(rules)
+except N.RuleError as exc:
+    st.error(f"Cannot build the normalizer: {exc}.")
+else:
+    a, b = st.columns(2)
+    a.html(big_text(rule_res.before, "Before"))
+    b.html(big_text(rule_res.after, f"After {len(rules)} rule(s)"))
+    changed = [c for c in rule_res.clusters if c.changed]
+    st.caption(f"{len(changed)} letter(s) changed: " + ", ".join(f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
+                                                      for c in changed[:12]))
+    opts = tokenizer_options()
+    ids = list(opts)
+    default = next((i for i in ("tiktoken-cl100k", "cl100k_base", "bytes") if i in opts), ids[0])
+    tok = st.selectbox("Count tokens with", ids, index=ids.index(default), key="norm_tok",
+                       format_func=lambda i: f"{opts[i].group} · {opts[i].label}")
+    try:
+        size = 200 if opts[tok].sized else None
+        before_stats, _, name = encode_cached(tok, size, rule_res.before, 50)
+        after_stats, _, _ = encode_cached(tok, size, rule_res.after, 50)
+        st.markdown(f"**{name}**: {before_stats.tokens} tokens before → **{after_stats.tokens} after** the rules.")
+    except Exception as exc:  # a tokenizer failing must not take the page down
+        st.error(f"{opts[tok].label}: could not encode ({type(exc).__name__}: {exc}).")
+    st.download_button("Download normalizer JSON", export, file_name="normalizer.json", mime="application/json")
+    with st.expander("Normalizer JSON"):
+        st.code(export, language="json")

@@ -1,0 +1,91 @@
+"""Pre-tokenizers side by side: the pieces each split pattern makes, marks cut from their base flagged."""
+from __future__ import annotations
+
+import streamlit as st
+
+from core import pretok_compare as pc
+from core.render import legend_html, render_pieces
+from pages._algos import asset_text, esc, html_table, inject_css
+from pages._shared import page_header, qp_init, qp_sync, show_tokens, text_input, url_text
+
+EXAMPLES = {
+    "bn": ("Bangla", "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
+    "fa": ("Persian", None),
+    "en": ("English", "Your order from Bazarghar will reach Rajshahi tomorrow afternoon. It's 1234 km!"),
+    "mixed": ("Bangla + Persian + English", None),
+}
+
+
+def example_text(key: str) -> str:
+    if key == "fa":
+        return asset_text("persian.txt")
+    if key == "mixed":
+        return "\n".join([EXAMPLES["bn"][1], asset_text("persian.txt").splitlines()[0], EXAMPLES["en"][1]])
+    return EXAMPLES[key][1] or ""
+
+
+def _use_example() -> None:
+    st.session_state["pt_text"] = example_text(st.session_state["pt_example"])
+
+
+page_header(
+    "Pre-tokenizers",
+    "Before the model sees text, a pre-tokenizer cuts it into pieces; no merge or piece can ever cross those cuts. "
+    "Compare the pieces each pattern makes on the same text.",
+)
+inject_css()
+st.info(pc.WHY)
+
+qp_init("pt_example", "bn", param="example", choices=list(EXAMPLES))
+st.selectbox("Example", list(EXAMPLES), key="pt_example", format_func=lambda k: EXAMPLES[k][0], on_change=_use_example)
+text = text_input("pt_text", example_text(st.session_state["pt_example"]), label="Text", height=100)
+all_names = pc.names()
+qp_init("pt_patterns", list(pc.DEFAULT_ORDER), param="patterns",
+        cast=lambda s: [p for p in s.split(",") if p in all_names])
+chosen = st.multiselect("Pre-tokenizers", all_names, key="pt_patterns")
+qp_sync(example=st.session_state["pt_example"], text=url_text(text), patterns=",".join(chosen))
+
+if not text:
+    st.info("Type or paste some text above.")
+    st.stop()
+if not chosen:
+    st.info("Choose at least one pre-tokenizer.")
+    st.stop()
+
+results, notice = pc.compare(text, chosen)
+if notice:
+    st.warning(notice)
+
+summary = [[f"<b>{esc(r.name)}</b>", str(len(r.pieces)),
+            f'<span class="tl-algo-flag">{len(r.mark_splits)}</span>' if r.mark_splits else "0", esc(r.description)]
+           for r in results]
+st.html(html_table(["pre-tokenizer", "pieces", "marks cut from their base", "what it does"], summary,
+                   ["tl-changed" if r.mark_splits else "" for r in results], testid="pt-summary"))
+show_tokens(legend_html())
+
+# Lines are drawn separately so each reads in its own direction (Persian right to left).
+line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+
+def line_of(offset: int) -> int:
+    k = 0
+    while k + 1 < len(line_starts) and line_starts[k + 1] <= offset:
+        k += 1
+    return k
+
+
+for r in results:
+    st.subheader(f"{r.name} · {len(r.pieces)} pieces", divider="gray")
+    st.caption(r.description)
+    by_line: dict[int, list[bytes]] = {}
+    for p in r.pieces:
+        if p.text.strip("\n") == "" and "\n" in p.text:
+            continue  # a piece that is only line breaks: the line split already shows it
+        by_line.setdefault(line_of(p.start), []).append(p.text.strip("\n").encode("utf-8"))
+    for k in sorted(by_line):
+        show_tokens(render_pieces([b for b in by_line[k] if b], max_tokens=400))
+    if r.mark_splits:
+        shown = ", ".join(m.label for m in r.mark_splits[:8])
+        more = f" and {len(r.mark_splits) - 8} more" if len(r.mark_splits) > 8 else ""
+        st.warning(f"{len(r.mark_splits)} place(s) where this pattern separates a combining mark (\\p{{M}}) from the "
+                   f"letter before it: {shown}{more}. No merge can join them again.")

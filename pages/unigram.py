@@ -1,0 +1,124 @@
+"""Unigram lattice: every matching piece, the Viterbi best path and the runners-up."""
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from core import unigram as ug
+from core.render import render_pieces
+from pages._algos import esc, html_table, inject_css, trained_unigram
+from pages._shared import page_header, qp_init, qp_sync, show_tokens
+
+SOURCES = {
+    "trained": "Trained here (UnigramTrainer on the bundled Bangla sample)",
+    "upload": "Upload a Unigram tokenizer.json or SentencePiece .model",
+}
+BEST = "#EE7733"   # Paul Tol vibrant orange: the best path
+OTHER = "#BBBBBB"
+UNK = "#CC3311"
+
+page_header(
+    "Unigram lattice",
+    "A Unigram (SentencePiece) model gives every piece a log-probability. All pieces that match part of the word "
+    "form a lattice; encoding takes the path with the highest total (Viterbi). Spaces become ▁.",
+)
+inject_css()
+
+qp_init("ug_source", "trained", param="model", choices=list(SOURCES))
+source = st.radio("Model", list(SOURCES), key="ug_source", format_func=SOURCES.get, horizontal=True)
+model: ug.UnigramModel | None = None
+try:
+    if source == "trained":
+        qp_init("ug_size", 400, param="size", cast=int)
+        size = st.slider("Vocabulary size (the trainer may stop earlier on a small corpus)", 100, 1500, key="ug_size",
+                         step=20)
+        model = trained_unigram(size)
+    else:
+        up = st.file_uploader("Unigram tokenizer.json or SentencePiece .model", type=None,
+                              key="ug_upload", max_upload_size=50)
+        if up is None:
+            st.info("Upload a file to use its pieces and scores.")
+        else:
+            model = ug.load_bytes(up.getvalue(), up.name)
+except ug.UnigramError as exc:
+    st.error(f"Cannot use this model: {exc}.")
+    model = None
+
+qp_init("ug_word", "বাজারঘরের", param="word")
+word = st.text_input(f"Word (up to {ug.MAX_WORD_CHARS} characters are drawn)", key="ug_word")
+qp_sync(model=source, word=word if len(word) <= 200 else None,
+        size=st.session_state.get("ug_size") if source == "trained" else None)
+
+if model is not None:
+    st.caption(f"{len(model):,} pieces from {model.source} · unknown piece "
+               f"{model.unk_piece if model.unk_piece is not None else '(none)'} scores {model.unk_score:.2f} "
+               f"(lowest score − {ug.UNK_PENALTY:g})")
+    for note in model.notes:
+        st.info(note)
+
+if model is None:
+    st.stop()
+if not word.strip():
+    st.info("Type a word to see its lattice.")
+    st.stop()
+
+try:
+    lat = ug.lattice(word.strip(), model, k=5)
+except ug.UnigramError as exc:
+    st.error(str(exc))
+    st.stop()
+if lat.notice:
+    st.warning(lat.notice)
+
+best_ids = {(e.start, e.end) for e in lat.best.edges}
+st.subheader("Best path (Viterbi)", divider="gray")
+st.markdown(f"**{len(lat.tokens)} tokens**, total log-probability **{lat.best.score:.3f}**: "
+            + " ".join(f"`{t}`" for t, _ in lat.tokens))
+show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens]))
+
+# ---- the lattice drawing: positions on x, each piece an arc from its start to its end
+n = len(lat.word)
+fig = go.Figure()
+for e in sorted(lat.edges, key=lambda e: (e.start, e.end) in best_ids):
+    on_best = (e.start, e.end) in best_ids
+    height = 0.35 + 0.45 * (e.end - e.start) + 0.08 * (e.start % 3)
+    xs = [e.start + (e.end - e.start) * t / 24 for t in range(25)]
+    ys = [height * math.sin(math.pi * t / 24) for t in range(25)]
+    colour = BEST if on_best else (UNK if e.unk else OTHER)
+    hover = f"{e.piece}  [{e.start}, {e.end})  log p = {e.score:.3f}" + ("  (unknown)" if e.unk else "")
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=colour, width=5 if on_best else 1.5,
+                                                                     dash="dot" if e.unk else "solid"),
+                             hoverinfo="text", hovertext=hover, showlegend=False))
+    if on_best or n <= 30:
+        fig.add_annotation(x=(e.start + e.end) / 2, y=height, text=f"{e.piece}<br>{e.score:.2f}", showarrow=False,
+                           yshift=12, font=dict(size=15 if on_best else 11, color="#222" if on_best else "#777"))
+for i, ch in enumerate(lat.word):
+    fig.add_annotation(x=i + 0.5, y=-0.12, text=ch, showarrow=False, font=dict(size=20))
+fig.update_layout(height=460 if n <= 30 else 360, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
+                  xaxis=dict(tickmode="linear", dtick=1 if n <= 40 else max(1, n // 20), title="position (characters)",
+                             range=[-0.3, n + 0.3], showgrid=True, gridcolor="#eee"),
+                  yaxis=dict(visible=False, range=[-0.3, max((0.35 + 0.45 * (e.end - e.start) + 0.2 for e in lat.edges),
+                                                             default=1) + 0.2]))
+st.subheader("Lattice", divider="gray")
+st.caption(f"{len(lat.edges)} pieces match spans of “{lat.word}”. Orange: the best path; dotted red: unknown "
+           "characters; hover an arc for its log-probability.")
+st.plotly_chart(fig, config={"displayModeBar": False})
+
+st.subheader("Best segmentations", divider="gray")
+rows = []
+for k, s in enumerate(lat.top, 1):
+    rel = math.exp(s.score - lat.best.score)
+    rows.append([str(k), f"<span dir='auto'>{esc(' | '.join(s.pieces))}</span>", f"{s.score:.3f}",
+                 f"{rel:.3g}×" if k > 1 else "1 (best)"])
+st.html(html_table(["rank", "pieces", "log-probability", "probability vs best"], rows,
+                   ["tl-hit"] + [""] * (len(rows) - 1), testid="ug-top"))
+st.caption("Probability of a segmentation = product of its pieces' probabilities = exp(sum of log-probabilities).")
+
+with st.expander(f"All {len(lat.edges)} lattice edges"):
+    st.dataframe(
+        [{"start": e.start, "end": e.end, "piece": e.piece, "id": e.id, "log p": round(e.score, 4),
+          "best path": (e.start, e.end) in best_ids, "unknown": e.unk} for e in lat.edges],
+        hide_index=True,
+    )

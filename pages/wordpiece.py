@@ -1,0 +1,141 @@
+"""WordPiece, stepped: greedy longest match first, and the whole-word [UNK]."""
+from __future__ import annotations
+
+import streamlit as st
+
+from core import wordpiece as wp
+from pages._algos import esc, html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
+from pages._shared import page_header, qp_init, qp_sync, show_tokens, text_input, url_text
+
+TYPED_DEFAULT = "ঘর, দাম, ##ের, ##ে, ##র, ##ি"
+SOURCES = {
+    "typed": "Typed by hand",
+    "trained": "Trained here (WordPieceTrainer on the bundled Bangla sample)",
+    "upload": "Upload a tokenizer.json or vocab.txt",
+}
+
+page_header(
+    "WordPiece stepper",
+    "BERT-style WordPiece takes the longest piece in the vocabulary from the left, with ## on pieces inside a "
+    "word. If any remainder matches nothing, the WHOLE word becomes [UNK], not just the leftover.",
+)
+inject_css()
+
+main, side = st.columns([3, 2], gap="large")
+
+with main:
+    qp_init("wp_source", "typed", param="vocab", choices=list(SOURCES))
+    source = st.radio("Vocabulary", list(SOURCES), key="wp_source", format_func=SOURCES.get, horizontal=True)
+    vocab: wp.WordPieceVocab | None = None
+    try:
+        if source == "typed":
+            qp_init("wp_typed", TYPED_DEFAULT)
+            typed = st.text_area("Pieces (comma, space or one per line; ## marks a piece inside a word)",
+                                 key="wp_typed", height=80)
+            vocab = wp.parse_typed_vocab(typed)
+        elif source == "trained":
+            qp_init("wp_size", 300, param="size", cast=int)
+            size = st.slider("Vocabulary size", 80, 1500, key="wp_size", step=20)
+            vocab = trained_wordpiece(size)
+        else:
+            up = st.file_uploader("WordPiece tokenizer.json or BERT vocab.txt", type=None,
+                                  key="wp_upload", max_upload_size=20)
+            if up is None:
+                st.info("Upload a file to use its vocabulary.")
+            else:
+                vocab = wp.load_vocab_bytes(up.getvalue(), up.name)
+    except wp.VocabError as exc:
+        st.error(f"Cannot use this vocabulary: {exc}.")
+        vocab = None
+
+    if vocab is not None:
+        st.caption(f"{len(vocab):,} entries · unknown token {vocab.unk_token} · prefix {vocab.prefix} · "
+                   f"words longer than {vocab.max_input_chars_per_word} characters become {vocab.unk_token}")
+        for note in vocab.notes:
+            st.info(note)
+
+    default_text = "ঘরের দামি ঘরেই" if source == "typed" else "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"
+    text = text_input("wp_text", default_text, label="Text to encode", upload=False, height=80)
+    qp_sync(vocab=source, text=url_text(text), size=st.session_state.get("wp_size") if source == "trained" else None)
+
+    if vocab is not None and text.strip():
+        trace = wp.encode(text, vocab)
+        # Chips: each word's pieces as spans of the original text; an [UNK] word is one chip.
+        spans, ids = [], []
+        for w in trace.words:
+            if w.unk:
+                spans.append((w.start, w.end))
+                ids.append(w.ids[0] if w.ids else None)
+                continue
+            for s, tok_id in zip(w.steps, w.ids):
+                end = next(c.end for c in s.candidates if c.found)
+                spans.append((w.start + s.position, w.start + end))
+                ids.append(tok_id)
+        st.subheader("Result", divider="gray")
+        st.markdown(f"**{len(trace.pieces)} tokens:** " + " ".join(f"`{p}`" for p in trace.pieces))
+        show_tokens(spans_chips(text, spans, ids))
+        unk_words = [w for w in trace.words if w.unk]
+        if unk_words:
+            st.warning(f"{len(unk_words)} word(s) became {vocab.unk_token}: "
+                       + ", ".join(w.word for w in unk_words[:10]) + ". Their meaning is lost to the model.")
+
+        st.subheader("Steps for one word", divider="gray")
+        labels = [f"{k + 1}. {w.word}" + (f"  → {vocab.unk_token}" if w.unk else "") for k, w in enumerate(trace.words)]
+        first_unk = next((k for k, w in enumerate(trace.words) if w.unk), 0)
+        pick = st.selectbox("Word", range(len(labels)), index=first_unk, format_func=lambda k: labels[k], key="wp_word")
+        word = trace.words[pick]
+        if word.too_long:
+            st.error(f"“{word.word[:40]}…” has {len(word.word)} characters: {word.reason}.")
+        else:
+            n_steps = len(word.steps)
+            upto = st.slider("Show steps", 1, n_steps, n_steps, key=f"wp_step_{pick}_{n_steps}") if n_steps > 1 else 1
+            for s in word.steps[:upto]:
+                outcome = (f"match <b>{esc(s.match)}</b>" if s.match else
+                           f'<span class="tl-algo-flag">no candidate matches: the whole word becomes '
+                           f"{esc(vocab.unk_token)}</span>")
+                st.html(f"<div>At character {s.position}, remaining <b dir='auto'>{esc(s.remaining)}</b>: "
+                        f"tried {len(s.candidates)} candidate(s), longest first; {outcome}</div>")
+                rows = [[f"<code>{esc(c.piece)}</code>", f"{c.start}–{c.end}",
+                         "✔ in vocabulary" if c.found else "✘ not in vocabulary"] for c in s.candidates]
+                st.html(html_table(["candidate", "characters", "lookup"], rows,
+                                   ["tl-hit" if c.found else "" for c in s.candidates], testid="wp-steps"))
+            if upto == n_steps:
+                if word.unk:
+                    st.error(f"Result: {vocab.unk_token}. {word.reason[:1].upper() + word.reason[1:]}.")
+                else:
+                    st.success("Result: " + " ".join(word.pieces))
+    elif vocab is not None:
+        st.info("Type some text to encode.")
+
+with side:
+    st.subheader("Training score: WordPiece vs BPE", divider="gray")
+    st.markdown(
+        "The textbook WordPiece trainer merges the pair with the highest **count(ab) / (count(a) × count(b))**; "
+        "BPE merges the pair with the highest **count(ab)**. Below, both run on the same corpus. "
+        "Note: Hugging Face's `WordPieceTrainer` (used for “Trained here”) actually picks merges by BPE counts."
+    )
+    corpora = {"english": "English toy: low ×5, lower ×2, newest ×6, widest ×3", "sample": "Bundled Bangla sample"}
+    qp_init("wp_corpus", "english", choices=list(corpora))
+    corpus = st.radio("Corpus", list(corpora), key="wp_corpus", format_func=corpora.get)
+    steps = st.slider("Merges", 1, 30, 8, key="wp_merges")
+    counts = {"low": 5, "lower": 2, "newest": 6, "widest": 3} if corpus == "english" else sample_word_counts()
+    by_score = wp.score_merges(counts, steps, criterion="wordpiece")
+    by_count = wp.score_merges(counts, steps, criterion="bpe")
+    rows, classes = [], []
+    for a, b in zip(by_score, by_count):
+        differ = a.chosen.merged != b.chosen.merged
+        rows.append([
+            str(a.number),
+            f"<code>{esc(a.chosen.left)} + {esc(a.chosen.right)}</code><br>"
+            f"{a.chosen.pair_count}/({a.chosen.left_count}×{a.chosen.right_count}) = {a.chosen.score:.3f}",
+            f"<code>{esc(b.chosen.left)} + {esc(b.chosen.right)}</code><br>count {b.chosen.pair_count}",
+            "differ" if differ else "same",
+        ])
+        classes.append("tl-changed" if differ else "")
+    st.html(html_table(["#", "WordPiece score picks", "BPE count picks", ""], rows, classes, testid="wp-score"))
+    n_diff = sum(1 for a, b in zip(by_score, by_count) if a.chosen.merged != b.chosen.merged)
+    st.caption(f"The two runs choose differently at {n_diff} of {len(rows)} steps. The score favours pairs whose "
+               "parts rarely appear apart, even if the pair itself is rare.")
+    if by_score:
+        with st.expander("Words after the WordPiece-score run"):
+            st.html(html_table(["word", "pieces"], [[esc(w), esc(" ".join(p))] for w, p in by_score[-1].segmentations[:60]]))

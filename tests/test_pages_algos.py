@@ -1,0 +1,183 @@
+"""The WordPiece, Unigram, normalization and pre-tokenizer pages: AppTest and a real browser."""
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import REPO
+
+APP = str(REPO / "app.py")
+PAGES = ["wordpiece", "unigram", "normalization", "pretokenizers"]
+
+
+def open_page(name: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page(f"pages/{name}.py")
+    at.run()
+    return at
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+# ---------------------------------------------------------------- AppTest
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_renders_without_exception(name):
+    at = open_page(name)
+    no_exception(at)
+    assert at.title[0].value
+
+
+def test_wordpiece_typed_example_and_bad_vocab():
+    at = open_page("wordpiece")
+    no_exception(at)
+    md = texts(at.markdown)
+    assert "`ঘর` `##ের` `দাম` `##ি` `[UNK]`" in md
+    assert "[UNK]" in texts(at.error)  # the stepped word is ঘরেই: whole word unknown
+    at.text_area(key="wp_typed").set_value(" , ").run()
+    no_exception(at)
+    assert "empty" in texts(at.error)
+
+
+def test_wordpiece_trained_vocab():
+    at = open_page("wordpiece")
+    at.radio(key="wp_source").set_value("trained").run()
+    no_exception(at)
+    assert "WordPieceTrainer" in texts(at.caption) or any("entries" in str(c.value) for c in at.caption)
+    at.text_area(key="wp_text").set_value("ক" * 150 + " ঘর").run()
+    no_exception(at)
+    assert "150 characters" in texts(at.error)
+
+
+def test_unigram_long_word_is_limited_with_notice():
+    at = open_page("unigram")
+    no_exception(at)
+    at.text_input(key="ug_word").set_value("বাজার" * 80).run()
+    no_exception(at)
+    assert "limited to the first 200" in texts(at.warning)
+
+
+def test_normalization_trap_and_forms():
+    at = open_page("normalization")
+    no_exception(at)
+    assert "lost a combining mark" in texts(at.error)
+    for form in ["NFC", "NFD", "NFKC", "NFKD"]:
+        at.radio(key="norm_form").set_value(form).run()
+        no_exception(at)
+    at.selectbox(key="norm_example").set_value("nfkc").run()
+    at.radio(key="norm_form").set_value("NFKC").run()
+    no_exception(at)
+    assert "Compatibility mapping" in texts(at.warning)
+
+
+def test_normalization_bad_rule_shows_error():
+    at = open_page("normalization")
+    at.text_area(key="norm_rule_text").set_value("g'oz").run()
+    no_exception(at)
+    assert not at.error or "lost a combining mark" in texts(at.error)
+
+
+def test_pretokenizers_examples():
+    at = open_page("pretokenizers")
+    no_exception(at)
+    assert "separates a combining mark" in texts(at.warning)
+    at.selectbox(key="pt_example").set_value("fa").run()
+    no_exception(at)
+    at.multiselect(key="pt_patterns").set_value([]).run()
+    no_exception(at)
+    assert "Choose at least one" in texts(at.info)
+
+
+# ---------------------------------------------------------------- real browser
+
+
+def _has_persian(s: str) -> bool:
+    return any("\u0600" <= ch <= "\u06ff" for ch in s)
+
+
+def test_browser_normalization_persian_reads_right_to_left(app):
+    app.open("normalization", "example=persian&form=NFKC")
+    app.page.wait_for_selector('.tl-algo-big[dir="rtl"]', timeout=30_000)
+    app.assert_no_exception()
+    boxes = app.page.locator('.tl-algo-big[dir="rtl"]')
+    assert boxes.count() >= 2 and _has_persian(boxes.first.inner_text())
+    assert boxes.first.evaluate("e => getComputedStyle(e).direction") == "rtl"
+    assert "NON-JOINER" in app.page.locator('[data-testid="stAlert"]').all_inner_texts().__str__()
+    app.screenshot("algos-normalization-persian")
+
+
+def test_browser_normalization_bert_trap_table(app):
+    app.open("normalization")
+    app.page.wait_for_selector('[data-testid="norm-table"]', timeout=30_000)
+    app.assert_no_exception()
+    table = app.page.locator('[data-testid="norm-table"]')
+    assert table.count() == 1
+    assert table.inner_text().count("REMOVED") == 4
+    app.screenshot("algos-normalization-trap")
+
+
+def test_browser_pretokenizers_persian_right_to_left(app):
+    app.open("pretokenizers", "example=fa")
+    app.page.wait_for_selector('.tl-tokens[dir="rtl"]', timeout=30_000)
+    app.assert_no_exception()
+    rtl = app.page.locator('.tl-tokens[dir="rtl"]')
+    assert rtl.count() >= 8 and _has_persian(rtl.first.inner_text())
+    # Chips flow right to left: the first chip sits to the right of the second.
+    chips = rtl.first.locator(".tl-tok")
+    assert chips.nth(0).bounding_box()["x"] > chips.nth(1).bounding_box()["x"]
+    assert "ARABIC DAMMA" in app.page.inner_text("body")
+    app.screenshot("algos-pretokenizers-persian")
+
+
+def test_browser_wordpiece_rejects_bpe_tokenizer_json(app, tmp_path):
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE(unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.train_from_iterator(["low lower newest widest"], trainers.BpeTrainer(vocab_size=30, show_progress=False))
+    path = tmp_path / "tokenizer.json"
+    path.write_text(tok.to_str(), encoding="utf-8")
+    app.open("wordpiece", "vocab=upload")
+    app.page.locator('input[type="file"]').first.set_input_files(str(path))
+    app.page.get_by_text("holds a BPE model, not WordPiece").first.wait_for(timeout=30_000)
+    app.assert_no_exception()
+    assert "holds a BPE model, not WordPiece" in app.page.inner_text("body")
+    app.screenshot("algos-wordpiece-bad-upload")
+
+
+def test_browser_wordpiece_steps(app):
+    app.open("wordpiece")
+    app.page.wait_for_selector('[data-testid="wp-steps"]', timeout=30_000)
+    app.assert_no_exception()
+    steps = app.page.locator('[data-testid="wp-steps"]')
+    assert steps.count() == 3 and "not in vocabulary" in steps.last.inner_text()
+    app.screenshot("algos-wordpiece")
+
+
+def test_browser_unigram_lattice_and_bad_model(app):
+    import mistral_common
+
+    app.open("unigram")
+    app.page.wait_for_selector('[data-testid="ug-top"]', timeout=30_000)
+    app.page.wait_for_selector(".js-plotly-plot", timeout=30_000)
+    app.assert_no_exception()
+    assert app.page.locator(".js-plotly-plot").count() == 1
+    assert app.page.locator('[data-testid="ug-top"] tr').count() == 6  # header + top 5
+    app.screenshot("algos-unigram")
+    app.open("unigram", "model=upload")
+    model = Path(mistral_common.__file__).parent / "data" / "tokenizer.model.v1"
+    app.page.locator('input[type="file"]').first.set_input_files(str(model))
+    app.page.get_by_text("SentencePiece BPE model, not Unigram").first.wait_for(timeout=30_000)
+    app.assert_no_exception()
+    assert "SentencePiece BPE model, not Unigram" in app.page.inner_text("body")
