@@ -90,11 +90,33 @@ def load_unigram(spec: str, *, vocab_size: int = 400) -> unigram.UnigramModel:
     """``sample`` (trained on the bundled corpus) or a tokenizer.json / .model path."""
     if spec == "sample":
         return unigram.train_unigram(sample_lines(), vocab_size=vocab_size)
+    zoo_model = _from_zoo(spec)
+    if zoo_model is not None:
+        return zoo_model
     if not Path(spec).exists():
-        raise CliError(f"{spec!r} is neither 'sample' nor an existing tokenizer.json / SentencePiece .model file")
+        raise CliError(f"{spec!r} is neither 'sample', a pretrained id, nor an existing tokenizer.json / "
+                       "SentencePiece .model file")
     try:
         return unigram.load_bytes(_read_bytes(spec), Path(spec).name)
     except unigram.UnigramError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _from_zoo(spec: str) -> unigram.UnigramModel | None:
+    """A pretrained zoo id: SentencePiece files are checked for type; the others are named as not Unigram."""
+    try:
+        from . import zoo
+    except ImportError:  # pragma: no cover - the zoo is optional here
+        return None
+    entry = zoo.ENTRIES.get(spec)
+    if entry is None:
+        return None
+    if "SentencePiece" not in entry.algorithm:
+        raise CliError(f"{spec} is a {entry.algorithm} tokenizer, not Unigram")
+    try:
+        data = zoo.read_checked(entry)
+        return unigram.load_sentencepiece(data, source=f"{spec} ({entry.source})")
+    except (zoo.ZooError, unigram.UnigramError) as exc:
         raise CliError(str(exc)) from None
 
 

@@ -74,7 +74,7 @@ def test_pretokenize_all_and_one(capsys):
     "argv, message",
     [
         (["wordpiece", "--vocab", "/nonexistent/vocab.txt", "--text", "x"], "cannot read"),
-        (["unigram", "--tokenizer", "nope", "--text", "x"], "neither 'sample' nor an existing"),
+        (["unigram", "--tokenizer", "nope", "--text", "x"], "neither 'sample', a pretrained id"),
         (["pretokenize", "--pattern", "nope", "--text", "x"], "unknown pattern"),
         (["normalize", "--form", "NFX", "--text", "x"], "invalid choice"),
     ],
@@ -97,6 +97,14 @@ def test_bad_files_are_named(tmp_path, capsys):
     wp_json.write_text(json.dumps({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0, "a": 1}, "unk_token": "[UNK]"}}))
     code, _, err = run(capsys, "unigram", "--tokenizer", str(wp_json), "--text", "x")
     assert code == 2 and "holds a WordPiece model, not Unigram" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("zoo_id, message", [("mistral-spm-v1", "SentencePiece BPE model, not Unigram"),
+                                             ("cl100k_base", "byte-level BPE tokenizer, not Unigram"),
+                                             ("llama3", "byte-level BPE tokenizer, not Unigram")])
+def test_unigram_names_pretrained_ids_that_are_not_unigram(capsys, zoo_id, message):
+    code, _, err = run(capsys, "unigram", "--tokenizer", zoo_id, "--text", "x")
+    assert code == 2 and message in err
 
 
 def test_real_subprocess():
