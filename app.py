@@ -31,6 +31,7 @@ PAGES: dict[str, list[tuple[str, str, str]]] = {
         ("normalization.py", "Normalization", ":material/spellcheck:"),
         ("pretokenizers.py", "Pre-tokenizers", ":material/content_cut:"),
     ],
+    "Train": [("train.py", "Train & evaluate", ":material/model_training:")],
 }
 
 

@@ -410,11 +410,14 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise LoadError(f"{name} is not UTF-8 text (byte {exc.start:,}); is it really a tokenizer.json?") from None
+        if exc.reason == "unexpected end of data":  # cut inside a multi-byte character
+            raise LoadError(f"{name} is truncated: it ends inside a character (after {len(data):,} bytes)") from None
+        raise LoadError(f"{name} is not UTF-8 text (byte {exc.start:,}), so it is not a tokenizer.json") from None
     try:
         cfg = json.loads(text)
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(text.rstrip()) - 1:
+        # A cut file ends inside a value: the parser stops at the very end, or inside a string running to the end.
+        if exc.pos >= len(text.rstrip()) - 1 or exc.msg.startswith("Unterminated string"):
             raise LoadError(f"{name} is truncated: the JSON ends early (after {len(data):,} bytes)") from None
         raise LoadError(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     if not isinstance(cfg, dict) or not isinstance(cfg.get("model"), dict):

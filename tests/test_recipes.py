@@ -135,10 +135,16 @@ def test_unigram_scores_need_one_load_cycle(split) -> None:
         assert again == stable
 
 
-def test_load_rejects_truncated(trained) -> None:
-    data = trained[("bpe", SMALL)].json.encode("utf-8")
+@pytest.mark.parametrize("fraction", [0.1, 0.33, 0.5, 0.9, 0.999])
+def test_load_rejects_truncated(trained, fraction: float) -> None:
+    text = trained[("bpe", SMALL)].json
+    cut = text[: int(len(text) * fraction)].encode("utf-8")
     with pytest.raises(R.LoadError, match="truncated"):
-        R.load_json_bytes(data[: len(data) // 2])
+        R.load_json_bytes(cut)
+    data = text.encode("utf-8")
+    inside = data.index("▁".encode("utf-8"), int(len(data) * fraction) // 2) + 1  # cut inside a character
+    with pytest.raises(R.LoadError, match="truncated: it ends inside a character"):
+        R.load_json_bytes(data[:inside])
 
 
 def test_load_rejects_bad_inputs(trained) -> None:

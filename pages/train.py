@@ -1,0 +1,276 @@
+"""Train & evaluate: five real tokenizers trained on one corpus, compared on held-out sentences."""
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from core import evaluate as E
+from core import recipes as R
+from pages._shared import MAX_UPLOAD_MB, decode_upload, page_header, qp_init, qp_sync
+from pages._training import (
+    DIFF_CSS,
+    MAX_TRAIN_CHARS,
+    baseline_cached,
+    bundled_corpus,
+    corpus_sha,
+    diff_html,
+    esc,
+    evaluate_cached,
+    proof_cached,
+    split_cached,
+    tok_key,
+    train_cached,
+)
+
+SIZE_CHOICES = [300, 500, 1000, 2000, 4000, 8000, 16000, 32000]
+PALETTE = {  # Paul Tol's colour-blind-safe "bright" scheme
+    "bpe": "#4477AA", "byte-gpt2": "#EE6677", "byte-plain": "#228833", "wordpiece": "#CCBB44", "unigram": "#AA3377",
+}  # fmt: skip
+SYMBOLS = {"bpe": "circle", "byte-gpt2": "x", "byte-plain": "square", "wordpiece": "diamond", "unigram": "triangle-up"}
+
+
+def _ints(raw: str) -> list[int]:
+    return [int(x) for x in raw.split(",") if x.strip()]
+
+
+page_header(
+    "Train & evaluate",
+    "Train five kinds of tokenizer on the same text at several vocabulary sizes and compare them on held-out "
+    "sentences they never saw: sequence length, unknown tokens, round trip, cuts inside letters, and the "
+    "vocabulary each one really learned.",
+)
+st.html(f"<style>{DIFF_CSS}</style>")
+
+# ---------------------------------------------------------------- corpus
+qp_init("tr_source", "bundled", param="corpus", choices=("bundled", "upload"))
+qp_init("tr_recipes", list(R.RECIPES), param="recipes",
+        cast=lambda s: [r for r in s.split(",") if r in R.RECIPES] or list(R.RECIPES))
+qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
+        cast=lambda s: [n for n in _ints(s) if n in SIZE_CHOICES] or list(R.DEFAULT_SIZES))
+qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=lambda s: max(1, min(50, int(s))))
+
+with st.container(border=True):
+    source = st.radio(
+        "Training corpus", ["bundled", "upload"], key="tr_source", horizontal=True,
+        format_func={"bundled": "Bundled Bangla corpus", "upload": "Upload a UTF-8 .txt"}.get,
+    )  # fmt: skip
+    text: str | None = None
+    if source == "bundled":
+        text = bundled_corpus()
+        st.caption("Original Bangla text written for this project: shop messages, weather, school, family, farming, "
+                   "travel, health, food, culture and news, in documents separated by blank lines.")
+    else:
+        up = st.file_uploader(
+            f"Corpus (.txt, UTF-8; documents separated by blank lines; at most {MAX_TRAIN_CHARS:,} characters)",
+            type=["txt"], key="tr_upload", max_upload_size=MAX_UPLOAD_MB,
+        )  # fmt: skip
+        if up is not None:
+            decoded, err = decode_upload(up.getvalue(), up.name)
+            if err:
+                st.error(err)
+            elif decoded is not None and len(decoded) > MAX_TRAIN_CHARS:
+                st.error(f"“{up.name}” has {len(decoded):,} characters; the train page accepts at most "
+                         f"{MAX_TRAIN_CHARS:,}. Use `python -m core train --corpus FILE` for larger corpora.")
+            else:
+                text = decoded
+        else:
+            st.info("Upload a corpus to train on it, or switch back to the bundled corpus.")
+
+    with st.form("tr_form", border=False):
+        c1, c2, c3 = st.columns([3, 3, 1])
+        recipes = c1.multiselect("Recipes", list(R.RECIPES), key="tr_recipes",
+                                 format_func=lambda r: R.RECIPES[r].label)
+        sizes = c2.multiselect("Vocabulary sizes", SIZE_CHOICES, key="tr_sizes",
+                               format_func=lambda n: f"{n:,}")
+        min_frequency = c3.number_input("min frequency", 1, 50, key="tr_minf",
+                                        help="A pair must occur at least this often to be merged (BPE, WordPiece).")
+        st.form_submit_button("Train and evaluate", type="primary")
+
+qp_sync(corpus=source, recipes=",".join(recipes), sizes=",".join(map(str, sorted(sizes))), minf=int(min_frequency))
+
+if text is None:
+    st.stop()
+if not recipes or not sizes:
+    st.info("Choose at least one recipe and one vocabulary size.")
+    st.stop()
+
+sha = corpus_sha(text)
+try:
+    split = split_cached(sha, text)
+except E.EvalError as exc:
+    st.error(f"Cannot split this corpus: {exc}.")
+    st.stop()
+
+s = split.summary()
+st.markdown(
+    f"**Split by {s['unit']}** (seed {s['seed']}, 10% held out): {s['train_groups']:,} {s['unit']}s / "
+    f"{s['train_sentences']:,} sentences ({s['train_chars']:,} characters) for training; "
+    f"{s['heldout_groups']:,} {s['unit']}s / **{s['heldout_sentences']:,} held-out sentences** for every number "
+    f"below. {s['heldout_dropped_seen_in_training']} held-out sentences that also occur in the training part were "
+    f"dropped. Corpus sha256 `{sha[:16]}…`"
+)
+
+# ---------------------------------------------------------------- training (cached per corpus, recipe, size)
+jobs = [(r, n) for r in recipes for n in sorted(sizes)]
+bar = st.progress(0.0, text="Training…")
+trained: list[R.TrainedTokenizer] = []
+failed: list[str] = []
+for k, (recipe, size) in enumerate(jobs):
+    bar.progress(k / (len(jobs) + 1), text=f"Training {R.RECIPES[recipe].label} at {size:,} ({k + 1} of {len(jobs)})…")
+    try:
+        trained.append(train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train))
+    except R.RecipeError as exc:
+        failed.append(f"{R.RECIPES[recipe].label} at {size:,}: {exc}")
+bar.progress(len(jobs) / (len(jobs) + 1), text="Evaluating on held-out sentences…")
+baselines = [baseline_cached(sha, b, split.seed, split.train) for b in R.BASELINES]
+metrics: list[E.Metrics] = [evaluate_cached(sha, tok_key(t), split.seed, t, split.heldout) for t in trained + baselines]
+bar.empty()
+for msg in failed:
+    st.error(msg)
+by_id = {m.id: m for m in metrics}
+tok_by_id = {t.id: t for t in trained + baselines}
+
+# ---------------------------------------------------------------- table
+st.subheader("Held-out metrics", divider="gray")
+rows = []
+for m in metrics:
+    rows.append({
+        "Tokenizer": m.name,
+        "Vocab asked": m.vocab_requested,
+        "Vocab obtained": m.vocab_obtained,
+        "Tokens / sentence": round(m.tokens_per_sentence, 2),
+        "UNK %": round(m.unk_pct, 2),
+        "Round trip %": round(m.round_trip_pct, 2),
+        "cut %": round(m.cut_pct, 2),
+        "bad %": round(m.bad_pct, 2),
+        "Unused tokens": m.usage.unused,
+        "Train s": None if m.train_seconds is None else round(m.train_seconds, 3),
+        "Why obtained ≠ asked": m.vocab_note,
+    })  # fmt: skip
+table = pd.DataFrame(rows)
+table["Vocab asked"] = table["Vocab asked"].astype("Int64")
+st.dataframe(table, hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
+             column_config={"Why obtained ≠ asked": st.column_config.TextColumn(width="large")})
+st.download_button("Download the table (CSV)", table.to_csv(index=False).encode("utf-8"), "metrics.csv",
+                   "text/csv", key="tr_csv")
+st.caption(
+    "Tokens / sentence: mean over held-out sentences. UNK %: share of tokens that are [UNK]. Round trip %: "
+    "sentences with decode(encode(norm(s))) == norm(s). cut %: token boundaries inside a grapheme cluster. "
+    "bad %: tokens that are not valid UTF-8 alone. Train s: the library's training call only."
+)
+
+stuck = [m for m in metrics if m.recipe == "byte-gpt2" and m.vocab_requested and m.vocab_obtained < m.vocab_requested]
+if stuck:
+    worst = min(stuck, key=lambda m: m.vocab_obtained / (m.vocab_requested or 1))
+    st.warning(
+        f"**The \\p{{L}} effect.** Byte-level BPE with the GPT-2 regex stopped at {worst.vocab_obtained:,} tokens "
+        f"when asked for {worst.vocab_requested:,}. {R.RECIPES['byte-gpt2'].note}\n\n{worst.vocab_note}",
+        icon=":material/content_cut:",
+    )
+for r in recipes:
+    if not R.RECIPES[r].lossless:
+        st.info(f"**{R.RECIPES[r].label}**: {R.RECIPES[r].note}", icon=":material/info:")
+
+# ---------------------------------------------------------------- charts
+recipe_rows = [m for m in metrics if m.recipe]
+if recipe_rows:
+    c1, c2 = st.columns(2)
+    for col, field, title in ((c1, "tokens_per_sentence", "Tokens per held-out sentence"),
+                              (c2, "cut_pct", "cut % (boundaries inside a letter)")):
+        fig = go.Figure()
+        for r in recipes:
+            pts = sorted((m.vocab_requested, getattr(m, field), m.vocab_obtained) for m in recipe_rows if m.recipe == r)
+            if not pts:
+                continue
+            fig.add_trace(go.Scatter(
+                x=[p[0] for p in pts], y=[p[1] for p in pts], mode="lines+markers", name=R.RECIPES[r].label,
+                line={"color": PALETTE[r]}, marker={"symbol": SYMBOLS[r], "size": 10},
+                customdata=[p[2] for p in pts],
+                hovertemplate="asked %{x:,}<br>obtained %{customdata:,}<br>%{y:.2f}<extra></extra>",
+            ))  # fmt: skip
+        fig.update_layout(title=title, xaxis_title="vocabulary size asked (log)", xaxis_type="log",
+                          height=380, margin={"l": 10, "r": 10, "t": 50, "b": 10}, legend={"orientation": "h"})
+        col.plotly_chart(fig, key=f"tr_chart_{field}")
+
+# ---------------------------------------------------------------- round-trip failures
+st.subheader("Round-trip failures", divider="gray")
+failing = [m for m in metrics if m.failure_count]
+if not failing:
+    st.success("Every tokenizer gives every held-out sentence back exactly.")
+else:
+    pick = st.selectbox("Tokenizer", [m.id for m in failing], key="tr_fail_tok",
+                        format_func=lambda i: f"{by_id[i].name} — {by_id[i].failure_count:,} of "
+                                              f"{by_id[i].sentences:,} sentences fail")
+    m = by_id[pick]
+    st.caption(f"First {len(m.failures)} of {m.failure_count:,} failures; lost text is struck through, "
+               "changed or added text underlined. Whitespace shows as · → ↵.")
+    for f in m.failures:
+        st.html(f'<div><span class="tl-flag">{esc(f.reason)}</span>{diff_html(f.diff)}</div>')
+
+# ---------------------------------------------------------------- vocabulary view
+st.subheader("Vocabulary use on held-out text", divider="gray")
+pick = st.selectbox("Tokenizer", [m.id for m in metrics], key="tr_vocab_tok", format_func=lambda i: by_id[i].name)
+m = by_id[pick]
+c1, c2 = st.columns([3, 2])
+counts = m.usage.counts
+fig = go.Figure(go.Scatter(x=list(range(1, len(counts) + 1)), y=list(counts), mode="markers",
+                           marker={"color": "#4477AA", "size": 5}, name="tokens"))
+slope = E.zipf_slope(counts)
+fig.update_layout(title="Zipf plot: rank vs frequency (log-log)", xaxis_type="log", yaxis_type="log",
+                  xaxis_title="rank", yaxis_title="uses in held-out text", height=380,
+                  margin={"l": 10, "r": 10, "t": 50, "b": 10})
+c1.plotly_chart(fig, key="tr_zipf")
+c2.metric("Tokens used at least once", f"{m.usage.used:,}")
+c2.metric("Unused tokens (never seen in held-out text)", f"{m.usage.unused:,}",
+          help="Vocabulary entries (special tokens excluded) that no held-out sentence needed.")
+if slope is not None:
+    c2.caption(f"Log-log slope {slope:.2f} (Zipf's law predicts about −1).")
+c2.markdown("**Longest tokens**")
+c2.dataframe(pd.DataFrame(m.usage.longest, columns=["token (▁ = space)", "characters"]), hide_index=True,
+             height=250)
+
+# ---------------------------------------------------------------- save / load proof
+st.subheader("Save and load proof", divider="gray")
+savable = [t for t in trained]
+if savable:
+    pick = st.selectbox("Trained tokenizer", [t.id for t in savable], key="tr_save_tok",
+                        format_func=lambda i: tok_by_id[i].name)
+    tok = tok_by_id[pick]
+    saved = tok.json.encode("utf-8")
+    proof = proof_cached(tok.sha256, sha, split.seed, saved, split.heldout)
+    c1, c2 = st.columns([2, 3])
+    c1.download_button("Download tokenizer.json", saved, f"{tok.id}.tokenizer.json", "application/json",
+                       key="tr_download")
+    c1.caption(f"{len(saved):,} bytes · sha256 `{tok.sha256}`")
+    verdict = "identical" if proof.identical else "NOT identical"
+    c2.markdown(
+        f"Loaded back and saved again: sha256 `{proof.sha256_second[:16]}…` "
+        f"({'same file, byte for byte' if proof.sha256_first == proof.sha256_second else 'a different file'}); "
+        f"ids on all {proof.sentences:,} held-out sentences: "
+        f"{'identical' if proof.ids_identical else 'different'}. **The reloaded tokenizer is {verdict}.**"
+    )
+
+up = st.file_uploader("Load a tokenizer.json (for example one downloaded above) to check it on the same held-out text",
+                      type=["json"], key="tr_load", max_upload_size=MAX_UPLOAD_MB)
+if up is not None:
+    data = up.getvalue()
+    try:
+        loaded = R.load_json_bytes(data, name=up.name)
+    except R.LoadError as exc:
+        st.error(f"Rejected: {exc}.")
+    else:
+        proof = proof_cached(loaded.sha256, sha, split.seed, data, split.heldout)
+        lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
+        same = [t for t in trained if t.sha256 == loaded.sha256]
+        st.success(
+            f"Loaded “{up.name}”: {loaded.vocab_obtained:,} tokens, sha256 `{loaded.sha256}`"
+            + (f" — the same file as {same[0].name}." if same else ".")
+        )
+        st.markdown(
+            f"Re-saved: {'byte-identical' if proof.sha256_first == proof.sha256_second else 'different bytes'} "
+            f"(sha256 `{proof.sha256_second[:16]}…`); ids on {proof.sentences:,} held-out sentences: "
+            f"{'identical' if proof.ids_identical else 'different'}. Held-out: "
+            f"{lm.tokens_per_sentence:.2f} tokens/sentence, round trip {lm.round_trip_pct:.1f}%, "
+            f"UNK {lm.unk_pct:.2f}%, cut {lm.cut_pct:.1f}%."
+        )
