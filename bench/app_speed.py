@@ -144,8 +144,8 @@ def main() -> None:
     print(f"  engine only (encode+stats+render, no Streamlit): {fmt(eng)}")
 
     n, steps, train_s = bench_stepper(args.repeat)
-    print(f"\nBPE stepper, one Next click on a {n:,}-merge byte-level trace (goal < 200 ms)")
-    print(f"  (training {n:,} merges on {len((REPO / 'assets/train/bn_shop_corpus.txt').read_bytes()):,} bytes, once, cached: {train_s:.1f} s)")
+    print(f"\nBPE stepper, one Next click on a {int(n):,}-merge byte-level trace (goal < 200 ms)")
+    print(f"  (training {int(n):,} merges on {len((REPO / 'assets/train/bn_shop_corpus.txt').read_bytes()):,} bytes, once, cached: {train_s:.1f} s)")
     print(f"  step: {fmt(steps)}")
 
 

@@ -62,6 +62,7 @@ from __future__ import annotations
 import html
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from .boundaries import BoundaryKind
@@ -82,7 +83,7 @@ PALETTE: tuple[str, ...] = (
 )
 
 #: Default number of chips drawn; the rest is summarised in a note.
-DEFAULT_MAX_TOKENS = 2000
+DEFAULT_MAX_TOKENS = 1000
 
 _WS_GLYPHS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽", "\u3000": "␣"}
 _FORMAT_NAMES = {
@@ -312,12 +313,31 @@ def _sep_html(kind: BoundaryKind) -> str:
     )
 
 
+@lru_cache(maxsize=65536)
+def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str) -> tuple[str, str]:
+    """(escaped tooltip without its first line, inner HTML): the same for every
+    occurrence of a token, so it is computed once (texts repeat a lot)."""
+    tok = Token(token_id, data, 0, len(data), 0, len(touched), special)
+    title = token_title(tok, 0, touched)
+    rest = title.split("\n", 1)[1]
+    head_extra = title.split("\n", 1)[0][len("token 1"):]
+    return html.escape(head_extra + "\n" + rest, quote=True), chip_inner(data)
+
+
 def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool) -> str:
     cls = f"tl-tok tl-c{index % len(PALETTE)}" + (" tl-special" if token.special else "")
-    title = token_title(token, index, source_text) if show_ids else token_title(
-        Token(None, token.data, token.byte_start, token.byte_end, token.start, token.end, token.special), index, source_text
-    )
-    return f'<span class="{cls}" dir="auto" title="{html.escape(title, quote=True)}">{chip_inner(token.data)}</span>'
+    # a token that is not valid UTF-8 names the characters it touches in the source text
+    touched = "" if source_text is None or _is_utf8(token.data) else source_text[token.start : token.end]
+    title_rest, inner = _chip_parts(token.data, token.id if show_ids else None, token.special, touched)
+    return f'<span class="{cls}" dir="auto" title="token {index + 1}{title_rest}">{inner}</span>'
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def text_direction(text: str) -> str:
@@ -440,7 +460,24 @@ def render_pieces(
 
     >>> "E0 A6" in render_pieces([b"\\xe0\\xa6", b"\\xb0"])
     True
+
+    Results are memoised (a stepper redraws the same word segmentations on
+    every step).
     """
+    return _render_pieces_cached(
+        tuple(bytes(p) for p in pieces), None if ids is None else tuple(ids), max_tokens, show_ids, legend, direction
+    )
+
+
+@lru_cache(maxsize=8192)
+def _render_pieces_cached(
+    pieces: tuple[bytes, ...],
+    ids: tuple[int | None, ...] | None,
+    max_tokens: int | None,
+    show_ids: bool,
+    legend: bool,
+    direction: str,
+) -> str:
     enc = encoding_from_pieces(pieces, ids)
     if enc is not None:
         return render_encoding(enc, max_tokens=max_tokens, show_ids=show_ids, legend=legend, direction=direction)
