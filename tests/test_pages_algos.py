@@ -181,3 +181,19 @@ def test_browser_unigram_lattice_and_bad_model(app):
     app.page.get_by_text("SentencePiece BPE model, not Unigram").first.wait_for(timeout=30_000)
     app.assert_no_exception()
     assert "SentencePiece BPE model, not Unigram" in app.page.inner_text("body")
+
+
+@pytest.mark.parametrize("path", ["wordpiece", "normalization", "pretokenizers"])
+def test_browser_html_in_user_text_stays_text(app, path):
+    from urllib.parse import quote
+
+    payload = "<img src=x onerror=alert(1)> ক্ষ"
+    app.open(path, "text=" + quote(payload))
+    shown = app.page.locator(".tl-tokens, .tl-algo-big")
+    shown.first.wait_for(timeout=30_000)
+    app.assert_no_exception()
+    rendered = " ".join(shown.all_inner_texts())
+    assert "onerror" in rendered and "<img" in rendered  # drawn as text
+    assert app.page.locator('img[src="x"]').count() == 0
+    app.page.wait_for_timeout(300)
+    assert app.dialogs == []
