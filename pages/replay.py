@@ -63,10 +63,13 @@ if k == 0:
 else:
     s = steps[k - 1]
     if s.left or s.right:
-        merged = (s.left + s.right).decode("utf-8", errors="replace")
+        try:
+            merged = f"“{(s.left + s.right).decode('utf-8')}”"
+        except UnicodeDecodeError:
+            merged = f"`{utf8_hex(s.left + s.right)}` (not a whole character yet)"
         st.markdown(
             f"**Step {k} of {n}**: merge rank **{s.rank:,}** joins `{utf8_hex(s.left)}` + `{utf8_hex(s.right)}` "
-            f"→ “{merged}” · {len(pieces)} pieces"
+            f"→ {merged} · {len(pieces)} pieces"
         )
     else:
         st.markdown(f"**Step {k} of {n}**: the whole piece is one vocabulary entry (id {s.rank:,}); tiktoken takes it directly.")
@@ -75,7 +78,7 @@ show_tokens(render_pieces(pieces, show_ids=False))
 final_ok = result.matches_library
 st.markdown(
     f"**Final:** {len(result.final_ids)} tokens {result.final_ids} · library encode: {list(result.library_ids)} · "
-    + ("✅ identical" if final_ok else "❌ different")
+    + ("**identical** ✓" if final_ok else "**DIFFERENT** ✗")
 )
 
 with st.expander(f"All {n} merges", expanded=False):
