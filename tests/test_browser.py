@@ -169,3 +169,36 @@ def test_readme_screenshot(app, output_dir):
     path = app.screenshot("readme-screenshot", full_page=False)
     if os.environ.get("TL_UPDATE_SCREENSHOT") == "1":
         shutil.copyfile(path, REPO / "assets" / "screenshot.png")
+
+
+def test_stepper_play_runs_to_the_end_and_stops(app):
+    app.open("stepper", "corpus=toy&merges=6&step=0")
+    app.page.locator(".st-key-st_play label").first.click()  # the Play toggle
+    watch = app.page.locator(".tl-watch").first
+    app.page.wait_for_function(
+        "() => { const w = document.querySelector('.tl-watch'); return w && w.innerText.includes('Merge 6 of 6'); }",
+        timeout=30_000,
+    )
+    app.wait_idle()
+    assert "Merge 6 of 6" in watch.inner_text()
+    assert app.page.locator(".st-key-st_play input").first.is_checked() is False  # play switched itself off
+    app.assert_no_exception()
+
+
+def test_stepper_trains_on_an_uploaded_file_and_rejects_binary(app, tmp_path):
+    app.open("stepper", "corpus=upload&merges=5")
+    upload = app.page.locator('[data-testid="stFileUploaderDropzoneInput"]').first
+    bad = tmp_path / "x.txt"
+    bad.write_bytes(b"\x00\x01\x02binary")
+    upload.set_input_files(str(bad))
+    app.page.wait_for_timeout(500)
+    app.wait_idle()
+    assert "binary" in app.page.locator('[data-testid="stAlert"]').first.inner_text()
+    good = tmp_path / "shop.txt"
+    good.write_text("ঘর ঘরের বাজার বাজারে বাজারের\n" * 3, encoding="utf-8")
+    upload.set_input_files(str(good))
+    app.page.wait_for_timeout(500)
+    app.wait_idle()
+    app.assert_no_exception()
+    assert "Training on “shop.txt”" in app.page.locator("body").inner_text()
+    assert app.page.locator(".tl-watch").count() == 1
