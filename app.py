@@ -31,7 +31,8 @@ PAGES: dict[str, list[tuple[str, str, str]]] = {
         ("normalization.py", "Normalization", ":material/spellcheck:"),
         ("pretokenizers.py", "Pre-tokenizers", ":material/content_cut:"),
     ],
-    "Train": [("train.py", "Train & evaluate", ":material/model_training:")],
+    "Train": [("train.py", "Train & evaluate", ":material/model_training:"),
+              ("special_tokens.py", "Special tokens & round trip", ":material/key:")],
 }
 
 

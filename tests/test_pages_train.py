@@ -147,3 +147,65 @@ def test_train_page_gpt2_warning_in_browser(app) -> None:
     app.page.wait_for_selector("text=The \\p{L} effect")
     app.page.locator("text=The \\p{L} effect").scroll_into_view_if_needed()
     app.screenshot("train_page_gpt2_warning", full_page=False)
+
+
+# -- Special tokens & round trip page ------------------------------------------------------
+
+
+def open_special(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=240)
+    at.switch_page("pages/special_tokens.py")
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_special_tokens_defaults_flag_injection() -> None:
+    at = open_special({"tok": "trained:bpe,trained:wordpiece,cl100k_base"})
+    df = at.dataframe[0].value
+    bpe = df[df["Tokenizer"].str.startswith("BPE (code points)")].set_index("Mode")
+    assert bpe.loc["library default", "Outcome"].startswith("⚠")
+    assert bpe.loc["library default", "Control ids made"] == "[SEP] → 3"
+    assert bpe.loc["encode_special_tokens=True", "Outcome"] == "✓ stayed text"
+    if any(df["Tokenizer"].str.startswith("cl100k")):
+        cl = df[df["Tokenizer"].str.startswith("cl100k")].set_index("Mode")
+        assert cl.loc["library default (encode)", "Outcome"].startswith("⛔")
+        assert cl.loc['allowed_special="all"', "Control ids made"] == "<|endoftext|> → 100257"
+    assert any("Injection risk" in w.value for w in at.warning)
+    # padding: the shorter sentence is padded and masked
+    pad = next(b for b in html_bodies(at) if "attention mask" in b)
+    assert "[PAD]" in pad and "0 (pad)" in pad
+    # round-trip matrix: byte-level pretrained passes the emoji case, code-point BPE does not
+    matrix = at.dataframe[1].value
+    assert matrix.loc["Emoji sequences"].iloc[0] == "✗ fail"
+    assert matrix.loc["Bangla sentence"].iloc[0] == "✓ pass"
+
+
+def test_special_tokens_plain_text_and_no_tokenizer() -> None:
+    at = open_special({"tok": "trained:unigram", "text": "কোনো বিশেষ টোকেন নেই"})
+    assert any("No control id" in s.value for s in at.success)
+    at.multiselect(key="sp_tok").set_value([]).run()
+    assert not at.exception
+    assert any("at least one tokenizer" in i.value for i in at.info)
+
+
+def test_special_tokens_uploaded_cases() -> None:
+    at = open_special({"tok": "trained:byte-plain,trained:wordpiece"})
+    at.file_uploader(key="sp_cases").upload("mine.txt", "এক  দুই\nতিন।\n".encode(), "text/plain").run()
+    assert not at.exception
+    matrix = at.dataframe[1].value
+    assert "mine.txt: line 1" in matrix.index and "mine.txt: line 2" in matrix.index
+    assert (matrix.iloc[:, 0] == "✓ pass").all()  # byte-plain is lossless on every case
+    at.file_uploader(key="sp_cases").upload("bad.txt", b"\xff\xfe\x00\x01", "text/plain").run()
+    assert not at.exception and at.error
+
+
+def test_special_tokens_page_in_browser(app) -> None:
+    app.page.set_default_timeout(120_000)
+    app.open("special_tokens", "tok=trained:bpe,cl100k_base,mistral-spm-v1")
+    app.wait_idle(timeout=180)
+    app.assert_no_exception()
+    app.page.wait_for_selector("text=Injection risk")
+    app.screenshot("special_tokens_page")
