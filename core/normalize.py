@@ -20,6 +20,7 @@ import json
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Sequence
 
 from .units import CodePointInfo, codepoint_info, graphemes
@@ -103,17 +104,21 @@ class CodePointRow:
 
 @dataclass(frozen=True)
 class ClusterDiff:
-    """One grapheme cluster of the input, what it became, and its code point rows."""
+    """One grapheme cluster of the input, what it became, and (computed on first use) its code point rows."""
 
     start: int
     end: int
     before: str
     after: str
-    rows: tuple[CodePointRow, ...]
 
     @property
     def changed(self) -> bool:
         return self.before != self.after
+
+    @cached_property
+    def rows(self) -> tuple[CodePointRow, ...]:
+        """Code point rows pairing ``before`` with ``after`` (see :func:`_rows`)."""
+        return _rows(self.before, self.after)
 
 
 @dataclass(frozen=True)
@@ -232,7 +237,7 @@ def align(before: str, after: str, norm) -> tuple[tuple[ClusterDiff, ...], str]:
         parts, how = got, "diff"
     else:
         how = "cluster"
-    return tuple(ClusterDiff(c.start, c.end, c.text, p, _rows(c.text, p)) for c, p in zip(clusters, parts)), how
+    return tuple(ClusterDiff(c.start, c.end, c.text, p) for c, p in zip(clusters, parts)), how
 
 
 # ---------------------------------------------------------------- warnings

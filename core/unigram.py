@@ -104,8 +104,13 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Unigram
     unk_id = model.get("unk_id")
     if unk_id is not None and not (0 <= unk_id < len(pieces)):
         raise UnigramError(f"{source}: unk_id {unk_id} is outside the vocabulary of {len(pieces)} pieces")
-    notes = () if unk_id is not None else ("this model has no unknown piece: text it cannot cover is an error",)
-    return UnigramModel(pieces, unk_id, bool(model.get("byte_fallback")), source, "tokenizers", notes)
+    notes = [] if unk_id is not None else ["this model has no unknown piece: text it cannot cover is an error"]
+    for stage in ("normalizer", "pre_tokenizer"):
+        spec = data.get(stage)
+        if isinstance(spec, dict) and spec.get("type") not in (None, "Metaspace"):
+            notes.append(f"this tokenizer's {stage.replace('_', '-')} ({spec.get('type')}) runs first in the full "
+                         "pipeline; the lattice uses your word as typed (spaces become ▁)")
+    return UnigramModel(pieces, unk_id, bool(model.get("byte_fallback")), source, "tokenizers", tuple(notes))
 
 
 _SP_TYPES = {1: "Unigram", 2: "BPE", 3: "Word", 4: "Char"}

@@ -95,6 +95,10 @@ for c in res.clusters:
         rows.append([f"{c.start}", f"<span dir='auto'>{esc(c.before)}</span> → <span dir='auto'>{esc(c.after)}</span>",
                      before or "—", after or "—", f'<span class="tl-op">{OP_LABEL[r.op]}</span>'])
         classes.append("tl-changed" if r.op in ("replace", "delete", "insert") else "")
+MAX_ROWS = 1500
+if len(rows) > MAX_ROWS:
+    st.warning(f"Showing the first {MAX_ROWS:,} of {len(rows):,} rows; turn on “Only changed letters” or shorten the text.")
+    rows, classes = rows[:MAX_ROWS], classes[:MAX_ROWS]
 if rows:
     st.html(html_table(["at", "letter", "code points before", "code points after", "change"], rows, classes,
                        testid="norm-table"))

@@ -92,6 +92,28 @@ def _all_paths(word: str, edges: list[ug.Edge]) -> list[float]:
     return sorted(scores, reverse=True)
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    pieces=st.dictionaries(st.text(alphabet="ab▁", min_size=1, max_size=3),
+                           st.floats(min_value=-9, max_value=-0.1, allow_nan=False), min_size=1, max_size=12),
+    word=st.text(alphabet="abc", min_size=1, max_size=7),
+    k=st.integers(min_value=1, max_value=6),
+)
+def test_property_top_k_is_the_k_best_of_all_paths(pieces, word, k):
+    model = ug.UnigramModel((("<unk>", 0.0),) + tuple(pieces.items()), 0)
+    lat = ug.lattice(word, model, k=k)
+    brute = _all_paths(lat.word, list(lat.edges))
+    assert [s.score for s in lat.top] == pytest.approx(brute[:k])
+    assert len({s.edges for s in lat.top}) == len(lat.top)
+
+
+def test_tokenizer_json_notes_other_stages():
+    text = json.dumps({"normalizer": {"type": "Precompiled"}, "pre_tokenizer": {"type": "Metaspace"},
+                       "model": {"type": "Unigram", "vocab": [["<unk>", 0.0], ["a", -1.0]], "unk_id": 0}})
+    m = ug.load_tokenizer_json(text)
+    assert len(m.notes) == 1 and "normalizer (Precompiled)" in m.notes[0]
+
+
 @pytest.mark.parametrize("word", ["বাজারঘরের", "ঘরের", "প্যাকেট", "রাজশাহী"])
 def test_top_k_equals_brute_force(trained, word):
     lat = ug.lattice(word, trained, k=5)
