@@ -618,13 +618,49 @@ class HFTokenizer(PretrainedTokenizer):
             piece = piece[len(self._wp_prefix) :]
         return piece.replace("\u2581", " ").encode("utf-8")
 
+    @cached_property
+    def _by_id(self) -> list[bytes]:
+        """Exact bytes of every id (built on first use)."""
+        vocab = self._tok.get_vocab(with_added_tokens=True)
+        by_id = [b""] * (max(vocab.values()) + 1)
+        for piece, tid in vocab.items():
+            by_id[tid] = self._piece_bytes(tid, piece)
+        return by_id
+
     def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
         enc = self._engine(allow_special).encode(text, add_special_tokens=False)
         ids = enc.ids
-        data = [self._piece_bytes(i, p) for i, p in zip(ids, enc.tokens)]
+        by_id = self._by_id
+        data = [by_id[i] for i in ids]
+        if self._byte_level and b"".join(data) == text.encode("utf-8"):
+            spans = []  # lossless byte-level: spans are running sums
+            pos = 0
+            for d in data:
+                spans.append((pos, pos + len(d)))
+                pos += len(d)
+            return ids, spans, data
         offsets = char_byte_offsets(text)
         spans = [(offsets[s], offsets[e]) for s, e in enc.offsets]
         return ids, align_byte_spans(text.encode("utf-8"), spans, data), data
+
+    def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
+        if not self._byte_level:
+            return super().table(text, allow_special=allow_special)
+        check_text(text)
+        ids_list = self._engine(allow_special).encode(text, add_special_tokens=False).ids
+        by_id = self._by_id
+        data = [by_id[i] for i in ids_list]
+        if b"".join(data) != text.encode("utf-8"):
+            return super().table(text, allow_special=allow_special)
+        ids = np.asarray(ids_list, dtype=np.int64)
+        lens = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
+        ends = np.cumsum(lens)
+        special_ids = self.special_ids
+        return build_table(
+            text, ids, ends - lens, ends, data,
+            np.fromiter((i in special_ids for i in ids_list), dtype=bool, count=len(ids_list)),
+            np.fromiter(map(is_valid_utf8, data), dtype=bool, count=len(data)),
+        )  # fmt: skip
 
     def token_bytes(self, token_id: int) -> bytes:
         piece = self._tok.id_to_token(token_id)

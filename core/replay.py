@@ -20,7 +20,8 @@ from functools import lru_cache
 import regex
 
 from .adapters import PretrainedTokenizer, TiktokenTokenizer, check_text
-from .bpe import EncodeTrace, encode_trace, tiktoken_rank_of
+from .bpe import BpeTrace, EncodeTrace, encode_trace, tiktoken_rank_of
+from .pretokenize import pretokenize
 
 #: Replays longer than this many code points are refused (a page would be unreadable anyway).
 MAX_REPLAY_CHARS = 2000
@@ -123,3 +124,31 @@ def replay(tok: PretrainedTokenizer, text: str) -> Replay:
         final = (data,) if direct else trace.final
         pieces.append(PieceReplay(piece, start, end, trace, final, tuple(ranks[b] for b in final), direct))
     return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)))
+
+
+def replay_trained(trace: BpeTrace, text: str, upto: int | None = None) -> Replay:
+    """Replay a BPE trained in the app (its first ``upto`` merges) on ``text``.
+
+    Merges apply in learned order, as in training; a rank is the merge's
+    number (0 = first merge). Ids are the trace's vocabulary ids; a piece
+    outside the vocabulary (a code point never seen in training) has id -1
+    on both sides of the comparison.
+
+    >>> from core.bpe import train_bpe
+    >>> t = train_bpe({"low": 5, "lower": 2}, merges=2, unit="codepoint")
+    >>> replay_trained(t, "lowly").matches_library
+    True
+    """
+    check_text(text)
+    if len(text) > MAX_REPLAY_CHARS:
+        raise ReplayError(f"text is {len(text)} code points; replay takes at most {MAX_REPLAY_CHARS}")
+    limit = len(trace.steps) if upto is None else min(upto, len(trace.steps))
+    rank_of = trace.rank_of(limit)
+    vocab = trace.vocab
+    pieces = []
+    for span in pretokenize(text, trace.pattern):
+        tr = encode_trace(span.text, rank_of, unit=trace.unit, mode="learned-order")
+        ids = tuple(vocab.get(p, -1) for p in tr.final)
+        pieces.append(PieceReplay(span.text, span.start, span.end, tr, tr.final, ids, False))
+    library = tuple(-1 if i is None else i for i in trace.tokenizer(limit).encode(text).ids)
+    return Replay(f"bpe-{trace.unit}-{limit}", text, tuple(pieces), library)

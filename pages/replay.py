@@ -6,11 +6,16 @@ import streamlit as st
 
 from core import zoo
 from core.render import render_pieces
-from core.replay import MAX_REPLAY_CHARS, ReplayError, replay
+from core.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay_trained
 from core.units import utf8_hex
-from pages._shared import page_header, qp_init, qp_sync, show_tokens
+from pages._shared import bpe_trace, page_header, qp_init, qp_sync, show_tokens
+from pages._tokenizers import MAX_SAMPLE_MERGES, sample_corpus
 
-REPLAYABLE = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
+PRETRAINED = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
+#: BPE trained in the app on the bundled shop sample (id -> unit).
+TRAINED = {"bpe-sample-byte": "byte", "bpe-sample-cp": "codepoint"}
+REPLAYABLE = PRETRAINED + list(TRAINED)
+LABELS = {"bpe-sample-byte": "BPE trained here (bytes, shop sample)", "bpe-sample-cp": "BPE trained here (code points, shop sample)"}
 
 page_header(
     "Merge replay",
@@ -21,7 +26,7 @@ page_header(
 qp_init("rp_tok", "cl100k_base", param="tok", choices=REPLAYABLE)
 qp_init("rp_text", "রাজশাহী", param="text")
 c1, c2 = st.columns([1, 2])
-tid = c1.selectbox("Tokenizer", REPLAYABLE, key="rp_tok", format_func=lambda i: zoo.ENTRIES[i].name)
+tid = c1.selectbox("Tokenizer", REPLAYABLE, key="rp_tok", format_func=lambda i: LABELS.get(i) or zoo.ENTRIES[i].name)
 word = c2.text_input("Word or short text", key="rp_text", max_chars=MAX_REPLAY_CHARS)
 qp_sync(tok=tid, text=word)
 
@@ -30,9 +35,12 @@ if not word:
     st.stop()
 
 try:
-    with st.spinner(f"Loading {tid} (first use only)…"):
-        tok = zoo.load(tid)
-    result = replay(tok, word)
+    if tid in TRAINED:
+        result = replay_trained(bpe_trace(sample_corpus(), merges=MAX_SAMPLE_MERGES, unit=TRAINED[tid]), word)
+    else:
+        with st.spinner(f"Loading {tid} (first use only)…"):
+            tok = zoo.load(tid)
+        result = replay(tok, word)
 except (zoo.ZooError, ReplayError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
@@ -99,8 +107,12 @@ with st.expander(f"All {n} merges", expanded=False):
         hide_index=True,
         width="stretch",
     )
-st.caption(
-    f"{zoo.ENTRIES[tid].name}: split pattern first (merges never cross its pieces), then tiktoken's loop: merge "
-    "the adjacent pair whose joined bytes have the lowest rank, repeat. Grey hex chips are bytes that are not a "
-    "whole character yet."
-)
+if tid in TRAINED:
+    st.caption(f"{LABELS[tid]}: merges apply in the order they were learned (rank = merge number, 0 first). "
+               "Pieces never seen in training have id -1.")
+else:
+    st.caption(
+        f"{zoo.ENTRIES[tid].name}: split pattern first (merges never cross its pieces), then tiktoken's loop: merge "
+        "the adjacent pair whose joined bytes have the lowest rank, repeat. Hex chips are bytes that are not a "
+        "whole character yet."
+    )

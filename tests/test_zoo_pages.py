@@ -76,3 +76,10 @@ def test_tax_page_bundled_cldr_and_bad_upload():
     at.number_input(key="tax_dmodel").set_value(4096).run()
     at.number_input(key="tax_vocab").set_value(32000).run()
     assert any("131,072,000 parameters" in m.value for m in at.markdown)
+
+
+def test_replay_bpe_trained_in_the_app():
+    at = open_page("replay", {"tok": "bpe-sample-byte", "text": "বাজারঘর"})
+    final = next(m.value for m in at.markdown if m.value.startswith("**Final:**"))
+    assert "identical" in final
+    assert at.slider[0].max > 3

