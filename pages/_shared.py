@@ -240,7 +240,7 @@ _REGISTRY: dict[str, Any] = {}
 _providers_loaded = False
 
 #: Modules that add options: each has ``tokenizer_options() -> list[TokenizerOption-like]``.
-PROVIDERS: list[str] = ["pages._tokenizers"]
+PROVIDERS: list[str] = ["pages._tokenizers", "pages._zoo_options"]
 
 
 def register_tokenizers(options: list[Any]) -> None:

@@ -83,3 +83,12 @@ def test_replay_bpe_trained_in_the_app():
     final = next(m.value for m in at.markdown if m.value.startswith("**Final:**"))
     assert "identical" in final
     assert at.slider[0].max > 3
+
+
+def test_pretrained_tokenizers_join_the_shared_selector():
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params["tok"] = "o200k_base,bytes"
+    at.run()
+    assert not at.exception
+    assert at.multiselect(key="home_tok").value == ["o200k_base", "bytes"]
+    assert sum("tokens/word" in m.value for m in at.markdown) == 2
