@@ -78,29 +78,52 @@ st.markdown(f"**{len(lat.tokens)} tokens**, total log-probability **{lat.best.sc
             + " ".join(f"`{t}`" for t, _ in lat.tokens))
 show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens]))
 
-# ---- the lattice drawing: positions on x, each piece an arc from its start to its end
+# ---- the lattice drawing: positions on x, each piece an arc from its start to its end.
+# One trace per kind (others / unknown / best path), arcs separated by None, so a 200-character word stays fast.
 n = len(lat.word)
+
+
+def arc_height(e: ug.Edge) -> float:
+    return 0.35 + 0.45 * (e.end - e.start) + 0.08 * (e.start % 3)
+
+
 fig = go.Figure()
-for e in sorted(lat.edges, key=lambda e: (e.start, e.end) in best_ids):
-    on_best = (e.start, e.end) in best_ids
-    height = 0.35 + 0.45 * (e.end - e.start) + 0.08 * (e.start % 3)
-    xs = [e.start + (e.end - e.start) * t / 24 for t in range(25)]
-    ys = [height * math.sin(math.pi * t / 24) for t in range(25)]
-    colour = BEST if on_best else (UNK if e.unk else OTHER)
-    hover = f"{e.piece}  [{e.start}, {e.end})  log p = {e.score:.3f}" + ("  (unknown)" if e.unk else "")
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=colour, width=5 if on_best else 1.5,
-                                                                     dash="dot" if e.unk else "solid"),
-                             hoverinfo="text", hovertext=hover, showlegend=False))
-    if on_best or n <= 30:
-        fig.add_annotation(x=(e.start + e.end) / 2, y=height, text=f"{e.piece}<br>{e.score:.2f}", showarrow=False,
-                           yshift=12, font=dict(size=15 if on_best else 11, color="#222" if on_best else "#777"))
-for i, ch in enumerate(lat.word):
-    fig.add_annotation(x=i + 0.5, y=-0.12, text=ch, showarrow=False, font=dict(size=20))
+groups = {"other": [], "unk": [], "best": []}
+for e in lat.edges:
+    groups["best" if (e.start, e.end) in best_ids else "unk" if e.unk else "other"].append(e)
+styles = {"other": dict(color=OTHER, width=1.5), "unk": dict(color=UNK, width=1.5, dash="dot"),
+          "best": dict(color=BEST, width=5)}
+for kind, edges in groups.items():
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    hover: list[str | None] = []
+    for e in edges:
+        h = arc_height(e)
+        label = f"{e.piece}  [{e.start}, {e.end})  log p = {e.score:.3f}" + ("  (unknown)" if e.unk else "")
+        for t in range(25):
+            xs.append(e.start + (e.end - e.start) * t / 24)
+            ys.append(h * math.sin(math.pi * t / 24))
+            hover.append(label)
+        xs.append(None)
+        ys.append(None)
+        hover.append(None)
+    if edges:
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=styles[kind], hoverinfo="text", hovertext=hover,
+                                 name={"other": "other pieces", "unk": "unknown", "best": "best path"}[kind]))
+labelled = [e for e in lat.edges if (e.start, e.end) in best_ids or n <= 30]
+fig.add_trace(go.Scatter(
+    x=[(e.start + e.end) / 2 for e in labelled], y=[arc_height(e) + 0.12 for e in labelled], mode="text",
+    text=[f"{e.piece}<br>{e.score:.2f}" for e in labelled], hoverinfo="skip", showlegend=False,
+    textfont=dict(size=[15 if (e.start, e.end) in best_ids else 11 for e in labelled],
+                  color=["#222" if (e.start, e.end) in best_ids else "#777" for e in labelled])))
+fig.add_trace(go.Scatter(x=[i + 0.5 for i in range(n)], y=[-0.12] * n, mode="text", text=list(lat.word),
+                         textfont=dict(size=20), hoverinfo="skip", showlegend=False))
+top = max((arc_height(e) for e in lat.edges), default=1.0) + 0.45
 fig.update_layout(height=460 if n <= 30 else 360, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
+                  legend=dict(orientation="h", y=1.02, x=0),
                   xaxis=dict(tickmode="linear", dtick=1 if n <= 40 else max(1, n // 20), title="position (characters)",
                              range=[-0.3, n + 0.3], showgrid=True, gridcolor="#eee"),
-                  yaxis=dict(visible=False, range=[-0.3, max((0.35 + 0.45 * (e.end - e.start) + 0.2 for e in lat.edges),
-                                                             default=1) + 0.2]))
+                  yaxis=dict(visible=False, range=[-0.3, top]))
 st.subheader("Lattice", divider="gray")
 st.caption(f"{len(lat.edges)} pieces match spans of “{lat.word}”. Orange: the best path; dotted red: unknown "
            "characters; hover an arc for its log-probability.")
