@@ -81,11 +81,14 @@ def test_normalization_trap_and_forms():
     assert "Compatibility mapping" in texts(at.warning)
 
 
-def test_normalization_bad_rule_shows_error():
+def test_normalization_rules_count_tokens():
     at = open_page("normalization")
-    at.text_area(key="norm_rule_text").set_value("g'oz").run()
+    at.text_area(key="norm_rule_text").set_value("O'zbekiston san'at").run()
     no_exception(at)
-    assert not at.error or "lost a combining mark" in texts(at.error)
+    assert at.selectbox(key="norm_tok").value == "cl100k_base"  # the pretrained zoo is in the selector
+    assert "tokens before →" in texts(at.markdown)
+    at.selectbox(key="norm_tok").set_value("bytes").run()
+    assert "**UTF-8 bytes**: 18 tokens before → **20 after** the rules." in texts(at.markdown)
 
 
 def test_pretokenizers_examples():
