@@ -311,7 +311,9 @@ class PieceStats:
     """What a pre-tokenizer leaves for merges to work on (one training corpus).
 
     Merges never cross a piece boundary, so these numbers bound what any
-    BPE-style trainer can build. ``merge_ceiling`` = special tokens +
+    BPE-style trainer can build. Each distinct word is pre-tokenized once as
+    it stands mid-line (after a space), so line-initial variants are not
+    counted separately. ``merge_ceiling`` = special tokens +
     alphabet + the sum of (symbols - 1) over distinct pieces: every merge
     shortens at least one distinct piece by one symbol. ``words_cut_pct`` is
     the share of whitespace-separated words (occurrences) that the
@@ -332,16 +334,19 @@ def piece_stats(tok, lines: Iterable[str], *, byte_level: bool, wordpiece: bool 
 
     norm = tok.normalizer
     pre = tok.pre_tokenizer
+    word_counts: Counter[str] = Counter()
+    for line in lines:
+        word_counts.update((norm.normalize_str(line) if norm is not None else line).split())
     pieces: Counter[str] = Counter()
     words = cut_words = word_pieces = 0
-    for line in lines:
-        text = norm.normalize_str(line) if norm is not None else line
-        for word in text.split():
-            parts = pre.pre_tokenize_str(word)
-            pieces.update(p for p, _ in parts)
-            words += 1
-            word_pieces += len(parts)
-            cut_words += len(parts) > 1
+    for word, n in word_counts.items():
+        # Each distinct word once, as it stands mid-line (after a space), weighted by its count.
+        parts = [p for p, _ in pre.pre_tokenize_str(" " + word) if p.strip(" \u2581\u0120")]
+        for p in parts:
+            pieces[p] += n
+        words += n
+        word_pieces += n * len(parts)
+        cut_words += n * (len(parts) > 1)
     if not pieces:
         return PieceStats(0, 0.0, 0, len(SPECIAL_TOKENS), 0.0, 0.0)
     if byte_level:
