@@ -92,7 +92,7 @@ class TokenTable:
 
 
 # Grapheme cluster break classes per code point (UAX #29), as bit flags, filled lazily.
-_CTL, _CR, _LF, _EXT, _PREP, _HANGUL, _RI, _ZWJ, _PICT, _LINKEXT, _CONS = (1 << i for i in range(11))
+_CTL, _CR, _LF, _EXT, _PREP, _HANGUL, _RI, _ZWJ, _PICT, _LINKEXT, _CONS, _LINKER = (1 << i for i in range(12))
 _CLASS_RES = [
     (_CTL, regex.compile(r"[\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}]")),
     (_CR, regex.compile(r"\p{GCB=CR}")),
@@ -105,6 +105,7 @@ _CLASS_RES = [
     (_PICT, regex.compile(r"\p{Extended_Pictographic}")),
     (_LINKEXT, regex.compile(r"[\p{InCB=Linker}\p{InCB=Extend}]")),
     (_CONS, regex.compile(r"\p{InCB=Consonant}")),
+    (_LINKER, regex.compile(r"\p{InCB=Linker}")),
 ]
 _FLAGS = np.zeros(0x110000, dtype=np.uint16)
 _KNOWN = np.zeros(0x110000, dtype=bool)
@@ -139,29 +140,40 @@ def inside_cluster(text: str, positions: np.ndarray) -> np.ndarray:
 
     Equivalent to segmenting the whole text with ``\\X`` (tests check it
     against the Unicode break-test file), but vectorised: pairs of code
-    points decide almost every position; only Hangul syllable sequences,
-    regional-indicator pairs, emoji ZWJ sequences and Indic conjuncts look
-    further, by running ``\\X`` from the last certain boundary.
+    points decide almost every position, Indic conjuncts (GB9c) are decided
+    from runs of linkers; only Hangul syllable sequences, regional-indicator
+    pairs and emoji ZWJ sequences run ``\\X`` from the last certain boundary.
     """
     if len(positions) == 0:
         return np.zeros(0, dtype=bool)
     cps = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    fa = _flags(cps[positions - 1])
-    fb = _flags(cps[positions])
-    out = (fb & _EXT).astype(bool) | (fa & _PREP).astype(bool)
-    crlf = (fa & _CR).astype(bool) & (fb & _LF).astype(bool)
-    ctl = ((fa | fb) & _CTL).astype(bool)
-    out = (out & ~ctl) | crlf
-    hard = ((fa & fb & (_HANGUL | _RI)) != 0) | (((fa & _ZWJ) != 0) & ((fb & _PICT) != 0)) | (((fa & _LINKEXT) != 0) & ((fb & _CONS) != 0))
-    hard &= ~ctl
+    fl = _flags(cps)
+    fa = fl[positions - 1]
+    fb = fl[positions]
+    ctl = ((fa | fb) & _CTL) != 0
+    crlf = ((fa & _CR) != 0) & ((fb & _LF) != 0)
+    out = ((((fb & _EXT) != 0) | ((fa & _PREP) != 0)) & ~ctl) | crlf
+    # GB9c: Consonant [Extend Linker]* Linker [Extend Linker]* x Consonant
+    conjunct = ((fa & _LINKEXT) != 0) & ((fb & _CONS) != 0) & ~out
+    if conjunct.any():
+        idx = np.arange(len(cps))
+        is_le = (fl & _LINKEXT) != 0
+        run_start = np.maximum.accumulate(np.where(is_le, 0, idx + 1))  # first index of the linker/extend run
+        linkers = np.concatenate(([0], np.cumsum((fl & _LINKER) != 0)))
+        p = positions[conjunct]
+        rs = run_start[p - 1]
+        has_linker = linkers[p] - linkers[rs] > 0
+        before_is_cons = (rs > 0) & ((fl[np.maximum(rs - 1, 0)] & _CONS) != 0)
+        out[conjunct] = has_linker & before_is_cons
+    hard = (((fa & fb & (_HANGUL | _RI)) != 0) | (((fa & _ZWJ) != 0) & ((fb & _PICT) != 0))) & ~ctl & ~out
     for k in np.flatnonzero(hard).tolist():
-        out[k] = _inside_by_scan(text, int(positions[k]), cps)
+        out[k] = _inside_by_scan(text, int(positions[k]), fl)
     return out
 
 
-def _inside_by_scan(text: str, p: int, cps: np.ndarray) -> bool:
+def _inside_by_scan(text: str, p: int, fl: np.ndarray) -> bool:
     q = p - 1
-    while q > 0 and _definite(int(_flags(cps[q - 1 : q])[0]), int(_flags(cps[q : q + 1])[0])) is not False:
+    while q > 0 and _definite(int(fl[q - 1]), int(fl[q])) is not False:
         q -= 1
     pos = q
     while pos < p:
