@@ -537,8 +537,7 @@ def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> "PretrainedToke
             )
         url = f"https://huggingface.co/{repo_id}/resolve/main/tokenizer.json"
         try:
-            with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - fixed https host
-                data = resp.read()
+            data = _fetch(url, timeout)
         except urllib.error.HTTPError as exc:
             raise ZooError(f"{repo_id}: the Hub answered {exc.code} for tokenizer.json (no such model, gated, or no fast tokenizer)") from None
         except (urllib.error.URLError, OSError, TimeoutError) as exc:
@@ -558,6 +557,27 @@ def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> "PretrainedToke
     tok.entry = ZooEntry(f"hf:{repo_id}", repo_id, "Hugging Face Hub tokenizer.json", tok.vocab_size, "hf-json", None,
                          str(cached), sha256_hex(data), "see the model card", tok.entry.specials, offline=False)
     return tok
+
+
+def _fetch(url: str, timeout: float) -> bytes:
+    """GET ``url`` within ``timeout`` seconds overall (DNS included: it runs in a helper thread)."""
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - fixed https host
+                box["data"] = resp.read()
+        except BaseException as exc:  # handed to the caller below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout + 1.0)
+    if worker.is_alive():
+        raise TimeoutError(f"no answer within {timeout:g} s")
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["data"]  # type: ignore[return-value]
 
 
 def resolve(spec: str, *, pattern: str = "cl100k") -> "PretrainedTokenizer":

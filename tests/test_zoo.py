@@ -197,3 +197,24 @@ def test_resolve_specs(tmp_path):
     f = tmp_path / "t.model"
     f.write_bytes(ENTRIES["mistral-spm-v1"].path().read_bytes())
     assert zoo.resolve(f"file:{f}").encode_ids("hi") == zoo.load("mistral-spm-v1").encode_ids("hi")
+
+
+def test_hub_never_hangs_on_a_slow_resolver(no_network, monkeypatch):
+    """Even when name resolution blocks, the Hub fetch gives up after its timeout."""
+    import threading
+
+    release = threading.Event()
+
+    def slow(*args, **kwargs):
+        release.wait(30)
+        raise OSError("too late")
+
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setattr(socket, "getaddrinfo", slow)
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(ZooError, match="offline"):
+            zoo.load_hub("xlm-roberta-base", timeout=0.5)
+    finally:
+        release.set()
+    assert time.monotonic() - t0 < 5
