@@ -1,0 +1,684 @@
+"""The word inspector: *why* a tokenizer cuts one word the way it does, layer by layer.
+
+For one short text (a word, usually) and one tokenizer this module collects
+the evidence the engine already computes and turns it into short sentences,
+returned as data (:class:`Reason`, :class:`Layer`, :class:`TokenizerView`):
+
+- **normalizer**: what the tokenizer's own normalizer changed
+  (:mod:`core.normalize` warnings; tiktoken tokenizers have none);
+- **pre-tokenizer**: every cut its split regex makes inside the text, which
+  top-level alternative of the regex matched the piece before the cut and
+  which part of it stopped (e.g. ``\\p{L}++`` does not match a vowel sign,
+  ``\\p{M}``); marks cut from their base come from :mod:`core.pretok_compare`;
+- **model**: for byte-level BPE the merges applied with their ranks (from
+  :func:`core.replay.replay`) and the adjacent final pieces that have no
+  merge; for SentencePiece the byte-fallback characters and missing pairs;
+  for WordPiece the greedy longest-match trace (:mod:`core.wordpiece`); for
+  Unigram the best path and the runner-up (:mod:`core.unigram`);
+- **bytes and letters**: which tokens end inside a code point or inside a
+  grapheme cluster (:mod:`core.boundaries`).
+
+Nothing here is a canned sentence about a particular word: every number,
+code point and regex fragment in a reason is read off the computation, so
+changing the input changes the reasons (``tests/test_inspect.py`` checks).
+
+This module does not render and does not load tokenizers: callers pass
+:class:`core.adapters.PretrainedTokenizer` objects.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Sequence
+from urllib.parse import quote
+
+import regex
+
+from .adapters import BaselineTokenizer, HFTokenizer, PretrainedTokenizer, SentencePieceTokenizer, TiktokenTokenizer
+from .boundaries import BoundaryReport
+from .pretok_compare import mark_splits
+from .tokens import Encoding, Token
+from .units import CodePointInfo, Span, char_byte_offsets, codepoint_info, graphemes, utf8_hex
+
+#: Longest text the inspector explains (code points). It is a word inspector.
+MAX_WORD_CHARS = 200
+
+#: How many merges / candidates a reason lists as evidence before summarising.
+MAX_EVIDENCE = 40
+
+
+class InspectError(ValueError):
+    """Text the inspector cannot explain (empty, too long, not valid Unicode)."""
+
+
+# ---------------------------------------------------------------------------
+# Records
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One sentence of explanation plus the evidence it rests on.
+
+    ``kind`` is a stable tag for tests and styling (``mark-split``,
+    ``merge``, ``no-merge``, ``inside-codepoint``...); ``text`` is the
+    sentence; ``evidence`` holds short lines (hex, ranks, candidates).
+    """
+
+    kind: str
+    text: str
+    evidence: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One pipeline stage (``normalizer``, ``pre-tokenizer``, ``model``, ``bytes``) and its reasons."""
+
+    name: str
+    title: str
+    reasons: tuple[Reason, ...]
+
+
+@dataclass(frozen=True)
+class Counts:
+    """The counts a verdict is built from."""
+
+    tokens: int
+    boundaries: int
+    inside_letter: int
+    inside_codepoint: int
+    partial_tokens: int
+
+    @classmethod
+    def of(cls, enc: Encoding) -> "Counts":
+        r: BoundaryReport = enc.report
+        return cls(len(enc.tokens), r.total, r.inside_grapheme, r.inside_codepoint, r.bad_tokens)
+
+
+@dataclass(frozen=True)
+class TokenizerView:
+    """One tokenizer on the word: its tokens, the reasons per layer and a one-line verdict."""
+
+    tokenizer: str
+    name: str
+    algorithm: str
+    encoding: Encoding
+    layers: tuple[Layer, ...]
+    counts: Counts
+    verdict: str
+    translation: Counts | None = None
+    translation_verdict: str = ""
+
+    @property
+    def pieces(self) -> tuple[bytes, ...]:
+        return tuple(t.data for t in self.encoding.tokens)
+
+    def reasons(self, kind: str | None = None) -> list[Reason]:
+        """Every reason of every layer (of one ``kind`` if given)."""
+        return [r for layer in self.layers for r in layer.reasons if kind is None or r.kind == kind]
+
+    def layer(self, name: str) -> Layer | None:
+        return next((la for la in self.layers if la.name == name), None)
+
+
+@dataclass(frozen=True)
+class WordFacts:
+    """The word itself: code points, UTF-8 bytes, grapheme clusters."""
+
+    text: str
+    codepoints: tuple[CodePointInfo, ...]
+    utf8: str
+    clusters: tuple[Span, ...]
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """Everything the inspector page and ``python -m core inspect`` show."""
+
+    facts: WordFacts
+    views: tuple[TokenizerView, ...]
+    translation: str | None = None
+
+
+# ---------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------
+
+
+def _cp(ch: str) -> str:
+    """``U+09BE BENGALI VOWEL SIGN AA``."""
+    return codepoint_info(ch).label()
+
+
+def _show(data: bytes) -> str:
+    """A piece for a sentence: its text in quotes if whole UTF-8, else its hex."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return utf8_hex(data)
+    return repr(text) if text.strip() == text and text else repr(text)
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+def mark_kind(ch: str) -> str:
+    """Plain name of what a character is, read from its Unicode name and category.
+
+    >>> mark_kind("\\u09be"), mark_kind("\\u09cd"), mark_kind("a")
+    ('vowel sign', 'virama (hasant)', 'letter')
+    """
+    name = unicodedata.name(ch, "")
+    cat = unicodedata.category(ch)
+    if cat.startswith("M"):
+        if "VOWEL SIGN" in name:
+            return "vowel sign"
+        if "VIRAMA" in name:
+            return "virama (hasant)"
+        if "NUKTA" in name:
+            return "nukta"
+        if "CANDRABINDU" in name or "ANUSVARA" in name or "VISARGA" in name:
+            return "nasal/aspiration sign"
+        return "combining mark"
+    return {"L": "letter", "N": "digit", "P": "punctuation mark", "S": "symbol", "Z": "space",
+            "C": "control or format character"}.get(cat[0], "character")
+
+
+#: The Unicode property class named in reasons, by general category's first letter.
+_MAJOR_CLASS = {"L": r"\p{L}", "M": r"\p{M}", "N": r"\p{N}", "P": r"\p{P}", "S": r"\p{S}", "Z": r"\p{Z}", "C": r"\p{C}"}
+
+
+def word_facts(text: str) -> WordFacts:
+    """Code points (hex, name, category), UTF-8 bytes and grapheme clusters of ``text``."""
+    return WordFacts(text, tuple(codepoint_info(c) for c in text), utf8_hex(text.encode("utf-8")), tuple(graphemes(text)))
+
+
+def check_word(text: str) -> str:
+    """``text`` if the inspector can take it, else :class:`InspectError` with a one-line reason."""
+    if not text or not text.strip():
+        raise InspectError("give a word to inspect")
+    if len(text) > MAX_WORD_CHARS:
+        raise InspectError(f"the text is {len(text)} code points; the inspector takes at most {MAX_WORD_CHARS}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InspectError(f"text has a lone surrogate U+{ord(text[exc.start]):04X} at {exc.start}") from None
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Pre-tokenizer: which alternative matched, what stopped it
+# ---------------------------------------------------------------------------
+
+
+def split_alternatives(pattern: str) -> list[str]:
+    """Top-level ``|`` alternatives of a regex (parentheses, classes and escapes respected).
+
+    >>> split_alternatives(r"'s|(?:a|b)+|[|x]|\\|")
+    ["'s", '(?:a|b)+', '[|x]', '\\\\|']
+    """
+    out, cur, depth, in_class, i = [], [], 0, False, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            cur.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            if c == "]" and not (cur and cur[-1] in ("[", "[^")):
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "^":
+                cur.append("[^")
+                i += 2
+                continue
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            i += 1
+            continue
+        cur.append(c)
+        i += 1
+    out.append("".join(cur))
+    return out
+
+
+# An atom that can repeat: a property, a shorthand class or a bracket class, with its quantifier.
+_ATOM = regex.compile(r"(\\[pP]\{[^}]+\}|\\[sSdDwW]|\[(?:\\.|[^\]\\])+\])(\{\d*,?\d*\}|[+*?])?([+?])?")
+
+
+@dataclass(frozen=True)
+class _Atom:
+    source: str
+    atom: str
+    quantifier: str
+
+    @property
+    def repeats(self) -> bool:
+        return self.quantifier.startswith(("+", "*")) or (self.quantifier.startswith("{") and "," in self.quantifier)
+
+
+@lru_cache(maxsize=32)
+def _atoms(alternative: str) -> tuple[_Atom, ...]:
+    return tuple(_Atom(m.group(0), m.group(1), (m.group(2) or "") + (m.group(3) or "")) for m in _ATOM.finditer(alternative))
+
+
+@lru_cache(maxsize=256)
+def _atom_re(atom: str) -> regex.Pattern[str]:
+    return regex.compile(atom)
+
+
+@lru_cache(maxsize=16)
+def _grouped(pattern: str) -> tuple[regex.Pattern[str], tuple[str, ...]]:
+    """The pattern with every top-level alternative in a named group ``a0``, ``a1``...
+
+    subtle: as in :mod:`core.replay`, ``$`` becomes ``\\Z`` (the Rust regex
+    engine tiktoken uses has no "before a final newline" meaning).
+    """
+    alts = tuple(split_alternatives(pattern))
+    grouped = "|".join(f"(?P<a{k}>{a})" for k, a in enumerate(alts))
+    return regex.compile(regex.sub(r"(?<!\\)\$", r"\\Z", grouped)), alts
+
+
+@dataclass(frozen=True)
+class PiecePart:
+    """One pre-tokenizer piece and the regex alternative that matched it."""
+
+    text: str
+    start: int
+    end: int
+    alternative: str
+
+
+def regex_pieces(text: str, pattern: str) -> list[PiecePart]:
+    """Pieces of ``text`` under ``pattern``, each with the top-level alternative that matched it."""
+    compiled, alts = _grouped(pattern)
+    out = []
+    for m in compiled.finditer(text):
+        if m.end() > m.start():
+            k = int((m.lastgroup or "a0")[1:])
+            out.append(PiecePart(m.group(), m.start(), m.end(), alts[k]))
+    return out
+
+
+def _why_stop(piece: PiecePart, nxt: str) -> tuple[str, str] | None:
+    """(regex part, sentence tail) explaining why ``piece``'s alternative did not take ``nxt``."""
+    last = piece.text[-1]
+    for at in reversed(_atoms(piece.alternative)):
+        if not at.repeats or not _atom_re(at.atom).fullmatch(last):
+            continue
+        if not _atom_re(at.atom).fullmatch(nxt):
+            cat = unicodedata.category(nxt)
+            klass = _MAJOR_CLASS.get(cat[0], cat)
+            return at.source, f"{at.atom}{at.quantifier} does not match a {mark_kind(nxt)} ({klass}, category {cat})"
+        if at.quantifier.startswith("{"):
+            return at.source, f"{at.atom}{at.quantifier} takes at most {at.quantifier.strip('{}+?').split(',')[-1]} in a row"
+    return None
+
+
+def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-tokenizer") -> tuple[list[PiecePart], list[Reason]]:
+    """The pieces of ``text`` under split regex ``pattern`` and one reason per cut.
+
+    A cut right before a combining mark (the mark separated from its base)
+    has kind ``mark-split``; a cut at whitespace ``space``; any other cut
+    ``split``. Text with no cut gets a ``whole`` reason naming the
+    alternative that took all of it.
+    """
+    parts = regex_pieces(text, pattern)
+    marks = {m.offset for m in mark_splits(text, [Span(p.text, p.start, p.end) for p in parts])}
+    reasons: list[Reason] = []
+    if len(parts) == 1 and parts[0].start == 0 and parts[0].end == len(text):
+        reasons.append(Reason("whole", f"{label} keeps {text!r} as one piece: the alternative "
+                                       f"{parts[0].alternative} matches all of it.", (parts[0].alternative,)))
+        return parts, reasons
+    for prev, cur in zip(parts, parts[1:]):
+        at = cur.start
+        nxt = text[at]
+        evidence = (f"piece {prev.text!r} matched {prev.alternative}", f"piece {cur.text!r} matched {cur.alternative}")
+        if nxt.isspace() or prev.text[-1].isspace():
+            reasons.append(Reason("space", f"{label} splits at the space before {cur.text.strip()!r}.", evidence))
+            continue
+        why = _why_stop(prev, nxt)
+        tail = f" because {why[1]}" if why else f": the alternative {prev.alternative} stops after {prev.text!r}"
+        if cur.text[0] == nxt and unicodedata.category(nxt).startswith("M") and cur.alternative != prev.alternative:
+            tail += f"; the {mark_kind(nxt)} then starts the next piece {cur.text!r} (matched by {cur.alternative})"
+        kind = "mark-split" if at in marks else "split"
+        base = f" from {_cp(text[at - 1])}" if kind == "mark-split" else ""
+        reasons.append(Reason(kind, f"split before {_cp(nxt)}{base}{tail}.", evidence))
+    return parts, reasons
+
+
+# ---------------------------------------------------------------------------
+# Layers per tokenizer family
+# ---------------------------------------------------------------------------
+
+
+def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
+    """What ``tok``'s own normalizer does to ``text`` (tiktoken and baselines have none)."""
+    from .normalize import normalize_with
+
+    fn: Callable[[str], str] | None = None
+    name = ""
+    if isinstance(tok, SentencePieceTokenizer):
+        sp = tok._sp  # noqa: SLF001 - same package: the adapter's SentencePiece processor
+
+        def fn(s: str) -> str:
+            out = sp.normalize(s).replace("\u2581", " ")
+            # SentencePiece adds one dummy-prefix space; that is its pre-tokenizer, not a change of letters
+            return out[1:] if out.startswith(" ") and not s.startswith(" ") else out
+
+        name = "SentencePiece normalizer"
+    elif isinstance(tok, HFTokenizer) and tok._tok.normalizer is not None:  # noqa: SLF001
+        norm = tok._tok.normalizer  # noqa: SLF001
+        fn, name = norm.normalize_str, type(norm).__name__
+    if fn is None:
+        what = "tiktoken runs no normalizer" if isinstance(tok, TiktokenTokenizer) else "this tokenizer has no normalizer"
+        n = len(text.encode("utf-8"))
+        return Layer("normalizer", "Normalizer", (Reason("unchanged", f"{what}: the model sees the {n} UTF-8 bytes of the text as typed."),))
+    result = normalize_with(text, fn, name)
+    if result.after == result.before:
+        return Layer("normalizer", "Normalizer", (Reason("unchanged", f"The {name} leaves {text!r} unchanged."),))
+    reasons = [Reason("changed", f"The {name} changes {result.changed_clusters} of {len(result.clusters)} letters: "
+                                 f"{result.before!r} -> {result.after!r}.",
+                      tuple(f"{c.before!r} -> {c.after!r}" for c in result.clusters if c.changed)[:MAX_EVIDENCE])]
+    reasons += [Reason(w.kind, w.message, w.examples) for w in result.warnings]
+    return Layer("normalizer", "Normalizer", tuple(reasons))
+
+
+def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
+    from .bpe import tiktoken_rank_of
+    from .replay import replay
+
+    parts, pre = pretokenizer_reasons(text, tok.pattern, label=f"{tok.id}'s split regex")
+    rep = replay(tok, text)
+    rank_of = tiktoken_rank_of(tok.ranks)
+    model: list[Reason] = []
+    for p in rep.pieces:
+        steps = p.trace.steps
+        if p.direct and len(p.trace.initial) > 1 and not steps:
+            model.append(Reason("direct", f"{p.text!r} is itself one token (id {p.final_ids[0]})."))
+        elif steps:
+            ev = tuple(f"rank {s.rank}: {utf8_hex(s.left)} + {utf8_hex(s.right)} -> {_show(s.left + s.right)}" for s in steps)
+            ranks = sorted({s.rank for s in steps})
+            model.append(Reason(
+                "merge",
+                f"In {p.text!r}: {_plural(len(steps), 'merge')} from the {len(p.trace.initial)} bytes "
+                f"(lowest rank {ranks[0]}, highest {ranks[-1]}) give {_plural(len(p.final), 'piece')}: "
+                + " | ".join(_show(b) for b in p.final) + ".",
+                ev[:MAX_EVIDENCE],
+            ))
+            if p.direct and p.final != p.trace.final:
+                model.append(Reason("direct", f"{p.text!r} is in the vocabulary as one token (id {p.final_ids[0]}), "
+                                              "so tiktoken takes it whole."))
+        else:
+            model.append(Reason("single", f"{p.text!r} is a single byte {utf8_hex(p.final[0])}: nothing to merge."))
+        for a, b in zip(p.final, p.final[1:]):
+            model.append(Reason("no-merge", f"No merge for {utf8_hex(a)} + {utf8_hex(b)} in this vocabulary "
+                                            f"(no token {utf8_hex(a + b)}), so {_show(a)} and {_show(b)} stay apart."))
+    for p, q in zip(rep.pieces, rep.pieces[1:]):
+        a, b = p.final[-1], q.final[0]
+        if rank_of(a, b) is not None and not (p.text[-1:].isspace() or q.text[:1].isspace()):
+            model.append(Reason("blocked", f"{utf8_hex(a)} + {utf8_hex(b)} is a token (rank {rank_of(a, b)}) but the "
+                                           "pre-tokenizer cut between them, and merges never cross a cut."))
+    if not rep.matches_library:  # pragma: no cover - replay is checked against tiktoken in the tests
+        model.append(Reason("mismatch", "The replay differs from the library's own ids; the library's tokens are shown."))
+    return [Layer("pre-tokenizer", "Pre-tokenizer (split regex)", tuple(pre)),
+            Layer("model", "Model: byte-level BPE merges (replayed in rank order)", tuple(model))]
+
+
+def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[Layer]:
+    sp = tok._sp  # noqa: SLF001 - same package
+    pre = [Reason("metaspace", "SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in front) "
+                               "and the model sees the whole text.")]
+    model: list[Reason] = []
+    ids = [t.id for t in enc.tokens]
+    fallback: dict[int, list[int]] = {}
+    for k, tid in enumerate(ids):
+        if tid is not None and sp.is_byte(tid):
+            fallback.setdefault(enc.tokens[k].start, []).append(k)
+    for start, ks in fallback.items():
+        ch = enc.text[start] if start < len(enc.text) else ""
+        model.append(Reason("byte-fallback", f"{_cp(ch)} is not in the vocabulary, so it falls back to "
+                                             f"{_plural(len(ks), 'byte piece')} "
+                                             + " ".join(sp.id_to_piece(ids[k]) for k in ks) + "."))
+    pieces = [sp.id_to_piece(i) for i in ids if i is not None]
+    for a, b in zip(pieces, pieces[1:]):
+        if sp.is_byte(sp.piece_to_id(a)) or sp.is_byte(sp.piece_to_id(b)):
+            continue
+        joined = sp.piece_to_id(a + b)
+        if joined == sp.unk_id():
+            model.append(Reason("no-merge", f"No piece {a + b!r} in this vocabulary, so {a!r} and {b!r} stay apart."))
+    if not model:
+        model.append(Reason("pieces", f"Every piece is in the vocabulary: {' | '.join(pieces)}."))
+    return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
+            Layer("model", "Model: SentencePiece pieces", tuple(model))]
+
+
+def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
+    import json
+
+    cfg = json.loads(tok._json)  # noqa: SLF001 - same package
+    mtype = (cfg.get("model") or {}).get("type")
+    pre_tok = tok._tok.pre_tokenizer  # noqa: SLF001
+    norm = tok._tok.normalizer  # noqa: SLF001
+    text = norm.normalize_str(text) if norm is not None else text  # later stages see the normalized text
+    pre: list[Reason] = []
+    if pre_tok is None:
+        pre.append(Reason("none", "No pre-tokenizer: the model sees the whole text."))
+    else:
+        spans = pre_tok.pre_tokenize_str(text)
+        pre.append(Reason("pieces", f"The {type(pre_tok).__name__} pre-tokenizer makes {_plural(len(spans), 'piece')}: "
+                                    + " | ".join(repr(s) for s, _ in spans) + ".", tuple(f"{s!r} at {o}" for s, o in spans)))
+        cuts = [Span(s, a, b) for s, (a, b) in spans]
+        for m in mark_splits(text, cuts):
+            pre.append(Reason("mark-split", f"split before {_cp(m.mark)} from {_cp(m.base)}: the {mark_kind(m.mark)} is cut from its base."))
+    model: list[Reason] = []
+    if mtype == "WordPiece":
+        from .wordpiece import encode_word, load_tokenizer_json, split_words
+
+        vocab = load_tokenizer_json(tok._json, source=tok.id)  # noqa: SLF001
+        for word, _s, _e in split_words(text):
+            tr = encode_word(word, vocab)
+            ev = tuple(f"at {st.position}: tried " + ", ".join(c.piece for c in st.candidates[:8])
+                       + (" …" if len(st.candidates) > 8 else "") + f" -> {st.match or 'no match'}" for st in tr.steps)
+            if tr.unk:
+                model.append(Reason("unk", f"{word!r}: {tr.reason}.", ev[:MAX_EVIDENCE]))
+            else:
+                model.append(Reason("longest-match", f"{word!r}: greedy longest match from the left gives "
+                                                     + " ".join(tr.pieces) + ".", ev[:MAX_EVIDENCE]))
+    elif mtype == "Unigram":
+        from .unigram import lattice, load_tokenizer_json
+
+        model_u = load_tokenizer_json(tok._json, source=tok.id)  # noqa: SLF001
+        for w in text.split(" "):
+            if not w:
+                continue
+            lat = lattice(w, model_u, k=2)
+            best = lat.best
+            line = f"{w!r}: best path " + " | ".join(best.pieces) + f" (log-probability {best.score:.2f})"
+            if len(lat.top) > 1:
+                ru = lat.top[1]
+                line += f"; runner-up " + " | ".join(ru.pieces) + f" ({ru.score:.2f}, {best.score - ru.score:.2f} lower)"
+            model.append(Reason("viterbi", line + ".", tuple(f"{e.piece} [{e.start},{e.end}) {e.score:.2f}" for e in lat.edges)[:MAX_EVIDENCE]))
+    else:
+        vocab = tok._tok.get_vocab()  # noqa: SLF001
+        pieces = [tok._tok.id_to_token(t.id) for t in enc.tokens if t.id is not None]  # noqa: SLF001
+        for a, b in zip(pieces, pieces[1:]):
+            if a + b not in vocab:
+                model.append(Reason("no-merge", f"No token {a + b!r} in this vocabulary, so {a!r} and {b!r} stay apart."))
+        if not model:
+            model.append(Reason("pieces", "Pieces: " + " | ".join(pieces) + "."))
+    return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
+            Layer("model", f"Model: {mtype or 'unknown'}", tuple(model))]
+
+
+def bytes_layer(enc: Encoding) -> Layer:
+    """Which tokens end inside a code point or inside a letter (grapheme cluster)."""
+    text = enc.text
+    offsets = char_byte_offsets(text)
+    clusters = graphemes(text)
+    owner_cluster = {}
+    for c in clusters:
+        for i in range(c.start, c.end):
+            owner_cluster[i] = c
+    reasons: list[Reason] = []
+    for b in enc.report.boundaries:
+        if b.kind == "clean":
+            continue
+        left, right = enc.tokens[b.index - 1], enc.tokens[b.index]
+        if b.kind == "inside_codepoint":
+            ci = max(i for i in range(len(text)) if offsets[i] <= b.byte_offset)
+            ch = text[ci]
+            inside = b.byte_offset - offsets[ci]
+            total = offsets[ci + 1] - offsets[ci]
+            reasons.append(Reason("inside-codepoint", f"token {b.index} ({_show(left.data)}) ends inside {_cp(ch)}: "
+                                                      f"{inside} of its {total} bytes ({utf8_hex(ch.encode())}) are in this "
+                                                      f"token, the rest in token {b.index + 1} ({_show(right.data)})."))
+        else:
+            ci = right.start
+            cl = owner_cluster.get(ci)
+            letter = cl.text if cl else text[ci]
+            reasons.append(Reason("inside-letter", f"token {b.index} ({_show(left.data)}) ends inside the letter {letter!r}: "
+                                                   f"{_cp(text[ci - 1])} and {_cp(text[ci])} are in different tokens."))
+    if not reasons:
+        reasons.append(Reason("clean", "Every boundary falls between letters (grapheme clusters)."))
+    return Layer("bytes", "Bytes and letters", tuple(reasons))
+
+
+def _script(text: str) -> str:
+    """The most common script word in the Unicode names of ``text``'s non-ASCII letters ("Bengali")."""
+    words = Counter(unicodedata.name(c, "?").split()[0].title() for c in text if ord(c) > 0x7F and c.isalpha())
+    return words.most_common(1)[0][0] if words else ""
+
+
+def _open_tail(data: bytes) -> bytes:
+    """The bytes at the end of ``data`` that start a character the token does not finish."""
+    for k in range(1, min(4, len(data)) + 1):
+        lead = data[-k]
+        if lead & 0xC0 != 0x80:  # the last lead byte
+            need = 1 if lead < 0x80 else 2 if lead >> 5 == 6 else 3 if lead >> 4 == 14 else 4
+            return data[-k:] if k < need else b""
+    return b""
+
+
+def _verdict(enc: Encoding, counts: Counts, layers: Sequence[Layer]) -> str:
+    parts = []
+    kinds = Counter(r.kind for la in layers for r in la.reasons)
+    if kinds["mark-split"]:
+        parts.append(f"the split regex cuts {_plural(kinds['mark-split'], 'mark')} from "
+                     f"{'its base' if kinds['mark-split'] == 1 else 'their bases'}")
+    if counts.partial_tokens:
+        tails = Counter(utf8_hex(t) for t in (_open_tail(tok.data) for tok in enc.tokens) if t)
+        widest = max(sum(ord(c) > 0x7F for c in t.data.decode("utf-8", errors="ignore")) for t in enc.tokens)
+        script = _script(enc.text)
+        if tails and widest <= 1 and script:
+            parts.append(f"no {script} merges beyond single characters and the byte prefix {tails.most_common(1)[0][0]}")
+        parts.append(f"{counts.partial_tokens} of {counts.tokens} tokens are not whole characters")
+    if kinds["byte-fallback"]:
+        parts.append(f"{_plural(kinds['byte-fallback'], 'character')} fall back to bytes")
+    if kinds["unk"]:
+        parts.append(f"{_plural(kinds['unk'], 'word')} {'becomes' if kinds['unk'] == 1 else 'become'} the unknown token")
+    parts.append(f"{counts.inside_letter} of {counts.boundaries} boundaries fall inside letters"
+                 if counts.boundaries else "no boundaries")
+    return _plural(counts.tokens, "token") + ": " + "; ".join(parts)
+
+
+def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = None) -> TokenizerView:
+    """The tokens of ``text`` under ``tok`` with the reasons per layer and a verdict.
+
+    >>> from core import zoo
+    >>> v = explain(zoo.load("o200k_base"), "রাজশাহী")
+    >>> v.counts.tokens, v.verdict.split(":")[0]
+    (3, '3 tokens')
+    """
+    check_word(text)
+    enc = tok.encode(text)
+    layers: list[Layer] = [normalizer_layer(tok, text)]
+    if isinstance(tok, TiktokenTokenizer):
+        layers += _tiktoken_layers(tok, text)
+    elif isinstance(tok, SentencePieceTokenizer):
+        layers += _sentencepiece_layers(tok, enc)
+    elif isinstance(tok, HFTokenizer):
+        layers += _hf_layers(tok, text, enc)
+    elif isinstance(tok, BaselineTokenizer):
+        layers.append(Layer("model", "Model", (Reason("baseline", f"{tok.entry.algorithm}: no vocabulary decides the cuts."),)))
+    layers.append(bytes_layer(enc))
+    counts = Counts.of(enc)
+    view_t = None
+    tverdict = ""
+    if translation and translation.strip():
+        tenc = tok.encode(translation)
+        view_t = Counts.of(tenc)
+        ratio = counts.tokens / view_t.tokens if view_t.tokens else 0.0
+        tverdict = (f"translation {translation!r}: {_plural(view_t.tokens, 'token')}, {view_t.inside_letter} of "
+                    f"{view_t.boundaries} boundaries inside letters; the word costs {ratio:.2f}x its translation")
+    return TokenizerView(tok.id, tok.name, tok.entry.algorithm, enc, tuple(layers), counts,
+                         _verdict(enc, counts, layers), view_t, tverdict)
+
+
+def inspect_word(text: str, tokenizers: Sequence[PretrainedTokenizer], *, translation: str | None = None) -> Inspection:
+    """Facts about ``text`` and :func:`explain` for each tokenizer."""
+    check_word(text)
+    return Inspection(word_facts(text), tuple(explain(t, text, translation=translation) for t in tokenizers),
+                      translation or None)
+
+
+# ---------------------------------------------------------------------------
+# From a token chip to the inspector
+# ---------------------------------------------------------------------------
+
+_WORD = regex.compile(r"[\p{L}\p{M}\p{N}\u200c\u200d'’ʻʼ]+")
+
+
+def word_at(text: str, index: int) -> str | None:
+    """The word around code point ``index`` (letters, marks, digits, ZWJ/ZWNJ), else the
+    run of other non-space characters there (punctuation), else None (whitespace).
+
+    >>> word_at("বাজার রাজশাহী পৌঁছাবে।", 8)
+    'রাজশাহী'
+    """
+    if not 0 <= index < len(text) or text[index].isspace():
+        return None
+    for m in _WORD.finditer(text):
+        if m.start() <= index < m.end():
+            return m.group()[:MAX_WORD_CHARS]
+    for m in regex.finditer(r"[^\s\p{L}\p{M}\p{N}\u200c\u200d]+|\S", text):
+        if m.start() <= index < m.end():
+            return m.group()[:MAX_WORD_CHARS]
+    return None  # pragma: no cover - a non-space index is always inside some \S+ run
+
+
+#: The inspector page's URL path (the file stem of pages/inspector.py).
+INSPECTOR_PATH = "inspector"
+
+
+def inspector_href(word: str, tokenizer_ids: Sequence[str] = ()) -> str:
+    """A relative link that opens the inspector on ``word`` with these tokenizers."""
+    href = f"{INSPECTOR_PATH}?word={quote(word, safe='')}"
+    if tokenizer_ids:
+        href += "&tok=" + quote(",".join(tokenizer_ids), safe=",")
+    return href
+
+
+def chip_links(text: str, tokenizer_ids: Sequence[str] = ()) -> Callable[[Token], str | None]:
+    """For :func:`core.render.render_encoding`'s ``link``: each chip opens the inspector on its word."""
+    cache: dict[int, str | None] = {}
+
+    def link(token: Token) -> str | None:
+        if token.start not in cache:
+            i = token.start
+            while i < token.end - 1 and text[i].isspace():  # " রাজ": the word after the leading space
+                i += 1
+            word = word_at(text, i) if token.end > token.start else None
+            cache[token.start] = inspector_href(word, tokenizer_ids) if word else None
+        return cache[token.start]
+
+    return link

@@ -1,0 +1,101 @@
+"""Word inspector: why is this word so many pieces here and so few there? Reasons layer by layer.
+
+Every sentence on this page comes from :mod:`core.inspect`; the page only lays it out.
+Clicking a token chip on the compare page opens this page on that chip's word
+(``?word=...&tok=...``).
+"""
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import streamlit as st
+
+from core import zoo
+from core.inspect import MAX_WORD_CHARS, InspectError, Inspection, explain, word_facts
+from core.render import legend_html, render_encoding
+from pages._shared import page_header, qp_init, qp_sync, show_tokens
+
+DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
+IDS = list(zoo.ENTRIES)
+EXAMPLES = {"রাজশাহী": "Rajshahi", "नमस्ते": "hello", "می‌رسد": "arrives", "Oʻzbekiston": "Uzbekistan"}
+
+page_header(
+    "Word inspector",
+    "Why does a word cost nine tokens in one tokenizer and three in another? For each tokenizer: what the "
+    "normalizer changed, where the split regex cut and which part of it stopped, which merges ran (with ranks) and "
+    "which pairs have none, and which tokens end inside a letter. Click any token chip on the compare page to land here.",
+)
+
+qp_init("in_word", "রাজশাহী", param="word")
+qp_init("in_en", "", param="en")
+qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if i in IDS])
+c1, c2 = st.columns([2, 2])
+word = c1.text_input("Word (or a short text)", key="in_word", max_chars=MAX_WORD_CHARS)
+english = c2.text_input("English translation (optional, for the same counts)", key="in_en",
+                        placeholder="Rajshahi")
+chosen: list[str] = st.multiselect("Tokenizers", IDS, key="in_tok", format_func=lambda i: zoo.ENTRIES[i].name)
+st.caption("Try: " + " · ".join(f"[{w}](?word={w}&en={e})" for w, e in EXAMPLES.items()))
+qp_sync(word=word or None, en=english or None, tok=",".join(chosen))
+
+if not word.strip():
+    st.info("Type a word above, e.g. রাজশাহী, or click a token chip on the compare page.")
+    st.stop()
+if not chosen:
+    st.info("Choose at least one tokenizer.")
+    st.stop()
+
+
+def _layer_html(view) -> str:  # noqa: ANN001 - core.inspect.TokenizerView
+    """The reasons as an escaped HTML list (regex fragments such as \\p{L} must not go through Markdown)."""
+    out = ['<div class="tl-reasons">']
+    for layer in view.layers:
+        out.append(f'<div class="tl-layer"><b>{html.escape(layer.title)}</b><ul>')
+        for r in layer.reasons:
+            ev = ""
+            if r.evidence:
+                lines = "<br>".join(html.escape(e) for e in r.evidence)
+                ev = f'<details><summary>evidence ({len(r.evidence)})</summary><code dir="ltr">{lines}</code></details>'
+            out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{html.escape(r.text)}{ev}</li>')
+        out.append("</ul></div>")
+    out.append("</div>")
+    return "".join(out)
+
+
+st.html("<style>.tl-reasons ul{margin:.1rem 0 .5rem 1rem}.tl-reasons li{margin:.15rem 0}"
+        ".tl-reasons code{font-size:.8rem;white-space:pre-wrap}.tl-verdict{font-size:1.1rem;font-weight:600}</style>")
+
+try:
+    facts = word_facts(word)
+    views = []
+    for tid in chosen:
+        try:
+            with st.spinner(f"Loading {tid} (first use only)…"):
+                tok = zoo.load(tid)
+            views.append(explain(tok, word, translation=english or None))
+        except zoo.ZooError as exc:
+            st.error(f"{tid}: {exc}")
+    result = Inspection(facts, tuple(views), english or None)
+except InspectError as exc:
+    st.error(str(exc))
+    st.stop()
+
+st.markdown("#### The word")
+st.markdown(f"{len(facts.codepoints)} code points · {len(facts.utf8.split())} UTF-8 bytes · "
+            f"{len(facts.clusters)} letters (grapheme clusters): " + " · ".join(f"“{c.text}”" for c in facts.clusters))
+st.dataframe(
+    pd.DataFrame([{"char": c.char, "code point": c.hex, "name": c.name, "category": c.category, "UTF-8": c.utf8_hex}
+                  for c in facts.codepoints]),
+    hide_index=True, width="stretch",
+)
+
+show_tokens(legend_html())
+for view in result.views:
+    st.markdown(f"#### {view.name}")
+    st.caption(f"{view.algorithm} · {zoo.ENTRIES[view.tokenizer].source}")
+    show_tokens(render_encoding(view.encoding))
+    verdict = html.escape(view.verdict)
+    if view.translation_verdict:
+        verdict += "<br><span style='font-weight:400'>" + html.escape(view.translation_verdict) + "</span>"
+    st.html(f'<div class="tl-verdict" data-tokenizer="{html.escape(view.tokenizer, quote=True)}">{verdict}</div>')
+    st.html(_layer_html(view))
