@@ -21,6 +21,7 @@ PAGES: dict[str, list[tuple[str, str, str]]] = {
     "Explore": [
         ("home.py", "Paste and see", ":material/text_fields:"),
         ("compare.py", "Compare tokenizers", ":material/compare:"),
+        ("inspector.py", "Word inspector", ":material/troubleshoot:"),
         ("replay.py", "Merge replay", ":material/replay:"),
         ("tax.py", "Multilingual tax", ":material/translate:"),
     ],
