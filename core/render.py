@@ -63,7 +63,7 @@ import html
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .boundaries import BoundaryKind
 from .tokens import Encoding, Token, tokens_from_byte_spans
@@ -134,6 +134,7 @@ CSS = """
 .tl-legend{font-size:.85rem;color:#333;margin:.2rem 0 .4rem 0;line-height:2}
 .tl-legend .tl-tok{font-size:.95em}
 .tl-empty{color:#777;font-style:italic}
+a.tl-link{color:inherit;text-decoration:none}a.tl-link:hover .tl-tok{outline:2px solid #222}
 """
 
 
@@ -324,12 +325,17 @@ def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str) 
     return html.escape(head_extra + "\n" + rest, quote=True), chip_inner(data)
 
 
-def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool) -> str:
+def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool,
+               link: Callable[[Token], str | None] | None = None) -> str:
     cls = f"tl-tok tl-c{index % len(PALETTE)}" + (" tl-special" if token.special else "")
     # a token that is not valid UTF-8 names the characters it touches in the source text
     touched = "" if source_text is None or _is_utf8(token.data) else source_text[token.start : token.end]
     title_rest, inner = _chip_parts(token.data, token.id if show_ids else None, token.special, touched)
-    return f'<span class="{cls}" dir="auto" title="token {index + 1}{title_rest}">{inner}</span>'
+    chip = f'<span class="{cls}" dir="auto" title="token {index + 1}{title_rest}">{inner}</span>'
+    href = link(token) if link is not None else None
+    if href:  # the chip opens another view (e.g. the word inspector) in the same tab
+        return f'<a class="tl-link" href="{html.escape(href, quote=True)}" target="_self">{chip}</a>'
+    return chip
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -367,6 +373,7 @@ def _draw(
     show_ids: bool,
     direction: str,
     extra_class: str = "",
+    link: Callable[[Token], str | None] | None = None,
 ) -> str:
     """Core drawing loop. ``kinds[i]`` is the boundary before token ``i`` (None for 0)."""
     n = len(tokens)
@@ -386,12 +393,12 @@ def _draw(
         if i > 0:
             out.append(_sep_html(kinds[i] or "clean"))
         if j - i == 1:
-            out.append(_chip_html(tokens[i], i, source_text, show_ids))
+            out.append(_chip_html(tokens[i], i, source_text, show_ids, link))
         else:
-            inner = [_chip_html(tokens[i], i, source_text, show_ids)]
+            inner = [_chip_html(tokens[i], i, source_text, show_ids, link)]
             for k in range(i + 1, j):
                 inner.append(_sep_html(kinds[k] or "clean"))
-                inner.append(_chip_html(tokens[k], k, source_text, show_ids))
+                inner.append(_chip_html(tokens[k], k, source_text, show_ids, link))
             if source_text is not None:
                 whole = source_text[tokens[i].start : tokens[j - 1].end]
             else:
@@ -419,16 +426,19 @@ def render_encoding(
     show_ids: bool = True,
     legend: bool = False,
     direction: str = "auto",
+    link: Callable[[Token], str | None] | None = None,
 ) -> str:
     """HTML chips for ``enc`` with boundary markers judged by ``enc.report``.
 
     ``max_tokens`` caps how many chips are drawn (None: all). ``direction``
     is the container's ``dir``: "ltr", "rtl", or "auto" (decided here from
-    the first strong character, see :func:`text_direction`).
+    the first strong character, see :func:`text_direction`). ``link``, if
+    given, maps a token to a URL (or None): that chip becomes a link
+    (see :func:`core.inspect.chip_links`).
     """
     report = enc.report
     kinds = [None] + [report.kind_before(i) for i in range(1, len(enc.tokens))]
-    body = _draw(enc.tokens, kinds, enc.text, max_tokens=max_tokens, show_ids=show_ids, direction=direction)
+    body = _draw(enc.tokens, kinds, enc.text, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link)
     return (legend_html() + body) if legend else body
 
 
