@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from . import tax, zoo
+from .adapters import PretrainedTokenizer
 from .cli import CliError, read_text_file, text_arg
 from .replay import replay
 from .units import utf8_hex
@@ -48,11 +49,11 @@ def _list_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _tokenizer(args: argparse.Namespace) -> zoo:  # type: ignore[valid-type]
+def _tokenizer(args: argparse.Namespace) -> PretrainedTokenizer:
     return zoo.resolve(args.tokenizer, pattern=getattr(args, "pattern", "cl100k"))
 
 
-def _warn_specials(tok: Any, text: str) -> None:
+def _warn_specials(tok: PretrainedTokenizer, text: str) -> None:
     for hit in tok.special_hits(text):
         print(
             f"warning: {hit.text!r} at {hit.start}-{hit.end} spells control token {hit.id} of {tok.id}; "
