@@ -9,7 +9,7 @@ import time
 import pytest
 
 from core import zoo
-from core.zoo import ENTRIES, PRETRAINED_IDS, ZooError
+from core.zoo import ENTRIES, ZooError
 
 
 @pytest.fixture
