@@ -284,7 +284,10 @@ def train(
         raise RecipeError("the training text is empty")
     tok, trainer = r.build(vocab_size, min_frequency)
     t0 = time.perf_counter()
-    tok.train_from_iterator(texts, trainer=trainer, length=len(texts))
+    try:
+        tok.train_from_iterator(texts, trainer=trainer, length=len(texts))
+    except Exception as exc:  # the Rust trainers raise plain exceptions; say which recipe failed, in one line
+        raise RecipeError(f"{r.label} could not be trained on this text ({str(exc).splitlines()[0][:160]})") from None
     seconds = time.perf_counter() - t0
     obtained = tok.get_vocab_size(with_added_tokens=True)
     note = vocab_note(r, tok, texts, vocab_size, obtained, min_frequency) if explain else ""
