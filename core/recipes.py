@@ -123,7 +123,8 @@ RECIPES: dict[str, Recipe] = {
     r.name: r
     for r in (
         Recipe("bpe", "BPE (code points)", "BPE", "NFC", "Metaspace (▁ = space)", True,
-               "Code-point BPE: characters never seen in training become [UNK]."),
+               "Code-point BPE: characters never seen in training become [UNK]; Metaspace's decoder drops one "
+               "leading space."),
         Recipe("byte-gpt2", "Byte-level BPE, GPT-2 regex", "BPE", "none", "ByteLevel + GPT-2 regex", True,
                "The GPT-2 regex splits letters (\\p{L}+) from Bangla vowel signs and viramas (\\p{M}), so a word "
                "arrives as tiny pieces; merges cannot cross those cuts and the vocabulary stops far below the "
@@ -139,7 +140,8 @@ RECIPES: dict[str, Recipe] = {
                "remainder cannot be matched becomes [UNK] as a whole. (HF's WordPieceTrainer trains with BPE counts.)"),
         Recipe("unigram", "Unigram (SentencePiece-style)", "Unigram", "NFC", "Metaspace (▁ = space)", True,
                "Unigram starts from many candidate pieces and prunes by likelihood; on a small corpus fewer "
-               "pieces survive than asked for."),
+               "pieces survive than asked for. Unseen characters become [UNK]; Metaspace's decoder drops one "
+               "leading space."),
     )
 }  # fmt: skip
 
