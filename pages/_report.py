@@ -1,0 +1,52 @@
+"""The checkpoint-report button (used by the compare page): HTML + Markdown downloads from :mod:`core.report`.
+
+The report always encodes in the safe mode (text spelling a control token
+stays text), like the compare page with its "unsafe" toggle off; its figures
+come from the same :func:`core.adapters.summarize`.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Callable, Sequence
+
+import streamlit as st
+
+from core.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
+
+_KEY = "cmp_report"
+
+
+def _build(digest: str, text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any], english: str,
+           d_model: int) -> None:
+    """Button callback: build the report and keep ``(digest, html, markdown, error)`` in the session."""
+    try:
+        toks = [get(t) for t in tokenizer_ids]
+        report = build_report(text, toks, english=english or None, d_model=int(d_model), label="text on the compare page")
+    except (ReportError, ValueError) as exc:
+        st.session_state[_KEY] = (digest, "", "", f"Cannot make the report: {exc}")
+        return
+    st.session_state[_KEY] = (digest, to_html(report), to_markdown(report), "")
+
+
+def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any]) -> None:
+    """An expander with the report options, a button that builds it, and the two downloads."""
+    with st.expander("Checkpoint report (self-contained HTML + Markdown)", expanded=False):
+        english = st.text_area("English version of the text (optional: adds the premium vs English)",
+                               key="cmp_report_en", height=80)
+        d_model = st.number_input("d_model for embedding parameters", min_value=1, max_value=65536,
+                                  value=DEFAULT_D_MODEL, step=256, key="cmp_report_d")
+        digest = hashlib.sha256("\x00".join([text, english, str(d_model), *tokenizer_ids]).encode("utf-8")).hexdigest()
+        st.button("Make checkpoint report", key="cmp_report_go", on_click=_build,
+                  args=(digest, text, list(tokenizer_ids), get, english, int(d_model)))
+        saved = st.session_state.get(_KEY)
+        if saved and saved[0] == digest:
+            if saved[3]:
+                st.error(saved[3])
+                return
+            st.caption("Same figures as the table above (safe mode: typed special tokens stay text).")
+            c1, c2 = st.columns(2)
+            c1.download_button("Download HTML report", saved[1], "tokenizer-report.html", "text/html", key="cmp_report_html")
+            c2.download_button("Download Markdown report", saved[2], "tokenizer-report.md", "text/markdown",
+                               key="cmp_report_md")
+        elif saved:
+            st.caption("The text or options changed: make the report again.")

@@ -1,0 +1,170 @@
+"""core.report: the checkpoint report's figures, its self-containment, and ``python -m core report``."""
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from core import zoo
+from core.adapters import summarize
+from core.cli import main
+from core.report import ReportError, build_report, to_html, to_markdown
+from core.tax import embedding_params
+
+REPO = Path(__file__).resolve().parents[1]
+BN = (REPO / "assets" / "samples" / "shop_bn.txt").read_text(encoding="utf-8")
+EN = (REPO / "assets" / "samples" / "shop_en.txt").read_text(encoding="utf-8")
+IDS = ["cl100k_base", "o200k_base", "mistral-spm-v1"]
+
+
+@pytest.fixture(scope="module")
+def toks():
+    return [zoo.load(i) for i in IDS]
+
+
+@pytest.fixture(scope="module")
+def report(toks):
+    return build_report(BN + "\nSpelled: <|endoftext|> <script>alert(1)</script>", toks, english=EN, d_model=1024)
+
+
+def test_rows_are_the_compare_rows(report, toks):
+    """The same function as the compare page (summarize on encode), column for column."""
+    for section, tok in zip(report.tokenizers, toks):
+        expected = summarize(tok, tok.encode(report_text(report, tok))).as_row()
+        row = section.row
+        assert {k: row[k] for k in expected} == expected
+        assert row["vocab size"] == tok.vocab_size
+        assert row["embedding params"] == embedding_params(tok.vocab_size, 1024)
+        assert section.english_tokens == len(tok.encode(EN).tokens)
+        assert row["premium vs en"] == round(section.summary.tokens / section.english_tokens, 3)
+
+
+def report_text(report, tok) -> str:  # noqa: ANN001
+    return BN + "\nSpelled: <|endoftext|> <script>alert(1)</script>"
+
+
+def test_rajshahi_figures_move_with_the_text(toks):
+    a = build_report("রাজশাহী", toks)
+    b = build_report("রাজশাহী রাজশাহী", toks)
+    assert [t.summary.tokens for t in a.tokenizers][:2] == [9, 3]
+    assert [t.summary.tokens for t in b.tokenizers] == [len(t.encode_ids("রাজশাহী রাজশাহী")) for t in toks]
+    assert all(y.summary.tokens > x.summary.tokens for x, y in zip(a.tokenizers, b.tokenizers))
+
+
+class _Refs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):  # noqa: ANN001
+        self.tags.append(tag)
+        self.refs += [v or "" for k, v in attrs if k in ("src", "href", "srcset", "action", "poster", "data")]
+
+
+def test_html_is_self_contained_and_escaped(report):
+    page = to_html(report)
+    p = _Refs()
+    p.feed(page)
+    assert not {"script", "link", "img", "iframe", "object", "embed"} & set(p.tags)
+    assert p.refs == []
+    assert "url(" not in page and "@import" not in page and "http://" not in page and "https://" not in page
+    assert "<script>alert(1)</script>" not in page and "&lt;" in page
+    assert page.count('class="tl-tokens"') == 3  # the app's chips, once per tokenizer
+    assert ".tl-tok{" in page  # the app's CSS, inlined
+
+
+def test_html_and_markdown_hold_the_same_figures(report):
+    page, md = to_html(report), to_markdown(report)
+    for t in report.tokenizers:
+        for key in ("tokens/word", "bytes/token", "cut%", "bad%", "premium vs en"):
+            value = str(t.row[key])
+            assert value in md and value in page, (t.summary.tokenizer, key)
+        assert t.sha256 and t.sha256 in page and t.sha256 in md
+        assert f"{t.embedding_params:,}" in md
+    assert "| tokenizer | tokens |" in md
+    for lib in ("tiktoken", "tokenizers", "sentencepiece", "regex"):
+        assert lib in md and lib in page
+
+
+def test_special_tokens_and_normalization_sections(report):
+    cl, _o2, spm = report.tokenizers
+    assert cl.specials.found_in_text == ("<|endoftext|>",)
+    outcomes = {m: o for m, o, _d in cl.specials.probes}
+    assert outcomes["library default (encode)"] == "refused" and outcomes['allowed_special="all"'] == "control"
+    assert cl.normalization[0].kind == "unchanged"
+    forms = dict((f, w) for f, w, _n in report.text_normalization)
+    assert any(w.kind == "marks-removed" for w in forms["bert-uncased"])
+
+
+def test_round_trip_failure_and_normalizer_loss_are_reported():
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
+
+    t = Tokenizer(models.WordPiece({"[UNK]": 0, "খশি": 1, "ঘর": 2}, unk_token="[UNK]"))
+    t.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    t.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok = zoo.load_user_bytes("bert-like.json", t.to_str().encode("utf-8"))
+    r = build_report("খুশি ঘর নতুন", [tok])
+    s = r.tokenizers[0]
+    assert not s.summary.round_trip_ok
+    assert "unknown token" in s.round_trip or "text changed" in s.round_trip
+    assert any(x.kind == "marks-removed" for x in s.normalization)
+    assert "NO" in to_markdown(r)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(text=" \n"), "empty"),
+    (dict(text="x", d_model=0), "d_model"),
+])
+def test_bad_report_input(toks, kwargs, message):
+    text = kwargs.pop("text")
+    with pytest.raises(ReportError, match=message):
+        build_report(text, toks, **kwargs)
+    with pytest.raises(ReportError, match="tokenizer"):
+        build_report("x", [])
+
+
+def test_cli_report_writes_html_and_markdown(tmp_path, capsys):
+    src = tmp_path / "bn.txt"
+    src.write_text(BN, encoding="utf-8")
+    en = tmp_path / "en.txt"
+    en.write_text(EN, encoding="utf-8")
+    out = tmp_path / "out" / "report.html"
+    assert main(["report", "--tokenizers", "cl100k_base,o200k_base", "--file", str(src), "--parallel", str(en),
+                 "--out", str(out), "--d-model", "2048"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert out.is_file() and out.with_suffix(".md").is_file()
+    assert [t["tokenizer"] for t in result["tokenizers"]] == ["cl100k_base", "o200k_base"]
+    o200k = zoo.load("o200k_base")
+    assert result["tokenizers"][1]["tokens"] == len(o200k.encode(BN).tokens)
+    assert result["tokenizers"][1]["embedding params"] == o200k.vocab_size * 2048
+    assert "premium vs en" in result["tokenizers"][0]
+    assert "<!doctype html>" in out.read_text(encoding="utf-8")
+
+
+def test_cli_report_errors_are_one_line(tmp_path, capsys):
+    binary = tmp_path / "b.txt"
+    binary.write_bytes(b"\x00\x01")
+    cases = [
+        ["--tokenizers", "cl100k_base", "--file", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "r.html")],
+        ["--tokenizers", "cl100k_base", "--file", str(binary), "--out", str(tmp_path / "r.html")],
+        ["--tokenizers", "nope", "--file", str(REPO / "assets/samples/shop_bn.txt"), "--out", str(tmp_path / "r.html")],
+        ["--tokenizers", "cl100k_base", "--file", str(REPO / "assets/samples/shop_bn.txt"), "--out", str(tmp_path / "r.txt")],
+    ]
+    for argv in cases:
+        assert main(["report", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1, err
+
+
+def test_cli_inspect_json(capsys):
+    assert main(["inspect", "--word", "রাজশাহী", "--tokenizers", "cl100k_base,o200k_base", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    cl, o2 = out["tokenizers"]
+    assert len(cl["tokens"]) == 9 and len(o2["tokens"]) == 3
+    pre = next(la for la in cl["layers"] if la["name"] == "pre-tokenizer")
+    assert any(re.search(r"split before U\+09BE .*\\p\{L\}\+\+ does not match a vowel sign", r["text"]) for r in pre["reasons"])
+    assert main(["inspect", "--word", "  "]) == 2
