@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 from .units import UNICODE_VERSION, codepoint_info, graphemes, utf8_hex
 
 #: Modules that add subcommands (each has ``register(subparsers)``).
-_COMMAND_MODULES = ("core.cli_bpe", "core.zoo_cli", "core.algos_cli", "core.train_cli")
+_COMMAND_MODULES = ("core.cli_bpe", "core.zoo_cli", "core.algos_cli", "core.train_cli", "core.inspect_cli")
 
 
 class CliError(Exception):
