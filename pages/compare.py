@@ -10,8 +10,10 @@ import streamlit as st
 from core import zoo
 from core.adapters import PretrainedTokenizer, summarize
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
-from pages._shared import classroom, page_header, qp_init, qp_sync, sample, show_tokens, stats_line, text_input, url_text
 from core.tokens import stats
+from pages._shared import classroom, page_header, qp_init, qp_sync, sample, show_tokens, stats_line, text_input, url_text
+from core.inspect import chip_links
+from pages._report import report_button
 
 DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
 USER_KEY = "cmp_user_tokenizers"
@@ -100,7 +102,7 @@ else:
                 st.error(f"{spelled} became control token(s) {sorted({h.id for h in hits})}: a prompt-injection path.")
             else:
                 st.warning(f"The text spells control token(s) {spelled} of this tokenizer; encoded here as plain text.")
-        show_tokens(render_encoding(enc, max_tokens=max_tokens))
+        show_tokens(render_encoding(enc, max_tokens=max_tokens, link=chip_links(text, [i for i in chosen if i in zoo.ENTRIES])))
         extra = f" · unknown {summary.unknown}" if summary.unknown else ""
         trip = "round trip ok" if summary.round_trip_ok else "**round trip changes the text**"
         st.markdown(stats_line(stats(enc)) + f"{extra} · {trip}")
@@ -115,3 +117,4 @@ else:
         c2.download_button(
             "Download JSON", json.dumps(rows, ensure_ascii=False, indent=2), "tokenizer-compare.json", "application/json"
         )
+        report_button(text, [r["tokenizer"] for r in rows], get)
