@@ -24,7 +24,7 @@ from .bpe import BpeTrace, EncodeTrace, encode_trace, tiktoken_rank_of
 from .pretokenize import pretokenize
 
 #: Replays longer than this many code points are refused (a page would be unreadable anyway).
-MAX_REPLAY_CHARS = 2000
+MAX_REPLAY_CHARS = 300
 
 
 class ReplayError(ValueError):
