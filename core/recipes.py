@@ -32,7 +32,6 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
