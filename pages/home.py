@@ -43,8 +43,10 @@ chosen: list[str] = st.multiselect(
 )
 size = None
 if any(options[i].sized for i in chosen):
-    qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=int)
-    size = st.slider("BPE merges (for tokenizers trained here)", 0, 2000, key="home_merges", step=10)
+    qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=lambda v: max(0, min(500, int(v))))
+    size = st.slider("BPE merges (for tokenizers trained here)", 0, 500, key="home_merges", step=10,
+                     help="Merges learned on the bundled shop text (Bangla + English). That text runs out of "
+                          "pairs after about 470 (code points) or 520 (bytes) merges; the name shows the real count.")
 
 qp_sync(text=url_text(text), tok=",".join(chosen), merges=size)
 

@@ -135,13 +135,22 @@ class AppBrowser:
         self.page.wait_for_selector("h1", timeout=30_000)
         self.wait_idle()
 
-    def wait_idle(self, timeout: float = 30.0, settle: float = 0.6) -> None:
-        """Wait until Streamlit shows no "running" status for ``settle`` seconds."""
-        status = self.page.locator('[data-testid="stStatusWidget"]')
+    def wait_idle(self, timeout: float = 60.0, settle: float = 0.5) -> None:
+        """Wait until the script run is over: the app reports ``data-test-script-state``
+        ``notRunning`` and shows no "running" status, steadily for ``settle`` seconds.
+
+        After a click or key press, give Streamlit ~0.2 s to start the rerun
+        (``page.wait_for_timeout(200)``) before calling this.
+        """
         end = time.time() + timeout
         quiet_since = None
         while time.time() < end:
-            running = status.count() > 0 and status.first.is_visible()
+            state = self.page.evaluate(
+                "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
+                " return a ? a.getAttribute('data-test-script-state') : null; }"
+            )
+            status = self.page.locator('[data-testid="stStatusWidget"]')
+            running = state != "notRunning" or (status.count() > 0 and status.first.is_visible())
             if running:
                 quiet_since = None
             elif quiet_since is None:
@@ -149,7 +158,7 @@ class AppBrowser:
             elif time.time() - quiet_since >= settle:
                 return
             self.page.wait_for_timeout(100)
-        raise AssertionError("the app kept running for too long")
+        raise AssertionError(f"the app was still running after {timeout:.0f} s")
 
     def exceptions(self) -> list[str]:
         """Texts of Streamlit exception boxes on the page."""
