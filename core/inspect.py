@@ -158,7 +158,21 @@ def _show(data: bytes) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return utf8_hex(data)
-    return repr(text) if text.strip() == text and text else repr(text)
+    return _q(text)
+
+
+#: Invisible characters named inside quotes, so a reason never hides what it talks about.
+_INVISIBLE = {"\u200c": "‹ZWNJ›", "\u200d": "‹ZWJ›", "\u200b": "‹ZWSP›", "\ufeff": "‹BOM›", "\u200e": "‹LRM›",
+              "\u200f": "‹RLM›", "\u00ad": "‹SHY›", "\n": "↵", "\t": "→", "\r": "␍"}
+
+
+def _q(text: str) -> str:
+    """``text`` in curly quotes with invisible characters named (pages isolate “…” for right-to-left text).
+
+    >>> _q("می\u200cرسد")
+    '“می‹ZWNJ›رسد”'
+    """
+    return "“" + "".join(_INVISIBLE.get(c, c) for c in text) + "”"
 
 
 def _plural(n: int, word: str, many: str | None = None) -> str:
@@ -336,20 +350,20 @@ def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-token
     marks = {m.offset for m in mark_splits(text, [Span(p.text, p.start, p.end) for p in parts])}
     reasons: list[Reason] = []
     if len(parts) == 1 and parts[0].start == 0 and parts[0].end == len(text):
-        reasons.append(Reason("whole", f"{label} keeps {text!r} as one piece: the alternative "
+        reasons.append(Reason("whole", f"{label} keeps {_q(text)} as one piece: the alternative "
                                        f"{parts[0].alternative} matches all of it.", (parts[0].alternative,)))
         return parts, reasons
     for prev, cur in zip(parts, parts[1:]):
         at = cur.start
         nxt = text[at]
-        evidence = (f"piece {prev.text!r} matched {prev.alternative}", f"piece {cur.text!r} matched {cur.alternative}")
+        evidence = (f"piece {_q(prev.text)} matched {prev.alternative}", f"piece {_q(cur.text)} matched {cur.alternative}")
         if nxt.isspace() or prev.text[-1].isspace():
-            reasons.append(Reason("space", f"{label} splits at the space before {cur.text.strip()!r}.", evidence))
+            reasons.append(Reason("space", f"{label} splits at the space before {_q(cur.text.strip())}.", evidence))
             continue
         why = _why_stop(prev, nxt)
-        tail = f" because {why[1]}" if why else f": the alternative {prev.alternative} stops after {prev.text!r}"
+        tail = f" because {why[1]}" if why else f": the alternative {prev.alternative} stops after {_q(prev.text)}"
         if cur.text[0] == nxt and unicodedata.category(nxt).startswith("M") and cur.alternative != prev.alternative:
-            tail += f"; the {mark_kind(nxt)} then starts the next piece {cur.text!r} (matched by {cur.alternative})"
+            tail += f"; the {mark_kind(nxt)} then starts the next piece {_q(cur.text)} (matched by {cur.alternative})"
         kind = "mark-split" if at in marks else "split"
         base = f" from {_cp(text[at - 1])}" if kind == "mark-split" else ""
         reasons.append(Reason(kind, f"split before {_cp(nxt)}{base}{tail}.", evidence))
@@ -388,11 +402,11 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
     words = list(dict.fromkeys(text.split()))
     changed = [w for w in words if fn(w) != w]
     if not changed:
-        what = repr(text) if len(words) == 1 else f"all {len(words):,} distinct words"
+        what = _q(text) if len(words) == 1 else f"all {len(words):,} distinct words"
         return Layer("normalizer", "Normalizer", (Reason("unchanged", f"The {name} leaves {what} unchanged."),))
     result = normalize_with(" ".join(changed[:500]), fn, name)
-    examples = tuple(f"{w!r} -> {fn(w)!r}" for w in changed[:MAX_EVIDENCE])
-    head = (f"The {name} changes {text!r} to {fn(text)!r}." if len(words) == 1 else
+    examples = tuple(f"{_q(w)} -> {_q(fn(w))}" for w in changed[:MAX_EVIDENCE])
+    head = (f"The {name} changes {_q(text)} to {_q(fn(text))}." if len(words) == 1 else
             f"The {name} changes {len(changed):,} of {len(words):,} distinct words, e.g. " + ", ".join(examples[:3]) + ".")
     reasons = [Reason("changed", head, examples)]
     reasons += [Reason(w.kind, w.message, w.examples) for w in result.warnings]
@@ -410,22 +424,22 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
     for p in rep.pieces:
         steps = p.trace.steps
         if p.direct and len(p.trace.initial) > 1 and not steps:
-            model.append(Reason("direct", f"{p.text!r} is itself one token (id {p.final_ids[0]})."))
+            model.append(Reason("direct", f"{_q(p.text)} is itself one token (id {p.final_ids[0]})."))
         elif steps:
             ev = tuple(f"rank {s.rank}: {utf8_hex(s.left)} + {utf8_hex(s.right)} -> {_show(s.left + s.right)}" for s in steps)
             ranks = sorted({s.rank for s in steps})
             model.append(Reason(
                 "merge",
-                f"In {p.text!r}: {_plural(len(steps), 'merge')} from the {len(p.trace.initial)} bytes "
+                f"In {_q(p.text)}: {_plural(len(steps), 'merge')} from the {len(p.trace.initial)} bytes "
                 f"(lowest rank {ranks[0]}, highest {ranks[-1]}) give {_plural(len(p.final), 'piece')}: "
                 + " | ".join(_show(b) for b in p.final) + ".",
                 ev[:MAX_EVIDENCE],
             ))
             if p.direct and p.final != p.trace.final:
-                model.append(Reason("direct", f"{p.text!r} is in the vocabulary as one token (id {p.final_ids[0]}), "
+                model.append(Reason("direct", f"{_q(p.text)} is in the vocabulary as one token (id {p.final_ids[0]}), "
                                               "so tiktoken takes it whole."))
         else:
-            model.append(Reason("single", f"{p.text!r} is a single byte {utf8_hex(p.final[0])}: nothing to merge."))
+            model.append(Reason("single", f"{_q(p.text)} is a single byte {utf8_hex(p.final[0])}: nothing to merge."))
         for a, b in zip(p.final, p.final[1:]):
             model.append(Reason("no-merge", f"No merge for {utf8_hex(a)} + {utf8_hex(b)} in this vocabulary "
                                             f"(no token {utf8_hex(a + b)}), so {_show(a)} and {_show(b)} stay apart."))
@@ -461,7 +475,7 @@ def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[La
             continue
         joined = sp.piece_to_id(a + b)
         if joined == sp.unk_id():
-            model.append(Reason("no-merge", f"No piece {a + b!r} in this vocabulary, so {a!r} and {b!r} stay apart."))
+            model.append(Reason("no-merge", f"No piece {_q(a + b)} in this vocabulary, so {_q(a)} and {_q(b)} stay apart."))
     if not model:
         model.append(Reason("pieces", f"Every piece is in the vocabulary: {' | '.join(pieces)}."))
     return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
@@ -482,7 +496,7 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
     else:
         spans = pre_tok.pre_tokenize_str(text)
         pre.append(Reason("pieces", f"The {type(pre_tok).__name__} pre-tokenizer makes {_plural(len(spans), 'piece')}: "
-                                    + " | ".join(repr(s) for s, _ in spans) + ".", tuple(f"{s!r} at {o}" for s, o in spans)))
+                                    + " | ".join(_q(s) for s, _ in spans) + ".", tuple(f"{_q(s)} at {o}" for s, o in spans)))
         cuts = [Span(s, a, b) for s, (a, b) in spans]
         for m in mark_splits(text, cuts):
             pre.append(Reason("mark-split", f"split before {_cp(m.mark)} from {_cp(m.base)}: the {mark_kind(m.mark)} is cut from its base."))
@@ -496,9 +510,9 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
             ev = tuple(f"at {st.position}: tried " + ", ".join(c.piece for c in st.candidates[:8])
                        + (" …" if len(st.candidates) > 8 else "") + f" -> {st.match or 'no match'}" for st in tr.steps)
             if tr.unk:
-                model.append(Reason("unk", f"{word!r}: {tr.reason}.", ev[:MAX_EVIDENCE]))
+                model.append(Reason("unk", f"{_q(word)}: {tr.reason}.", ev[:MAX_EVIDENCE]))
             else:
-                model.append(Reason("longest-match", f"{word!r}: greedy longest match from the left gives "
+                model.append(Reason("longest-match", f"{_q(word)}: greedy longest match from the left gives "
                                                      + " ".join(tr.pieces) + ".", ev[:MAX_EVIDENCE]))
     elif mtype == "Unigram":
         from .unigram import lattice, load_tokenizer_json
@@ -509,7 +523,7 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
                 continue
             lat = lattice(w, model_u, k=2)
             best = lat.best
-            line = f"{w!r}: best path " + " | ".join(best.pieces) + f" (log-probability {best.score:.2f})"
+            line = f"{_q(w)}: best path " + " | ".join(best.pieces) + f" (log-probability {best.score:.2f})"
             if len(lat.top) > 1:
                 ru = lat.top[1]
                 line += f"; runner-up " + " | ".join(ru.pieces) + f" ({ru.score:.2f}, {best.score - ru.score:.2f} lower)"
@@ -519,7 +533,7 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
         pieces = [tok._tok.id_to_token(t.id) for t in enc.tokens if t.id is not None]  # noqa: SLF001
         for a, b in zip(pieces, pieces[1:]):
             if a + b not in vocab:
-                model.append(Reason("no-merge", f"No token {a + b!r} in this vocabulary, so {a!r} and {b!r} stay apart."))
+                model.append(Reason("no-merge", f"No token {_q(a + b)} in this vocabulary, so {_q(a)} and {_q(b)} stay apart."))
         if not model:
             model.append(Reason("pieces", "Pieces: " + " | ".join(pieces) + "."))
     return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
@@ -552,7 +566,7 @@ def bytes_layer(enc: Encoding) -> Layer:
             ci = right.start
             cl = owner_cluster.get(ci)
             letter = cl.text if cl else text[ci]
-            reasons.append(Reason("inside-letter", f"token {b.index} ({_show(left.data)}) ends inside the letter {letter!r}: "
+            reasons.append(Reason("inside-letter", f"token {b.index} ({_show(left.data)}) ends inside the letter {_q(letter)}: "
                                                    f"{_cp(text[ci - 1])} and {_cp(text[ci])} are in different tokens."))
     if not reasons:
         reasons.append(Reason("clean", "Every boundary falls between letters (grapheme clusters)."))
@@ -561,8 +575,12 @@ def bytes_layer(enc: Encoding) -> Layer:
 
 def _script(text: str) -> str:
     """The most common script word in the Unicode names of ``text``'s non-ASCII letters ("Bengali")."""
-    words = Counter(unicodedata.name(c, "?").split()[0].title() for c in text if ord(c) > 0x7F and c.isalpha())
-    return words.most_common(1)[0][0] if words else ""
+    words = Counter(unicodedata.name(c, "?").split()[0].title() for c in text
+                    if ord(c) > 0x7F and unicodedata.category(c) in ("Lu", "Ll", "Lo", "Mn", "Mc"))
+    if not words:
+        return ""
+    name, n = words.most_common(1)[0]
+    return name if n >= 2 else ""  # one accented letter says nothing about a script's merges
 
 
 def _open_tail(data: bytes) -> bytes:
@@ -624,7 +642,7 @@ def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = No
         tenc = tok.encode(translation)
         view_t = Counts.of(tenc)
         ratio = counts.tokens / view_t.tokens if view_t.tokens else 0.0
-        tverdict = (f"translation {translation!r}: {_plural(view_t.tokens, 'token')}, {view_t.inside_letter} of "
+        tverdict = (f"translation {_q(translation)}: {_plural(view_t.tokens, 'token')}, {view_t.inside_letter} of "
                     f"{view_t.boundaries} boundaries inside letters; the word costs {ratio:.2f}x its translation")
     return TokenizerView(tok.id, tok.name, tok.entry.algorithm, enc, tuple(layers), counts,
                          _verdict(enc, counts, layers), view_t, tverdict)

@@ -7,6 +7,7 @@ Clicking a token chip on the compare page opens this page on that chip's word
 from __future__ import annotations
 
 import html
+import re
 
 import pandas as pd
 import streamlit as st
@@ -46,6 +47,11 @@ if not chosen:
     st.stop()
 
 
+def _isolate(escaped: str) -> str:
+    """Quoted text (“…”) in its own bidi island, so a Persian word does not reorder the sentence around it."""
+    return re.sub(r"“([^”]*)”", r"“<bdi>\1</bdi>”", escaped)
+
+
 def _layer_html(view) -> str:  # noqa: ANN001 - core.inspect.TokenizerView
     """The reasons as an escaped HTML list (regex fragments such as \\p{L} must not go through Markdown)."""
     out = ['<div class="tl-reasons">']
@@ -56,7 +62,7 @@ def _layer_html(view) -> str:  # noqa: ANN001 - core.inspect.TokenizerView
             if r.evidence:
                 lines = "<br>".join(html.escape(e) for e in r.evidence)
                 ev = f'<details><summary>evidence ({len(r.evidence)})</summary><code dir="ltr">{lines}</code></details>'
-            out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{html.escape(r.text)}{ev}</li>')
+            out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{_isolate(html.escape(r.text))}{ev}</li>')
         out.append("</ul></div>")
     out.append("</div>")
     return "".join(out)
@@ -81,8 +87,8 @@ except InspectError as exc:
     st.stop()
 
 st.markdown("#### The word")
-st.markdown(f"{len(facts.codepoints)} code points · {len(facts.utf8.split())} UTF-8 bytes · "
-            f"{len(facts.clusters)} letters (grapheme clusters): " + " · ".join(f"“{c.text}”" for c in facts.clusters))
+st.html(f"<p>{len(facts.codepoints)} code points · {len(facts.utf8.split())} UTF-8 bytes · {len(facts.clusters)} letters "
+        "(grapheme clusters): " + " · ".join(f"“<bdi>{html.escape(c.text)}</bdi>”" for c in facts.clusters) + "</p>")
 st.dataframe(
     pd.DataFrame([{"char": c.char, "code point": c.hex, "name": c.name, "category": c.category, "UTF-8": c.utf8_hex}
                   for c in facts.codepoints]),
@@ -94,8 +100,8 @@ for view in result.views:
     st.markdown(f"#### {view.name}")
     st.caption(f"{view.algorithm} · {zoo.ENTRIES[view.tokenizer].source}")
     show_tokens(render_encoding(view.encoding))
-    verdict = html.escape(view.verdict)
+    verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:
-        verdict += "<br><span style='font-weight:400'>" + html.escape(view.translation_verdict) + "</span>"
+        verdict += "<br><span style='font-weight:400'>" + _isolate(html.escape(view.translation_verdict)) + "</span>"
     st.html(f'<div class="tl-verdict" data-tokenizer="{html.escape(view.tokenizer, quote=True)}">{verdict}</div>')
     st.html(_layer_html(view))

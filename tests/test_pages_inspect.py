@@ -1,0 +1,158 @@
+"""Word inspector and checkpoint report in the app: AppTest, then a real browser (screenshots in test-output/)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core import zoo
+from core.adapters import summarize
+from core.report import build_report
+from tests.conftest import REPO
+
+APP = str(REPO / "app.py")
+SENTENCE = "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"
+WORDS = {  # language -> (word, English)
+    "bn": ("রাজশাহী", "Rajshahi"),
+    "hi": ("नमस्ते", "hello"),
+    "fa": ("می‌رسد", "arrives"),
+    "uz": ("Oʻzbekiston", "Uzbekistan"),
+}
+
+
+def open_page(path: str, query: dict[str, str]) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page(f"pages/{path}.py")
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def verdicts(at: AppTest) -> dict[str, str]:
+    out = {}
+    for h in at.get("html"):
+        m = re.match(r'<div class="tl-verdict" data-tokenizer="([^"]+)">(.*?)(<br>|</div>)', h.proto.body)
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def test_inspector_rajshahi_from_the_url():
+    at = open_page("inspector", {"word": "রাজশাহী", "tok": "cl100k_base,o200k_base", "en": "Rajshahi"})
+    v = verdicts(at)
+    assert v["cl100k_base"].startswith("9 tokens:") and v["o200k_base"].startswith("3 tokens:")
+    bodies = " ".join(h.proto.body for h in at.get("html"))
+    assert "split before U+09BE BENGALI VOWEL SIGN AA" in bodies and "\\p{L}++ does not match a vowel sign" in bodies
+    assert 'data-kind="inside-codepoint"' in bodies and "costs 2.25x its translation" in bodies.replace("&#x27;", "'")
+    assert at.dataframe[0].value["code point"].tolist()[:2] == ["U+09B0", "U+09BE"]
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_inspector_four_languages(lang):
+    word, en = WORDS[lang]
+    at = open_page("inspector", {"word": word, "en": en})
+    v = verdicts(at)
+    assert set(v) >= {"cl100k_base", "o200k_base"}
+    for tid, text in v.items():
+        assert text.split(":")[0] == f"{len(zoo.load(tid).encode(word).tokens)} tokens" or text.startswith("1 token")
+
+
+def test_inspector_bad_input_is_a_message():
+    at = open_page("inspector", {"word": "ক" * 300})
+    assert "at most 200" in at.error[0].value
+    at = open_page("inspector", {"word": ""})
+    assert at.info
+
+
+def test_compare_table_equals_the_report():
+    ids = ["cl100k_base", "o200k_base", "mistral-spm-v1"]
+    at = open_page("compare", {"tok": ",".join(ids), "text": SENTENCE})
+    table = at.dataframe[0].value.to_dict("records")
+    report = build_report(SENTENCE, [zoo.load(i) for i in ids])
+    assert [t.summary.as_row() for t in report.tokenizers] == table
+    assert table == [summarize(zoo.load(i), zoo.load(i).encode(SENTENCE)).as_row() for i in ids]
+    at.button(key="cmp_report_go").click().run()
+    assert not at.exception
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download HTML report" in labels and "Download Markdown report" in labels
+
+
+# ---------------------------------------------------------------------------
+# Real browser
+# ---------------------------------------------------------------------------
+
+
+def test_click_a_chip_on_compare_opens_the_inspector(app):
+    app.open("compare", f"tok=cl100k_base,o200k_base&text={quote(SENTENCE)}")
+    app.assert_no_exception()
+    o200k_row = app.page.locator(".tl-tokens").nth(1)
+    chip = o200k_row.locator("a.tl-link", has_text="রাজ").first
+    chip.click()
+    app.page.wait_for_url(re.compile(r"/inspector\?"), timeout=30_000)
+    app.page.wait_for_selector("h1", timeout=30_000)
+    app.page.wait_for_function("document.querySelectorAll('.tl-verdict').length === 2", timeout=60_000)
+    app.wait_idle()
+    app.assert_no_exception()
+    q = parse_qs(urlparse(app.page.url).query)
+    assert q["word"] == ["রাজশাহী"]
+    assert app.page.locator("h1").first.inner_text().strip() == "Word inspector"
+    assert app.page.locator('input[aria-label="Word (or a short text)"]').input_value() == "রাজশাহী"
+    v = app.page.locator(".tl-verdict")
+    assert v.nth(0).inner_text().startswith("9 tokens") and v.nth(1).inner_text().startswith("3 tokens")
+    assert app.page.get_by_text(re.compile(r"split before U\+09BE BENGALI VOWEL SIGN AA")).count() >= 1
+    app.screenshot("inspect-bangla-from-chip")
+
+
+@pytest.mark.parametrize("lang", ["fa", "uz", "hi"])
+def test_inspector_in_the_browser(app, lang):
+    word, en = WORDS[lang]
+    app.open("inspector", f"word={quote(word)}&en={quote(en)}&tok=cl100k_base,o200k_base,mistral-spm-v1")
+    app.page.wait_for_function("document.querySelectorAll('.tl-verdict').length === 3", timeout=60_000)
+    app.wait_idle()
+    app.assert_no_exception()
+    rows = app.page.locator(".tl-tokens")
+    assert rows.count() == 3
+    if lang == "fa":
+        assert rows.first.get_attribute("dir") == "rtl"
+    assert app.page.locator(".tl-verdict").count() == 3
+    app.screenshot(f"inspect-{lang}")
+
+
+def test_report_downloads_and_opens_offline(app, output_dir: Path, browser):
+    ids = "cl100k_base,o200k_base,mistral-spm-v1"
+    app.open("compare", f"tok={ids}&text={quote(SENTENCE)}")
+    app.page.wait_for_function("document.querySelectorAll('.tl-tokens').length === 3", timeout=60_000)
+    app.wait_idle()
+    app.assert_no_exception()
+    page_counts = [int(re.search(r"([\d,]+) tokens", t).group(1).replace(",", ""))
+                   for t in app.page.locator('[data-testid="stMarkdownContainer"]', has_text="tokens/word").all_inner_texts()]
+    app.page.get_by_text("Checkpoint report (self-contained HTML + Markdown)").click()
+    app.page.get_by_role("button", name="Make checkpoint report").click()
+    app.wait_idle()
+    app.assert_no_exception()
+    with app.page.expect_download() as dl:
+        app.page.get_by_role("button", name="Download HTML report").click()
+    path = output_dir / "checkpoint-report.html"
+    dl.value.save_as(str(path))
+
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    try:
+        tab = context.new_page()
+        requests: list[str] = []
+        tab.on("request", lambda r: requests.append(r.url))
+        tab.goto(path.as_uri())
+        tab.wait_for_load_state("load")
+        tab.wait_for_timeout(500)
+        assert requests and all(u.startswith(("file:", "data:")) for u in requests), requests
+        cells = tab.locator("table").first.locator("tbody tr")
+        report_counts = [int(cells.nth(i).locator("td").nth(1).inner_text().replace(",", "")) for i in range(cells.count())]
+        assert report_counts == page_counts  # the figures the compare page shows
+        assert tab.locator(".tl-tokens").count() == 3
+        tab.screenshot(path=str(output_dir / "checkpoint-report.png"), full_page=True)
+    finally:
+        context.close()
