@@ -172,15 +172,15 @@ def test_readme_screenshot(app, output_dir):
 
 
 def test_stepper_play_runs_to_the_end_and_stops(app):
-    app.open("stepper", "corpus=toy&merges=6&step=0")
+    app.open("stepper", "corpus=toy&merges=3&step=0")
     app.page.locator(".st-key-st_play label").first.click()  # the Play toggle
     watch = app.page.locator(".tl-watch").first
     app.page.wait_for_function(
-        "() => { const w = document.querySelector('.tl-watch'); return w && w.innerText.includes('Merge 6 of 6'); }",
+        "() => { const w = document.querySelector('.tl-watch'); return w && w.innerText.includes('Merge 3 of 3'); }",
         timeout=30_000,
     )
     app.wait_idle()
-    assert "Merge 6 of 6" in watch.inner_text()
+    assert "Merge 3 of 3" in watch.inner_text()
     assert app.page.locator(".st-key-st_play input").first.is_checked() is False  # play switched itself off
     app.assert_no_exception()
 
