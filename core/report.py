@@ -39,7 +39,7 @@ from .adapters import PretrainedTokenizer, Summary, summarize
 from .evaluate import INJECTION_PROBES, char_diff, failure_reason, injection_check
 from .inspect import Reason, normalizer_layer
 from .normalize import make_normalizer, normalize_with
-from .render import DEFAULT_MAX_TOKENS, legend_html, piece_label, render_encoding, standalone_page
+from .render import legend_html, piece_label, render_encoding, standalone_page
 from .tax import embedding_params
 from .units import UNICODE_VERSION
 

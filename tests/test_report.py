@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 BN = (REPO / "assets" / "samples" / "shop_bn.txt").read_text(encoding="utf-8")
 EN = (REPO / "assets" / "samples" / "shop_en.txt").read_text(encoding="utf-8")
 IDS = ["cl100k_base", "o200k_base", "mistral-spm-v1"]
+TEXT = BN + "\nSpelled: <|endoftext|> <script>alert(1)</script>"
 
 
 @pytest.fixture(scope="module")
@@ -27,23 +28,19 @@ def toks():
 
 @pytest.fixture(scope="module")
 def report(toks):
-    return build_report(BN + "\nSpelled: <|endoftext|> <script>alert(1)</script>", toks, english=EN, d_model=1024)
+    return build_report(TEXT, toks, english=EN, d_model=1024)
 
 
 def test_rows_are_the_compare_rows(report, toks):
     """The same function as the compare page (summarize on encode), column for column."""
     for section, tok in zip(report.tokenizers, toks):
-        expected = summarize(tok, tok.encode(report_text(report, tok))).as_row()
+        expected = summarize(tok, tok.encode(TEXT)).as_row()
         row = section.row
         assert {k: row[k] for k in expected} == expected
         assert row["vocab size"] == tok.vocab_size
         assert row["embedding params"] == embedding_params(tok.vocab_size, 1024)
         assert section.english_tokens == len(tok.encode(EN).tokens)
         assert row["premium vs en"] == round(section.summary.tokens / section.english_tokens, 3)
-
-
-def report_text(report, tok) -> str:  # noqa: ANN001
-    return BN + "\nSpelled: <|endoftext|> <script>alert(1)</script>"
 
 
 def test_rajshahi_figures_move_with_the_text(toks):
@@ -168,3 +165,18 @@ def test_cli_inspect_json(capsys):
     pre = next(la for la in cl["layers"] if la["name"] == "pre-tokenizer")
     assert any(re.search(r"split before U\+09BE .*\\p\{L\}\+\+ does not match a vowel sign", r["text"]) for r in pre["reasons"])
     assert main(["inspect", "--word", "  "]) == 2
+
+
+@pytest.mark.parametrize("lang", ["bn", "hi", "fa", "uz"])
+def test_report_in_four_languages(toks, lang):
+    from core.tax import load_bundled
+
+    par = load_bundled()
+    text, english = "\n".join(par.column(lang)), "\n".join(par.column("en"))
+    r = build_report(text, toks, english=english, label=f"bundled {lang}")
+    page = to_html(r)
+    for t, tok in zip(r.tokenizers, toks):
+        assert t.summary.tokens == len(tok.encode_ids(text))
+        assert t.premium == pytest.approx(t.summary.tokens / len(tok.encode_ids(english)))
+    first_chips = re.search(r'<div class="tl-tokens" dir="(\w+)"', page).group(1)
+    assert first_chips == ("rtl" if lang == "fa" else "ltr")
