@@ -12,6 +12,8 @@ SIX = "cl100k_base,o200k_base,llama3,tekken,mistral-spm-v1,codepoints"
 
 def test_compare_six_tokenizers_on_bangla(app):
     app.open("compare", f"tok={SIX}&text={quote(BANGLA_PARAGRAPH)}")
+    app.page.wait_for_function("document.querySelectorAll('.tl-tokens').length >= 6", timeout=60_000)
+    app.wait_idle()
     app.assert_no_exception()
     rows = app.page.locator(".tl-tokens")
     assert rows.count() == 6
@@ -54,6 +56,8 @@ def test_tax_page_chart(app):
 def test_compare_persian_reads_right_to_left(app):
     text = "سفارش شما فردا بعدازظهر به راجشاهی می‌رسد."
     app.open("compare", f"tok=o200k_base,cl100k_base&text={quote(text)}")
+    app.page.wait_for_function("document.querySelectorAll('.tl-tokens').length >= 2", timeout=60_000)
+    app.wait_idle()
     app.assert_no_exception()
     rows = app.page.locator(".tl-tokens")
     assert rows.count() == 2 and rows.first.get_attribute("dir") == "rtl"
