@@ -6,7 +6,15 @@ Modules, one idea each:
 - ``pretokenize``: named split regexes with offsets.
 - ``tokens``: the shared Token/Encoding record and the baselines.
 - ``bpe``: traced BPE training and encoding (code point or byte).
-- ``cli``: ``python -m core`` with JSON output.
+- ``wordpiece``, ``unigram``: the other two model families, traced.
+- ``normalize``, ``pretok_compare``: the normalizer and pre-tokenizer stages.
+- ``zoo``, ``adapters``, ``replay``, ``tax``: pretrained tokenizers (offline,
+  sha256-checked), one adapter to ``Encoding``, merge replay, multilingual tax.
+- ``recipes``, ``evaluate``: training with Hugging Face ``tokenizers`` and
+  honest held-out metrics.
+- ``inspect``, ``report``: the word inspector and the checkpoint report.
+- ``render``: the one HTML token view (no Streamlit).
+- ``cli`` and ``*_cli``: ``python -m core`` with JSON output.
 """
 from .units import UNICODE_VERSION
 

@@ -30,7 +30,7 @@ import regex
 
 from .boundaries import is_valid_utf8
 from .tokens import ByteTokenizer, CodePointTokenizer, Encoding, Token, WordTokenizer
-from .units import char_byte_offsets
+from .units import bytelevel_alphabet, char_byte_offsets
 
 if TYPE_CHECKING:  # pragma: no cover
     from .zoo import ZooEntry
@@ -554,14 +554,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
 def _bytes_to_unicode() -> dict[str, int]:
     """GPT-2's ByteLevel alphabet, inverted: character -> byte."""
-    printable = [b for b in range(256) if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255]
-    chars = {b: chr(b) for b in printable}
-    n = 0
-    for b in range(256):
-        if b not in chars:
-            chars[b] = chr(256 + n)
-            n += 1
-    return {c: b for b, c in chars.items()}
+    return {c: b for b, c in bytelevel_alphabet().items()}
 
 
 class HFTokenizer(PretrainedTokenizer):

@@ -35,7 +35,7 @@ from typing import Callable, Iterator, Literal, Mapping, Sequence
 
 from .pretokenize import Pattern, pretokenize, resolve_pattern
 from .tokens import Encoding, Token, tokens_from_byte_spans
-from .units import char_byte_offsets
+from .units import bytelevel_alphabet, char_byte_offsets
 
 Unit = Literal["codepoint", "byte"]
 TieBreak = Literal["first-seen", "hf"]
@@ -102,18 +102,8 @@ def initial_pieces(text: str, unit: Unit) -> list[bytes]:
     raise BpeInputError(f"unknown unit {unit!r} (choose codepoint or byte)")
 
 
-def _bytelevel_order() -> list[int]:
-    """Bytes ordered as the GPT-2 ByteLevel alphabet sorts its characters.
-
-    Printable bytes (33-126, 161-172, 174-255) stand for themselves; the
-    others are mapped, in byte order, to U+0100 upward, so they sort after.
-    """
-    printable = [b for b in range(256) if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255]
-    rest = [b for b in range(256) if b not in set(printable)]
-    return printable + rest
-
-
-_BYTE_ORDER = tuple(_bytelevel_order())
+#: Bytes in the order the ByteLevel alphabet sorts its characters (used as ids).
+_BYTE_ORDER = tuple(sorted(range(256), key=bytelevel_alphabet().__getitem__))
 
 
 def _alphabet(words: Sequence[str], unit: Unit) -> list[bytes]:

@@ -100,6 +100,22 @@ def char_byte_offsets(text: str) -> list[int]:
     return offsets
 
 
+def bytelevel_alphabet() -> dict[int, str]:
+    """GPT-2's ByteLevel table: each byte as the printable character that stands for it.
+
+    Printable bytes (33-126, 161-172, 174-255) stand for themselves; the
+    other 68 are given U+0100 upward, in byte order. Byte-level BPE files
+    (GPT-2, Hugging Face ByteLevel) store their pieces in this alphabet.
+    """
+    table = {b: chr(b) for b in range(256) if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255}
+    extra = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return table
+
+
 def grapheme_byte_boundaries(text: str) -> set[int]:
     """UTF-8 byte offsets where a grapheme cluster starts or the text ends."""
     offsets = char_byte_offsets(text)
