@@ -454,10 +454,47 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
             Layer("model", "Model: byte-level BPE merges (replayed in rank order)", tuple(model))]
 
 
+def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.unigram.UnigramModel
+    """Best path and runner-up per space-separated word (:func:`core.unigram.lattice`)."""
+    from .unigram import lattice
+
+    out = []
+    for w in text.split(" "):
+        if not w:
+            continue
+        lat = lattice(w, model, k=2)
+        best = lat.best
+        line = f"{_q(w)}: best path " + " | ".join(best.pieces) + f" (log-probability {best.score:.2f})"
+        if len(lat.top) > 1:
+            ru = lat.top[1]
+            line += "; runner-up " + " | ".join(ru.pieces) + f" ({ru.score:.2f}, {best.score - ru.score:.2f} lower)"
+        else:
+            line += "; no other segmentation exists"
+        evidence = tuple(f"{e.piece} [{e.start},{e.end}) {e.score:.2f}" for e in lat.edges)[:MAX_EVIDENCE]
+        out.append(Reason("viterbi", line + ".", evidence))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _sp_unigram(tok: SentencePieceTokenizer):  # noqa: ANN202 - UnigramModel | None
+    """The Unigram model inside a SentencePiece tokenizer, or None for a BPE (or other) model."""
+    from .unigram import UnigramError, load_sentencepiece
+
+    try:
+        return load_sentencepiece(tok._sp.serialized_model_proto(), source=tok.id)  # noqa: SLF001
+    except UnigramError:
+        return None
+
+
 def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[Layer]:
     sp = tok._sp  # noqa: SLF001 - same package
     pre = [Reason("metaspace", "SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in front) "
                                "and the model sees the whole text.")]
+    unigram = _sp_unigram(tok)
+    if unigram is not None:
+        text = sp.normalize(enc.text).replace("\u2581", " ").strip(" ")
+        return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
+                Layer("model", "Model: SentencePiece Unigram (Viterbi over the lattice)", tuple(_unigram_reasons(text, unigram)))]
     model: list[Reason] = []
     ids = [t.id for t in enc.tokens]
     fallback: dict[int, list[int]] = {}
@@ -515,19 +552,9 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
                 model.append(Reason("longest-match", f"{_q(word)}: greedy longest match from the left gives "
                                                      + " ".join(tr.pieces) + ".", ev[:MAX_EVIDENCE]))
     elif mtype == "Unigram":
-        from .unigram import lattice, load_tokenizer_json
+        from .unigram import load_tokenizer_json
 
-        model_u = load_tokenizer_json(tok._json, source=tok.id)  # noqa: SLF001
-        for w in text.split(" "):
-            if not w:
-                continue
-            lat = lattice(w, model_u, k=2)
-            best = lat.best
-            line = f"{_q(w)}: best path " + " | ".join(best.pieces) + f" (log-probability {best.score:.2f})"
-            if len(lat.top) > 1:
-                ru = lat.top[1]
-                line += f"; runner-up " + " | ".join(ru.pieces) + f" ({ru.score:.2f}, {best.score - ru.score:.2f} lower)"
-            model.append(Reason("viterbi", line + ".", tuple(f"{e.piece} [{e.start},{e.end}) {e.score:.2f}" for e in lat.edges)[:MAX_EVIDENCE]))
+        model += _unigram_reasons(text, load_tokenizer_json(tok._json, source=tok.id))  # noqa: SLF001
     else:
         vocab = tok._tok.get_vocab()  # noqa: SLF001
         pieces = [tok._tok.id_to_token(t.id) for t in enc.tokens if t.id is not None]  # noqa: SLF001

@@ -217,3 +217,26 @@ def test_render_link_makes_chips_links(o200k):
     )
     assert "<b>" not in html  # still escaped
     assert '<a class="tl-link"' not in render_encoding(enc)  # off by default
+
+
+def test_sentencepiece_unigram_best_path_is_the_encoding():
+    import io
+
+    import sentencepiece as spm
+
+    from core.inspect import _sp_unigram  # noqa: PLC2701 - checks the model the reasons come from
+    from core.tax import load_bundled
+
+    lines = [r[1] for r in load_bundled().rows] * 5  # the bundled Bangla sentences
+    buf = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=buf, vocab_size=100, model_type="unigram",
+                                   character_coverage=1.0, hard_vocab_limit=False, minloglevel=2)
+    tok = zoo.load_user_bytes("unigram.model", buf.getvalue())
+    assert _sp_unigram(tok) is not None and _sp_unigram(zoo.load("mistral-spm-v1")) is None  # BPE model
+    for word in ("রাজশাহী", "বাজার"):
+        v = explain(tok, word)
+        (r,) = v.reasons("viterbi")
+        best = r.text.split("best path ")[1].split(" (")[0].split(" | ")
+        pieces = [tok._sp.id_to_piece(i) for i in v.encoding.ids]  # noqa: SLF001
+        assert best == pieces
+        assert "runner-up" in r.text or "no other segmentation" in r.text
