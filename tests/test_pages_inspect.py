@@ -82,6 +82,16 @@ def test_compare_table_equals_the_report():
     assert "Download HTML report" in labels and "Download Markdown report" in labels
 
 
+def test_home_chips_open_the_inspector():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["text"] = "রাজশাহী পৌঁছাবে"
+    at.run()
+    assert not at.exception
+    hrefs = set(re.findall(r'href="(inspector\?[^"]*)"', " ".join(h.proto.body for h in at.get("html"))))
+    words = {parse_qs(urlparse(h.replace("&amp;", "&")).query)["word"][0] for h in hrefs}
+    assert words == {"রাজশাহী", "পৌঁছাবে"}
+
+
 # ---------------------------------------------------------------------------
 # Real browser
 # ---------------------------------------------------------------------------
