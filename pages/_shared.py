@@ -31,6 +31,8 @@ import streamlit as st
 from core.render import CSS as TOKEN_CSS
 from core.render import render_encoding
 from core.tokens import ByteTokenizer, CodePointTokenizer, EncodingStats, Tokenizer, WordTokenizer, stats
+from core.inspect import chip_links
+from core.zoo import ENTRIES as ZOO_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets"
@@ -276,7 +278,8 @@ def encode_cached(option_id: str, size: int | None, text: str, max_tokens: int) 
     """``(stats, chips html, tokenizer name)`` for ``text``: the one cached result layer."""
     tok = load_tokenizer(option_id, size)
     enc = tok.encode(text)
-    return stats(enc), render_encoding(enc, max_tokens=max_tokens), tok.name
+    link = chip_links(text, [option_id] if option_id in ZOO_IDS else [])  # a chip opens the word inspector
+    return stats(enc), render_encoding(enc, max_tokens=max_tokens, link=link), tok.name
 
 
 # Built-in baselines; the BPE-on-sample options live in pages/_tokenizers.py.
