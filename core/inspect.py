@@ -698,10 +698,13 @@ def word_at(text: str, index: int) -> str | None:
     """
     if not 0 <= index < len(text) or text[index].isspace():
         return None
-    for m in _WORD.finditer(text):
+    lo = max(0, index - MAX_WORD_CHARS)
+    window = text[lo : index + MAX_WORD_CHARS]  # only the neighbourhood: a chip on a long text stays cheap
+    index -= lo
+    for m in _WORD.finditer(window):
         if m.start() <= index < m.end():
             return m.group()[:MAX_WORD_CHARS]
-    for m in regex.finditer(r"[^\s\p{L}\p{M}\p{N}\u200c\u200d]+|\S", text):
+    for m in regex.finditer(r"[^\s\p{L}\p{M}\p{N}\u200c\u200d]+|\S", window):
         if m.start() <= index < m.end():
             return m.group()[:MAX_WORD_CHARS]
     return None  # pragma: no cover - a non-space index is always inside some \S+ run

@@ -240,3 +240,18 @@ def test_sentencepiece_unigram_best_path_is_the_encoding():
         pieces = [tok._sp.id_to_piece(i) for i in v.encoding.ids]  # noqa: SLF001
         assert best == pieces
         assert "runner-up" in r.text or "no other segmentation" in r.text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="রাজশহীকি্ ।,.ab\u200c\n", max_size=40), st.integers(min_value=0, max_value=39))
+def test_word_at_returns_the_run_around_the_index(text, i):
+    if i >= len(text):
+        return
+    w = word_at(text, i)
+    if text[i].isspace():
+        assert w is None
+        return
+    assert w and text[i] in w and not any(c.isspace() for c in w)
+    # it is the maximal run in the text that covers position i
+    starts = [k for k in range(max(0, i - len(w) + 1), i + 1) if text.startswith(w, k)]
+    assert starts
