@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from .units import char_byte_offsets, grapheme_byte_boundaries
+from .units import codepoint_byte_boundaries, grapheme_byte_boundaries
 
 BoundaryKind = Literal["clean", "inside_grapheme", "inside_codepoint"]
 
@@ -97,7 +97,7 @@ def analyze(text: str, byte_spans: Sequence[tuple[int, int]]) -> BoundaryReport:
     ('inside_grapheme', 100.0)
     """
     data = text.encode("utf-8")
-    char_starts = set(char_byte_offsets(text))
+    char_starts = codepoint_byte_boundaries(text)
     cluster_starts = grapheme_byte_boundaries(text)
     boundaries = []
     for i in range(1, len(byte_spans)):

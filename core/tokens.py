@@ -16,7 +16,7 @@ from typing import Protocol, Sequence
 
 from .boundaries import BoundaryReport, analyze
 from .pretokenize import pretokenize
-from .units import char_byte_offsets
+from .units import byte_owner, char_byte_offsets
 
 
 @dataclass(frozen=True)
@@ -119,17 +119,10 @@ def tokens_from_byte_spans(
     the whole of that code point.
     """
     data = text.encode("utf-8")
-    offsets = char_byte_offsets(text)
-    # byte offset -> index of the code point containing it
-    owner = [0] * (len(data) + 1)
-    for i in range(len(text)):
-        for b in range(offsets[i], offsets[i + 1]):
-            owner[b] = i
-    owner[len(data)] = len(text)
     out = []
     for k, (bs, be) in enumerate(spans):
-        start = owner[bs]
-        end = owner[be - 1] + 1 if be > bs else start
+        start = byte_owner(text, bs)
+        end = byte_owner(text, be - 1) + 1 if be > bs else start
         out.append(Token(None if ids is None else ids[k], data[bs:be], bs, be, start, end))
     return tuple(out)
 

@@ -11,7 +11,10 @@ This module does not tokenize: it only names the units a tokenizer can cut.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
 
 import regex
 
@@ -90,14 +93,18 @@ def char_byte_offsets(text: str) -> list[int]:
     ``offsets[i]`` is where code point ``i`` starts; ``offsets[len(text)]`` is
     the byte length of the whole text.
     """
-    offsets = [0] * (len(text) + 1)
-    pos = 0
-    for i, ch in enumerate(text):
-        offsets[i] = pos
-        cp = ord(ch)
-        pos += 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
-    offsets[len(text)] = pos
-    return offsets
+    return list(_offsets(text))
+
+
+@lru_cache(maxsize=8)
+def _offsets(text: str) -> tuple[int, ...]:
+    # Cached: every tokenizer on a page measures the same text.
+    return (0, *accumulate(1 if c < 0x80 else 2 if c < 0x800 else 3 if c < 0x10000 else 4 for c in map(ord, text)))
+
+
+def byte_owner(text: str, byte_offset: int) -> int:
+    """Index of the code point that contains ``byte_offset`` (``len(text)`` at the end)."""
+    return bisect_right(_offsets(text), byte_offset) - 1 if byte_offset < _offsets(text)[-1] else len(text)
 
 
 def bytelevel_alphabet() -> dict[int, str]:
@@ -116,7 +123,13 @@ def bytelevel_alphabet() -> dict[int, str]:
     return table
 
 
-def grapheme_byte_boundaries(text: str) -> set[int]:
+def codepoint_byte_boundaries(text: str) -> frozenset[int]:
+    """UTF-8 byte offsets where a code point starts or the text ends."""
+    return frozenset(_offsets(text))
+
+
+@lru_cache(maxsize=8)
+def grapheme_byte_boundaries(text: str) -> frozenset[int]:
     """UTF-8 byte offsets where a grapheme cluster starts or the text ends."""
-    offsets = char_byte_offsets(text)
-    return {offsets[s.start] for s in graphemes(text)} | {offsets[len(text)]}
+    offsets = _offsets(text)
+    return frozenset([offsets[m.start()] for m in _CLUSTER.finditer(text)] + [offsets[-1]])
