@@ -30,7 +30,7 @@ import regex
 
 from .boundaries import is_valid_utf8
 from .tokens import ByteTokenizer, CodePointTokenizer, Encoding, Token, WordTokenizer
-from .units import bytelevel_alphabet, char_byte_offsets
+from .units import byte_owner, bytelevel_alphabet, char_byte_offsets
 
 if TYPE_CHECKING:  # pragma: no cover
     from .zoo import ZooEntry
@@ -289,13 +289,11 @@ class PretrainedTokenizer:
         """
         check_text(text)
         ids, spans, data = self._encode_spans(text, allow_special)
-        offsets = char_byte_offsets(text)
-        owner = _owner_table(offsets)
         special_ids = self.special_ids
         toks = []
         for tid, (bs, be), d in zip(ids, spans, data):
-            start = owner[bs]
-            end = owner[be - 1] + 1 if be > bs else start
+            start = byte_owner(text, bs)
+            end = byte_owner(text, be - 1) + 1 if be > bs else start
             toks.append(Token(tid, d, bs, be, start, end, tid in special_ids))
         return Encoding(text, tuple(toks))
 
@@ -352,17 +350,6 @@ class PretrainedTokenizer:
             np.fromiter((i in special_ids for i in ids), dtype=bool, count=len(ids)),
             np.fromiter((is_valid_utf8(d) for d in data), dtype=bool, count=len(data)),
         )
-
-
-def _owner_table(offsets: list[int]) -> list[int]:
-    """Code point index for every byte offset (``offsets`` from char_byte_offsets)."""
-    n = len(offsets) - 1
-    owner = [0] * (offsets[n] + 1)
-    for i in range(n):
-        for b in range(offsets[i], offsets[i + 1]):
-            owner[b] = i
-    owner[offsets[n]] = n
-    return owner
 
 
 # ---------------------------------------------------------------------------
