@@ -76,12 +76,14 @@ class BoundaryReport:
 
 
 def is_valid_utf8(data: bytes) -> bool:
-    """True when ``data`` decodes as UTF-8 on its own."""
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    """True when ``data`` decodes as UTF-8 on its own.
+
+    >>> is_valid_utf8("র".encode()), is_valid_utf8(b"\\xe0\\xa6")
+    (True, False)
+    """
+    # subtle: no exception per invalid token (byte tokens of Bangla are mostly
+    # invalid); dropping invalid bytes changes the length exactly when some were.
+    return data.isascii() or len(data.decode("utf-8", "ignore").encode("utf-8")) == len(data)
 
 
 def analyze(text: str, byte_spans: Sequence[tuple[int, int]]) -> BoundaryReport:

@@ -163,8 +163,14 @@ class ByteTokenizer:
     name: str = "UTF-8 bytes"
 
     def encode(self, text: str) -> Encoding:
-        data = text.encode("utf-8")
-        return Encoding(text, tokens_from_byte_spans(text, [(i, i + 1) for i in range(len(data))], list(data)))
+        # Built directly (one token per byte, owner code point known): a hot path on long text.
+        toks = []
+        pos = 0
+        for i, ch in enumerate(text):
+            for b in ch.encode("utf-8", "surrogatepass"):
+                toks.append(Token(b, bytes((b,)), pos, pos + 1, i, i + 1))
+                pos += 1
+        return Encoding(text, tuple(toks))
 
     def decode(self, tokens: Sequence[Token]) -> str:
         return _concat_decode(tokens)
