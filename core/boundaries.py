@@ -8,6 +8,7 @@ judges any list of spans that a tokenizer produced.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal, Sequence
 
 from .units import codepoint_byte_boundaries, grapheme_byte_boundaries
@@ -28,34 +29,44 @@ class Boundary:
 class BoundaryReport:
     """Every inner boundary of a segmentation judged, plus the two metrics.
 
+    Stored compactly (one offset and one kind per cut) because a byte-level
+    segmentation of a long text has tens of thousands of cuts; the
+    :class:`Boundary` records are built only when asked for.
+
     ``cut_pct`` is the share of boundaries inside a grapheme cluster (a cut
     inside a code point is also inside its cluster); ``bad_pct`` is the share
     of tokens that are not valid UTF-8 on their own.
     """
 
-    boundaries: tuple[Boundary, ...]
+    cuts: tuple[int, ...]
+    kinds: tuple[BoundaryKind, ...]
     valid_utf8: tuple[bool, ...]
+
+    @cached_property
+    def boundaries(self) -> tuple[Boundary, ...]:
+        """The cut before token ``i`` for every ``i >= 1``."""
+        return tuple(Boundary(i, cut, kind) for i, (cut, kind) in enumerate(zip(self.cuts, self.kinds), start=1))
 
     @property
     def total(self) -> int:
-        return len(self.boundaries)
+        return len(self.kinds)
 
-    @property
+    @cached_property
     def inside_grapheme(self) -> int:
         """Boundaries inside a cluster, including those inside a code point."""
-        return sum(b.kind != "clean" for b in self.boundaries)
+        return self.total - self.kinds.count("clean")
 
-    @property
+    @cached_property
     def inside_codepoint(self) -> int:
-        return sum(b.kind == "inside_codepoint" for b in self.boundaries)
+        return self.kinds.count("inside_codepoint")
 
     @property
     def cut_pct(self) -> float:
         return 100.0 * self.inside_grapheme / self.total if self.total else 0.0
 
-    @property
+    @cached_property
     def bad_tokens(self) -> int:
-        return sum(not ok for ok in self.valid_utf8)
+        return self.valid_utf8.count(False)
 
     @property
     def bad_pct(self) -> float:
@@ -64,15 +75,7 @@ class BoundaryReport:
 
     def kind_before(self, token_index: int) -> BoundaryKind | None:
         """Kind of the boundary just before token ``token_index`` (None for the first)."""
-        return self._by_index.get(token_index)
-
-    @property
-    def _by_index(self) -> dict[int, BoundaryKind]:
-        cache = self.__dict__.get("_kinds")
-        if cache is None:
-            cache = {b.index: b.kind for b in self.boundaries}
-            object.__setattr__(self, "_kinds", cache)
-        return cache
+        return self.kinds[token_index - 1] if 0 < token_index <= len(self.kinds) else None
 
 
 def is_valid_utf8(data: bytes) -> bool:
@@ -101,15 +104,10 @@ def analyze(text: str, byte_spans: Sequence[tuple[int, int]]) -> BoundaryReport:
     data = text.encode("utf-8")
     char_starts = codepoint_byte_boundaries(text)
     cluster_starts = grapheme_byte_boundaries(text)
-    boundaries = []
-    for i in range(1, len(byte_spans)):
-        cut = byte_spans[i][0]
-        if cut not in char_starts:
-            kind: BoundaryKind = "inside_codepoint"
-        elif cut not in cluster_starts:
-            kind = "inside_grapheme"
-        else:
-            kind = "clean"
-        boundaries.append(Boundary(i, cut, kind))
+    cuts = tuple(span[0] for span in byte_spans[1:])
+    kinds = tuple(
+        "clean" if cut in cluster_starts else "inside_grapheme" if cut in char_starts else "inside_codepoint"
+        for cut in cuts
+    )
     valid = tuple(is_valid_utf8(data[s:e]) for s, e in byte_spans)
-    return BoundaryReport(tuple(boundaries), valid)
+    return BoundaryReport(cuts, kinds, valid)

@@ -123,6 +123,7 @@ def bytelevel_alphabet() -> dict[int, str]:
     return table
 
 
+@lru_cache(maxsize=8)
 def codepoint_byte_boundaries(text: str) -> frozenset[int]:
     """UTF-8 byte offsets where a code point starts or the text ends."""
     return frozenset(_offsets(text))
