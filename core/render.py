@@ -10,7 +10,7 @@ API
 ---
 - :func:`render_encoding` ``(enc, *, max_tokens=2000, show_ids=True, legend=False,
   direction="auto") -> str``: one :class:`core.tokens.Encoding` as chips.
-- :func:`render_pieces` ``(pieces, *, ids=None, ...) -> str``: a plain list of
+- :func:`render_pieces` ``(pieces, *, ids=None, ..., link=None) -> str``: a plain list of
   ``bytes`` pieces (e.g. a BPE word segmentation). When the pieces join to
   valid UTF-8 the cuts are judged exactly like an Encoding; otherwise the
   chips are drawn without cluster analysis (hex where needed).
@@ -465,18 +465,42 @@ def render_pieces(
     show_ids: bool = True,
     legend: bool = False,
     direction: str = "auto",
+    link: Callable[[Token], str | None] | None = None,
 ) -> str:
     """HTML chips for a plain list of byte pieces (e.g. one word's BPE segmentation).
 
     >>> "E0 A6" in render_pieces([b"\\xe0\\xa6", b"\\xb0"])
     True
 
+    ``link``, as in :func:`render_encoding`, maps a chip's token to a URL (or
+    None). The token is piece ``k`` placed in the joined pieces: ``byte_start``
+    is the byte offset of the piece in ``b"".join(pieces)``, and when the pieces
+    join to valid UTF-8, ``start``/``end`` are code point offsets in that text
+    (see :func:`core.inspect.chip_links` and :func:`core.inspect.piece_links`).
+
     Results are memoised (a stepper redraws the same word segmentations on
-    every step).
+    every step); with ``link``, on the URLs it gives.
     """
-    return _render_pieces_cached(
-        tuple(bytes(p) for p in pieces), None if ids is None else tuple(ids), max_tokens, show_ids, legend, direction
-    )
+    key = tuple(bytes(p) for p in pieces)
+    id_key = None if ids is None else tuple(ids)
+    hrefs = None
+    if link is not None:  # a function is no cache key, but the URLs it gives are
+        hrefs = tuple(link(t) for t in _piece_tokens(key, id_key))
+    return _render_pieces_cached(key, id_key, max_tokens, show_ids, legend, direction, hrefs)
+
+
+@lru_cache(maxsize=8192)
+def _piece_tokens(pieces: tuple[bytes, ...], ids: tuple[int | None, ...] | None) -> tuple[Token, ...]:
+    """The tokens :func:`render_pieces` draws: piece ``k`` at its byte offset in the joined pieces."""
+    enc = encoding_from_pieces(pieces, ids)
+    if enc is not None:
+        return enc.tokens
+    toks = []
+    pos = 0
+    for k, p in enumerate(pieces):
+        toks.append(Token(None if ids is None else ids[k], bytes(p), pos, pos + len(p), 0, 0))
+        pos += len(p)
+    return tuple(toks)
 
 
 @lru_cache(maxsize=8192)
@@ -487,18 +511,20 @@ def _render_pieces_cached(
     show_ids: bool,
     legend: bool,
     direction: str,
+    hrefs: tuple[str | None, ...] | None = None,
 ) -> str:
+    link = None
+    if hrefs is not None:  # hrefs[k] belongs to piece k, found by its byte span
+        by_span = {(t.byte_start, t.byte_end): h for t, h in zip(_piece_tokens(pieces, ids), hrefs)}
+        link = lambda t: by_span.get((t.byte_start, t.byte_end))  # noqa: E731
     enc = encoding_from_pieces(pieces, ids)
     if enc is not None:
-        return render_encoding(enc, max_tokens=max_tokens, show_ids=show_ids, legend=legend, direction=direction)
+        return render_encoding(enc, max_tokens=max_tokens, show_ids=show_ids, legend=legend, direction=direction,
+                               link=link)
     # Not decodable as a whole: draw chips without cluster analysis.
-    toks = []
-    pos = 0
-    for k, p in enumerate(pieces):
-        toks.append(Token(None if ids is None else ids[k], bytes(p), pos, pos + len(p), 0, 0))
-        pos += len(p)
+    toks = _piece_tokens(pieces, ids)
     kinds: list[BoundaryKind | None] = [None] + ["clean"] * (len(toks) - 1)
-    body = _draw(toks, kinds, None, max_tokens=max_tokens, show_ids=show_ids, direction=direction)
+    body = _draw(toks, kinds, None, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link)
     return (legend_html() + body) if legend else body
 
 

@@ -6,14 +6,14 @@ All user text that reaches HTML goes through ``html.escape``.
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from typing import Callable, Sequence
 
 import streamlit as st
 
 from core import unigram, wordpiece
 from core.algos_cli import ASSETS, sample_lines
 from core.render import render_encoding, text_direction
-from core.tokens import Encoding, tokens_from_char_spans
+from core.tokens import Encoding, Token, tokens_from_char_spans
 
 CSS = """
 .tl-algo-table{border-collapse:collapse;margin:.3rem 0 .8rem 0}
@@ -57,10 +57,12 @@ def html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], row_classe
     return f'<table class="tl-algo-table"{tid}><tr>{head}</tr>{"".join(body)}</table>'
 
 
-def spans_chips(text: str, spans: Sequence[tuple[int, int]], ids: Sequence[int | None] | None = None) -> str:
-    """Token chips for code point spans of ``text`` (cuts inside letters are marked by core.render)."""
+def spans_chips(text: str, spans: Sequence[tuple[int, int]], ids: Sequence[int | None] | None = None,
+                link: Callable[[Token], str | None] | None = None) -> str:
+    """Token chips for code point spans of ``text`` (cuts inside letters are marked by core.render);
+    ``link`` as in :func:`core.render.render_encoding` (e.g. :func:`core.inspect.chip_links`)."""
     enc = Encoding(text, tokens_from_char_spans(text, list(spans), ids))
-    return render_encoding(enc)
+    return render_encoding(enc, link=link)
 
 
 def asset_text(name: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core import pretok_compare as pc
+from core.inspect import piece_links
 from core.render import legend_html, render_pieces
 from pages._algos import asset_text, esc, html_table, inject_css
 from pages._shared import page_header, qp_init, qp_sync, show_tokens, text_input, url_text
@@ -78,12 +79,19 @@ for r in results:
     st.subheader(f"{r.name} · {len(r.pieces)} pieces", divider="gray")
     st.caption(r.description)
     by_line: dict[int, list[bytes]] = {}
+    line_spans: dict[int, list[tuple[int, int]]] = {}  # where each piece lies in the text (for chip links)
     for p in r.pieces:
         if p.text.strip("\n") == "" and "\n" in p.text:
             continue  # a piece that is only line breaks: the line split already shows it
-        by_line.setdefault(line_of(p.start), []).append(p.text.strip("\n").encode("utf-8"))
+        data = p.text.strip("\n").encode("utf-8")
+        pieces_k = by_line.setdefault(line_of(p.start), [])
+        spans_k = line_spans.setdefault(line_of(p.start), [])
+        if data:
+            pieces_k.append(data)
+            spans_k.append((p.start, p.end))
     for k in sorted(by_line):
-        show_tokens(render_pieces([b for b in by_line[k] if b], max_tokens=400))
+        # a chip opens the word inspector on the word of the text it was cut from
+        show_tokens(render_pieces(by_line[k], max_tokens=400, link=piece_links(text, by_line[k], line_spans[k])))
     if r.mark_splits:
         shown = ", ".join(m.label for m in r.mark_splits[:8])
         more = f" and {len(r.mark_splits) - 8} more" if len(r.mark_splits) > 8 else ""

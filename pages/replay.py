@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from core import zoo
+from core.inspect import chip_links
 from core.render import render_pieces
 from core.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay_trained
 from core.units import utf8_hex
@@ -81,7 +82,9 @@ else:
         )
     else:
         st.markdown(f"**Step {k} of {n}**: the whole piece is one vocabulary entry (id {s.rank:,}); tiktoken takes it directly.")
-show_tokens(render_pieces(pieces, show_ids=False))
+# a chip opens the word inspector on its word (with this tokenizer when it is a pretrained one)
+link = chip_links(word, [tid] if tid in zoo.ENTRIES else []) if b"".join(pieces) == word.encode("utf-8") else None
+show_tokens(render_pieces(pieces, show_ids=False, link=link))
 
 final_ok = result.matches_library
 st.markdown(

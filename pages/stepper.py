@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
+from core.inspect import chip_links, piece_links
 from core.pretokenize import PATTERNS, PatternError, pretokenize
 from core.render import piece_label, render_pieces
 from pages._shared import (
@@ -184,7 +185,7 @@ with left:
         pieces = trace.segment(word, step)
         rows.append(
             f'<tr><td class="tl-num">{freq:,}</td><td class="tl-num">{len(pieces)}</td>'
-            f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces])}</td></tr>"
+            f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word))}</td></tr>"
         )
     st.html(
         '<table class="tl-words"><thead><tr><th class="tl-num">×</th><th class="tl-num">tokens</th>'
@@ -219,22 +220,27 @@ new_text = st.text_input("Text to encode", "বাজারঘর" if corpus_kin
 if new_text:
     rank = trace.rank_of(step)
     final: list[bytes] = []
-    pieces = [p.text for p in pretokenize(new_text, trace.pattern)]
-    for piece in pieces[:MAX_ENCODE_PIECES]:
+    final_spans: list[tuple[int, int]] = []  # where in new_text each final piece's pre-tokenized piece lies
+    spans = pretokenize(new_text, trace.pattern)
+    pieces = [p.text for p in spans]
+    for piece, span in zip(pieces[:MAX_ENCODE_PIECES], spans):
         et = encode_trace(piece, rank, unit=trace.unit, mode="learned-order")
-        rows = [f"<tr><td>start</td><td>{render_pieces(list(et.initial))}</td></tr>"]
+        link = chip_links(new_text, offset=span.start)  # a chip opens the word inspector on its word
+        rows = [f"<tr><td>start</td><td>{render_pieces(list(et.initial), link=link)}</td></tr>"]
         for es in et.steps:
             rows.append(
                 f"<tr><td>merge {es.rank + 1}: {html.escape(piece_label(es.left))} + "
-                f"{html.escape(piece_label(es.right))}</td><td>{render_pieces(list(es.pieces_after))}</td></tr>"
+                f"{html.escape(piece_label(es.right))}</td><td>{render_pieces(list(es.pieces_after), link=link)}</td></tr>"
             )
         st.html(f'<table class="tl-enc-steps">{"".join(rows)}</table>')
         final.extend(et.final)
+        final_spans.extend([(span.start, span.end)] * len(et.final))
     if len(pieces) > MAX_ENCODE_PIECES:
         st.caption(f"Showing the first {MAX_ENCODE_PIECES} of {len(pieces)} pre-tokenized pieces.")
     else:
         st.markdown(f"**{len(final)} tokens**, ids {[trace.vocab.get(p) for p in final]}")
-        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final]))
+        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final],
+                                  link=piece_links(new_text, final, final_spans)))
         back = decode(final)
         if back == new_text:
             st.success(f"Round trip: decode(encode(text)) = “{back}” — identical to the input.")

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core import unigram as ug
+from core.inspect import chip_links
 from core.render import render_pieces
 from pages._algos import esc, html_table, inject_css, trained_unigram
 from pages._shared import page_header, qp_init, qp_sync, show_tokens
@@ -76,7 +77,9 @@ best_ids = {(e.start, e.end) for e in lat.best.edges}
 st.subheader("Best path (Viterbi)", divider="gray")
 st.markdown(f"**{len(lat.tokens)} tokens**, total log-probability **{lat.best.score:.3f}**: "
             + " ".join(f"`{t}`" for t, _ in lat.tokens))
-show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens]))
+# a chip opens the word inspector on its word (the pieces join to lat.word, whose ▁ are spaces)
+best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _ in lat.tokens) == lat.word else None
+show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens], link=best_link))
 
 # ---- the lattice drawing: positions on x, each piece an arc from its start to its end.
 # One trace per kind (others / unknown / best path), arcs separated by None, so a 200-character word stays fast.

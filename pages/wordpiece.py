@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core import wordpiece as wp
+from core.inspect import chip_links
 from pages._algos import esc, html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
 from pages._shared import page_header, qp_init, qp_sync, show_tokens, text_input, url_text
 
@@ -73,7 +74,7 @@ with main:
                 ids.append(tok_id)
         st.subheader("Result", divider="gray")
         st.markdown(f"**{len(trace.pieces)} tokens:** " + " ".join(f"`{p}`" for p in trace.pieces))
-        show_tokens(spans_chips(text, spans, ids))
+        show_tokens(spans_chips(text, spans, ids, link=chip_links(text)))  # a chip opens the word inspector
         unk_words = [w for w in trace.words if w.unk]
         if unk_words:
             st.warning(f"{len(unk_words)} word(s) became {vocab.unk_token}: "

@@ -92,6 +92,59 @@ def test_home_chips_open_the_inspector():
     assert words == {"রাজশাহী", "পৌঁছাবে"}
 
 
+def chip_words(bodies: list[str]) -> list[list[str]]:
+    """For each chip row (``tl-tokens`` div) in these HTML bodies, the inspector words its chips open."""
+    rows = []
+    for body in bodies:
+        for row in re.findall(r'<div class="tl-tokens".*?</div>', body, flags=re.S):
+            hrefs = re.findall(r'<a class="tl-link" href="(inspector\?[^"]*)" target="_self">', row)
+            rows.append([parse_qs(urlparse(h.replace("&amp;", "&")).query)["word"][0] for h in hrefs])
+    return rows
+
+
+def test_stepper_chips_open_the_inspector():
+    # the word table: every chip of a word's row opens that word
+    at = open_page("stepper", {"merges": "3"})
+    bodies = [h.proto.body for h in at.get("html")]
+    words_table = next(b for b in bodies if 'class="tl-words"' in b)
+    rows = chip_words([words_table])
+    toy = {w.split(":")[0] for w in at.text_input(key="st_words").value.split(",")}
+    assert len(rows) == len(toy) and all(len(set(r)) == 1 and len(r) > 1 for r in rows)
+    assert {r[0] for r in rows} == toy
+    # new text on the Bangla shop corpus with GPT-2's \p{L}+ split: a word is cut apart at its vowel signs,
+    # yet every chip of the encode steps and of the result opens the whole word it came from
+    at = open_page("stepper", {"corpus": "shop_bn", "pattern": "gpt2", "unit": "byte", "merges": "40"})
+    at.text_input(key="st_new").set_value("রাজশাহী ঘর").run()  # 7 pre-tokenized pieces
+    assert not at.exception
+    bodies = [h.proto.body for h in at.get("html")]
+    encode_rows = [r for b in bodies if "tl-enc-steps" in b for r in chip_words([b])]
+    assert len(encode_rows) > 4 and all(r for r in encode_rows)
+    assert {w for r in encode_rows for w in r} == {"রাজশাহী", "ঘর"}
+    final = chip_words([b for b in bodies if b.startswith('<div class="tl-tokens"')])[-1]
+    assert set(final) == {"রাজশাহী", "ঘর"} and final.count("রাজশাহী") >= 6
+
+
+def test_pretokenizer_wordpiece_unigram_and_replay_chips_open_the_inspector():
+    at = open_page("pretokenizers", {"example": "bn", "patterns": "gpt2,whitespace"})
+    rows = chip_words([h.proto.body for h in at.get("html")])
+    words = {"বাজারঘরের", "অর্ডার", "আগামীকাল", "বিকেলে", "রাজশাহী", "পৌঁছাবে"}
+    # GPT-2 cuts words at vowel signs, yet each part opens the whole word ("ে।" and \S+'s "পৌঁছাবে।" open পৌঁছাবে)
+    assert len(rows) == 2 and set(rows[0]) == set(rows[1]) == words
+    assert rows[0].count("রাজশাহী") > 1 and rows[1].count("রাজশাহী") == 1
+
+    at = open_page("wordpiece", {"text": "ঘরের দামি"})
+    assert [r for r in chip_words([h.proto.body for h in at.get("html")]) if r] == [["ঘরের", "ঘরের", "দামি", "দামি"]]
+
+    at = open_page("unigram", {"word": "বাজারঘরের"})
+    rows = [r for r in chip_words([h.proto.body for h in at.get("html")]) if r]
+    assert len(rows) == 1 and set(rows[0]) == {"বাজারঘরের"}
+
+    at = open_page("replay", {"tok": "cl100k_base", "text": "রাজশাহী"})
+    body = " ".join(h.proto.body for h in at.get("html"))
+    assert [r for r in chip_words([body]) if r] == [["রাজশাহী"] * 9]
+    assert "&amp;tok=cl100k_base" in body
+
+
 # ---------------------------------------------------------------------------
 # Real browser
 # ---------------------------------------------------------------------------
@@ -116,6 +169,32 @@ def test_click_a_chip_on_compare_opens_the_inspector(app):
     assert v.nth(0).inner_text().startswith("9 tokens") and v.nth(1).inner_text().startswith("3 tokens")
     assert app.page.get_by_text(re.compile(r"split before U\+09BE BENGALI VOWEL SIGN AA")).count() >= 1
     app.screenshot("inspect-bangla-from-chip")
+
+
+def test_click_a_chip_on_the_bpe_stepper_opens_the_inspector(app):
+    app.open("stepper", "corpus=shop_bn&unit=byte&merges=40")
+    app.page.get_by_text(re.compile(r"^Round trip")).first.wait_for(timeout=60_000)  # the encode panel is drawn
+    app.wait_idle()
+    app.assert_no_exception()
+    # a chip in the "Encode new text" result (the default word বাজারঘর), cut into several byte-level pieces
+    result = app.page.locator(".tl-tokens").last
+    links = result.locator("a.tl-link")
+    assert links.count() > 1
+    for i in range(links.count()):
+        assert links.nth(i).get_attribute("target") in (None, "_self")  # st.html's sanitizer may drop it: same tab
+        assert parse_qs(urlparse(links.nth(i).get_attribute("href")).query)["word"] == ["বাজারঘর"]
+    app.screenshot("stepper-chips-linked")
+    pages_before = len(app.page.context.pages)
+    links.nth(1).click()
+    app.page.wait_for_url(re.compile(r"/inspector\?"), timeout=30_000)
+    app.page.wait_for_selector("h1", timeout=30_000)
+    app.wait_idle()
+    app.assert_no_exception()
+    assert len(app.page.context.pages) == pages_before  # the same tab
+    assert parse_qs(urlparse(app.page.url).query)["word"] == ["বাজারঘর"]
+    assert app.page.locator("h1").first.inner_text().strip() == "Word inspector"
+    assert app.page.locator('input[aria-label="Word (or a short text)"]').input_value() == "বাজারঘর"
+    app.screenshot("inspect-from-stepper-chip")
 
 
 @pytest.mark.parametrize("lang", ["fa", "uz", "hi"])

@@ -183,3 +183,40 @@ def test_encoding_from_pieces_and_page_wrapper():
     assert encoding_from_pieces([b"\xe0"]) is None
     page = standalone_page(legend_html(), "x")
     assert page.startswith("<!doctype html>") and CSS in page
+
+
+def test_render_pieces_links_are_escaped_url_encoded_and_same_tab():
+    from urllib.parse import parse_qs, urlparse
+
+    from core.inspect import chip_links, piece_links
+
+    def hrefs(out: str) -> list[str]:
+        return [h.replace("&amp;", "&") for h in re.findall(r'<a class="tl-link" href="([^"]*)" target="_self">', out)]
+
+    # a word and a punctuation run from user text: the href is URL-encoded, no raw markup reaches the HTML
+    text = 'রাজ<"&>'
+    pieces = [t.encode("utf-8") for t in ("রা", "জ", '<"&>')]
+    out = render_pieces(pieces, link=chip_links(text, ["cl100k_base"]))
+    assert '<"' not in out and '"&' not in out
+    got = hrefs(out)
+    assert len(got) == 3 and all(h.startswith("inspector?word=") for h in got)
+    assert got[0] == got[1] == "inspector?word=%E0%A6%B0%E0%A6%BE%E0%A6%9C&tok=cl100k_base"
+    assert parse_qs(urlparse(got[2]).query)["word"] == ['<"&>']
+    assert got[2] == "inspector?word=%3C%22%26%3E&tok=cl100k_base"
+    # whatever the link function returns is escaped inside the attribute
+    out = render_pieces([b"ab"], link=lambda t: 'x"><script>')
+    assert 'href="x&quot;&gt;&lt;script&gt;"' in out and "<script>" not in out
+    # without a link: no anchors, and the memoised output is unchanged
+    assert "<a " not in render_pieces(pieces) and render_pieces(pieces) == render_pieces(pieces)
+    # pieces that are not valid UTF-8 as a whole still get links, found by byte offset
+    bad = [b"\xe0\xa6", b"\xb0x"]
+    out = render_pieces(bad, link=lambda t: f"inspector?word={t.byte_start}")
+    assert hrefs(out) == ["inspector?word=0", "inspector?word=2"]
+    # a pre-tokenizer dropped the space: each piece still opens the word of the text it came from
+    text = "ঘর দাম"
+    dropped = ["ঘর".encode(), "দাম".encode()]
+    out = render_pieces(dropped, link=piece_links(text, dropped, [(0, 2), (3, 6)]))
+    assert [parse_qs(urlparse(h).query)["word"][0] for h in hrefs(out)] == ["ঘর", "দাম"]
+    # an offset: tokens are positioned in one part of the text
+    out = render_pieces(["দা".encode(), "ম".encode()], link=chip_links(text, offset=3))
+    assert [parse_qs(urlparse(h).query)["word"][0] for h in hrefs(out)] == ["দাম", "দাম"]
