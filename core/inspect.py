@@ -27,6 +27,8 @@ This module does not render and does not load tokenizers: callers pass
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -687,6 +689,8 @@ def inspect_word(text: str, tokenizers: Sequence[PretrainedTokenizer], *, transl
 # ---------------------------------------------------------------------------
 
 _WORD = regex.compile(r"[\p{L}\p{M}\p{N}\u200c\u200d'’ʻʼ]+")
+#: Where no word is: a run of other non-space characters (punctuation), else one character.
+_OTHER = regex.compile(r"[^\s\p{L}\p{M}\p{N}\u200c\u200d]+|\S")
 
 
 def word_at(text: str, index: int) -> str | None:
@@ -704,7 +708,7 @@ def word_at(text: str, index: int) -> str | None:
     for m in _WORD.finditer(window):
         if m.start() <= index < m.end():
             return m.group()[:MAX_WORD_CHARS]
-    for m in regex.finditer(r"[^\s\p{L}\p{M}\p{N}\u200c\u200d]+|\S", window):
+    for m in _OTHER.finditer(window):
         if m.start() <= index < m.end():
             return m.group()[:MAX_WORD_CHARS]
     return None  # pragma: no cover - a non-space index is always inside some \S+ run
@@ -730,17 +734,42 @@ def chip_links(text: str, tokenizer_ids: Sequence[str] = (), *, offset: int = 0)
     :func:`core.render.render_pieces`), so the word is looked up in the whole text.
     """
     cache: dict[int, str | None] = {}
+    words: list[_WordIndex] = []  # built on the first chip: one pass over the text, not one per chip
 
     def link(token: Token) -> str | None:
         if token.start not in cache:
+            if not words:
+                words.append(_WordIndex(text))
             i, end = token.start + offset, token.end + offset
             while i < end - 1 and text[i].isspace():  # " রাজ": the word after the leading space
                 i += 1
-            word = word_at(text, i) if end > i else None
+            word = words[0].word_at(i) if end > i else None
             cache[token.start] = inspector_href(word, tokenizer_ids) if word else None
         return cache[token.start]
 
     return link
+
+
+class _WordIndex:
+    """:func:`word_at` for many positions of one text: the runs are found once, looked up by bisection."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._runs = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+        self._starts = [a for a, _ in self._runs]
+        self._other = [(m.start(), m.end()) for m in _OTHER.finditer(text)]
+        self._other_starts = [a for a, _ in self._other]
+
+    def word_at(self, index: int) -> str | None:
+        """Same answer as ``word_at(text, index)``."""
+        if not 0 <= index < len(self._text) or self._text[index].isspace():
+            return None
+        for runs, starts in ((self._runs, self._starts), (self._other, self._other_starts)):
+            k = bisect_right(starts, index) - 1
+            if k >= 0 and runs[k][0] <= index < runs[k][1]:
+                a, b = runs[k]
+                return self._text[a:b][:MAX_WORD_CHARS]
+        return None  # pragma: no cover - a non-space index is always inside some run
 
 
 def piece_links(text: str, pieces: Sequence[bytes], spans: Sequence[tuple[int, int]],

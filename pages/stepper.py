@@ -188,7 +188,7 @@ with left:
             f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word))}</td></tr>"
         )
     st.html(
-        '<table class="tl-words"><thead><tr><th class="tl-num">×</th><th class="tl-num">tokens</th>'
+        '<table class="tl-words tl-seg"><thead><tr><th class="tl-num">×</th><th class="tl-num">tokens</th>'
         f'<th>segmentation after {step} merge{"s" if step != 1 else ""}</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
     )

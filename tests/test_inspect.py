@@ -255,3 +255,12 @@ def test_word_at_returns_the_run_around_the_index(text, i):
     # it is the maximal run in the text that covers position i
     starts = [k for k in range(max(0, i - len(w) + 1), i + 1) if text.startswith(w, k)]
     assert starts
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="রাজশহীকি্ ।,.ab\u200c\n!?", max_size=60))
+def test_chip_word_index_agrees_with_word_at(text):
+    from core.inspect import _WordIndex
+
+    index = _WordIndex(text)
+    assert [index.word_at(i) for i in range(len(text))] == [word_at(text, i) for i in range(len(text))]

@@ -183,6 +183,10 @@ def test_click_a_chip_on_the_bpe_stepper_opens_the_inspector(app):
     for i in range(links.count()):
         assert links.nth(i).get_attribute("target") in (None, "_self")  # st.html's sanitizer may drop it: same tab
         assert parse_qs(urlparse(links.nth(i).get_attribute("href")).query)["word"] == ["বাজারঘর"]
+    # long byte-level words stay in their column (they scroll inside the cell, not under the pair counts)
+    table = app.page.locator("table.tl-seg").first.bounding_box()
+    counts = app.page.get_by_text(re.compile(r"^Pair counts before merge")).first.bounding_box()
+    assert table["x"] + table["width"] <= counts["x"]
     app.screenshot("stepper-chips-linked")
     pages_before = len(app.page.context.pages)
     links.nth(1).click()
