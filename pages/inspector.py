@@ -1,7 +1,7 @@
 """Word inspector: why is this word so many pieces here and so few there? Reasons layer by layer.
 
 Every sentence on this page comes from :mod:`core.inspect`; the page only lays it out.
-Clicking a token chip on the compare page opens this page on that chip's word
+Clicking a token chip on any page opens this page on that chip's word
 (``?word=...&tok=...``).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ page_header(
     "Word inspector",
     "Why does a word cost nine tokens in one tokenizer and three in another? For each tokenizer: what the "
     "normalizer changed, where the split regex cut and which part of it stopped, which merges ran (with ranks) and "
-    "which pairs have none, and which tokens end inside a letter. Click any token chip on the compare page to land here.",
+    "which pairs have none, and which tokens end inside a letter. Click any token chip elsewhere in the app to land here.",
 )
 
 qp_init("in_word", "রাজশাহী", param="word")
@@ -40,7 +40,7 @@ st.caption("Try: " + " · ".join(f"[{w}](?word={w}&en={e})" for w, e in EXAMPLES
 qp_sync(word=word or None, en=english or None, tok=",".join(chosen))
 
 if not word.strip():
-    st.info("Type a word above, e.g. রাজশাহী, or click a token chip on the compare page.")
+    st.info("Type a word above, e.g. রাজশাহী, or click a token chip on any other page.")
     st.stop()
 if not chosen:
     st.info("Choose at least one tokenizer.")
