@@ -734,20 +734,23 @@ def chip_links(text: str, tokenizer_ids: Sequence[str] = (), *, offset: int = 0)
     :func:`core.render.render_pieces`), so the word is looked up in the whole text.
     """
     cache: dict[int, str | None] = {}
-    words: list[_WordIndex] = []  # built on the first chip: one pass over the text, not one per chip
 
     def link(token: Token) -> str | None:
         if token.start not in cache:
-            if not words:
-                words.append(_WordIndex(text))
             i, end = token.start + offset, token.end + offset
             while i < end - 1 and text[i].isspace():  # " রাজ": the word after the leading space
                 i += 1
-            word = words[0].word_at(i) if end > i else None
+            word = _word_index(text).word_at(i) if end > i else None
             cache[token.start] = inspector_href(word, tokenizer_ids) if word else None
         return cache[token.start]
 
     return link
+
+
+@lru_cache(maxsize=4)
+def _word_index(text: str) -> "_WordIndex":
+    """One index per text, shared by every chip link on it (a page draws many pieces of one text)."""
+    return _WordIndex(text)
 
 
 class _WordIndex:

@@ -485,7 +485,7 @@ def render_pieces(
     id_key = None if ids is None else tuple(ids)
     hrefs = None
     if link is not None:  # a function is no cache key, but the URLs it gives are
-        hrefs = tuple(link(t) for t in _piece_tokens(key, id_key))
+        hrefs = tuple(link(t) for t in _piece_tokens(key, id_key)[:max_tokens])  # only the chips drawn
     return _render_pieces_cached(key, id_key, max_tokens, show_ids, legend, direction, hrefs)
 
 

@@ -106,7 +106,7 @@ def test_stepper_chips_open_the_inspector():
     # the word table: every chip of a word's row opens that word
     at = open_page("stepper", {"merges": "3"})
     bodies = [h.proto.body for h in at.get("html")]
-    words_table = next(b for b in bodies if 'class="tl-words"' in b)
+    words_table = next(b for b in bodies if 'class="tl-words' in b)
     rows = chip_words([words_table])
     toy = {w.split(":")[0] for w in at.text_input(key="st_words").value.split(",")}
     assert len(rows) == len(toy) and all(len(set(r)) == 1 and len(r) > 1 for r in rows)
