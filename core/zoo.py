@@ -35,6 +35,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Mapping
 
+from .pretokenize import PATTERNS
+
 if TYPE_CHECKING:  # pragma: no cover
     from .adapters import PretrainedTokenizer
 
@@ -49,22 +51,12 @@ class ZooError(ValueError):
 # Split patterns and special tokens, as published by each tokenizer's authors
 # ---------------------------------------------------------------------------
 
-#: tiktoken's own cl100k_base pattern (possessive form, as tiktoken declares it).
-CL100K_PAT = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
-#: tiktoken's o200k_base pattern (also used by Llama 4).
-O200K_PAT = "|".join(
-    [
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""\p{N}{1,3}""",
-        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-        r"""\s*[\r\n]+""",
-        r"""\s+(?!\S)""",
-        r"""\s+""",
-    ]
-)
-#: Llama 3's pattern (llama_models/llama3/tokenizer.py).
-LLAMA3_PAT = r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+# The split regexes are declared once, in core.pretokenize (checked there against
+# the forms tiktoken and llama-models declare).
+CL100K_PAT = PATTERNS["cl100k"].regex
+#: o200k_base's pattern (also used by Llama 4).
+O200K_PAT = PATTERNS["o200k"].regex
+LLAMA3_PAT = PATTERNS["llama3"].regex
 
 #: Split patterns a user may pick for an uploaded ``.tiktoken`` file.
 TIKTOKEN_PATTERNS: dict[str, str] = {"cl100k": CL100K_PAT, "o200k": O200K_PAT, "llama3": LLAMA3_PAT}
