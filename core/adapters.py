@@ -30,7 +30,7 @@ import regex
 
 from .boundaries import is_valid_utf8
 from .tokens import ByteTokenizer, CodePointTokenizer, Encoding, Token, WordTokenizer
-from .units import byte_owner, bytelevel_alphabet, char_byte_offsets
+from .units import byte_owner, bytelevel_bytes, char_byte_offsets
 
 if TYPE_CHECKING:  # pragma: no cover
     from .zoo import ZooEntry
@@ -539,11 +539,6 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 # ---------------------------------------------------------------------------
 
 
-def _bytes_to_unicode() -> dict[str, int]:
-    """GPT-2's ByteLevel alphabet, inverted: character -> byte."""
-    return {c: b for b, c in bytelevel_alphabet().items()}
-
-
 class HFTokenizer(PretrainedTokenizer):
     """A Hugging Face ``tokenizers`` tokenizer (any model type).
 
@@ -569,7 +564,7 @@ class HFTokenizer(PretrainedTokenizer):
         self._byte_fallback = bool(model.get("byte_fallback"))
         unk = model.get("unk_token")
         self.unk_id = self._tok.token_to_id(unk) if isinstance(unk, str) else (model.get("unk_id") if model.get("type") == "Unigram" else None)
-        self._b2u = _bytes_to_unicode() if self._byte_level else {}
+        self._b2u = bytelevel_bytes() if self._byte_level else {}
         n = self._tok.get_vocab_size(with_added_tokens=True)
         self.entry = replace(entry, vocab_size=n) if not entry.vocab_size else entry
 

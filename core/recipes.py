@@ -38,6 +38,7 @@ from functools import cached_property
 from typing import Callable, Iterable, Literal, Sequence
 
 from .tokens import Encoding, Token, tokens_from_char_spans
+from .units import bytelevel_bytes
 
 #: Special tokens every recipe reserves (ids 0-3, in this order).
 SPECIAL_TOKENS: tuple[str, ...] = ("[UNK]", "[PAD]", "[CLS]", "[SEP]")
@@ -334,7 +335,6 @@ class PieceStats:
 
 def piece_stats(tok, lines: Iterable[str], *, byte_level: bool, wordpiece: bool = False) -> PieceStats:  # noqa: ANN001
     """Pre-tokenize ``lines`` with ``tok``'s normalizer and pre-tokenizer and measure the pieces."""
-    from .adapters import _bytes_to_unicode  # the GPT-2 byte alphabet, shared
 
     norm = tok.normalizer
     pre = tok.pre_tokenizer
@@ -361,7 +361,7 @@ def piece_stats(tok, lines: Iterable[str], *, byte_level: bool, wordpiece: bool 
         alphabet = len({c for p in pieces for c in p})
     ceiling = len(SPECIAL_TOKENS) + alphabet + sum(len(p) - 1 for p in pieces)
     if byte_level:
-        b2u = _bytes_to_unicode()
+        b2u = bytelevel_bytes()
         chars = [len(bytes(b2u[c] for c in p).decode("utf-8", "replace").strip()) for p in pieces]
     else:
         chars = [len(p.strip(" \u2581")) for p in pieces]

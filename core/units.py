@@ -129,6 +129,12 @@ def codepoint_byte_boundaries(text: str) -> frozenset[int]:
     return frozenset(_offsets(text))
 
 
+@lru_cache(maxsize=1)
+def bytelevel_bytes() -> dict[str, int]:
+    """The inverse of :func:`bytelevel_alphabet`: ByteLevel character -> byte."""
+    return {c: b for b, c in bytelevel_alphabet().items()}
+
+
 @lru_cache(maxsize=8)
 def grapheme_byte_boundaries(text: str) -> frozenset[int]:
     """UTF-8 byte offsets where a grapheme cluster starts or the text ends."""
