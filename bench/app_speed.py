@@ -12,15 +12,24 @@
 AppTest runs the script in-process, like the server does, so these are
 script-run times (no browser, no network). Usage::
 
-    python bench/app_speed.py [--repeat 7]
+    python bench/app_speed.py [--repeat 7] [--baseline REV]
+
+``--baseline REV`` also times the cold paste-and-see run of an earlier
+commit (checked out in a temporary ``git worktree``) in the same run,
+alternating the two trees in fresh processes, and prints new/old as a
+ratio. Only Streamlit's own API is used there (``st.cache_data.clear()``
+empties the result cache), so it works whatever the layout of ``core/``.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -59,8 +68,57 @@ def check(at: AppTest) -> None:
         raise SystemExit(f"page raised: {at.exception[0].value}")
 
 
+#: Cold paste-and-see in a fresh process, for any tree (old or new layout): prints JSON seconds per run.
+_COLD_HOME = """
+import json, sys, time
+sys.path.insert(0, {root!r})
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file({app!r}, default_timeout=300)
+at.query_params["tok"] = {toks!r}
+at.query_params["merges"] = "200"
+at.run()
+at.text_area(key="home_text").input({text!r}).run()
+assert not at.exception, at.exception
+out = []
+for _ in range({repeat}):
+    st.cache_data.clear()
+    t = time.perf_counter()
+    at.run()
+    out.append(time.perf_counter() - t)
+    assert not at.exception, at.exception
+print(json.dumps(out))
+"""
+
+
+def cold_home_in(root: Path, repeat: int) -> list[float]:
+    """Cold paste-and-see times of the tree at ``root`` (in a fresh Python process)."""
+    code = _COLD_HOME.format(root=str(root), app=str(root / "app.py"), toks=TOKENIZERS, text=bangla_text(5000),
+                             repeat=repeat)
+    res = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False)
+    if res.returncode:
+        raise SystemExit(f"cold run in {root} failed:\n{res.stderr[-2000:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def bench_baseline(rev: str, repeat: int, rounds: int = 3) -> tuple[list[float], list[float]]:
+    """(old, new) cold times: ``rev`` in a temporary worktree against this tree, alternating processes."""
+    with tempfile.TemporaryDirectory(prefix="tl-baseline-") as tmp:
+        wt = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(wt), rev], check=True)
+        try:
+            old: list[float] = []
+            new: list[float] = []
+            for _ in range(rounds):
+                old += cold_home_in(wt, repeat)
+                new += cold_home_in(REPO, repeat)
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(wt)], check=False)
+    return old, new
+
+
 def bench_home(repeat: int) -> dict[str, list[float]]:
-    from pages._shared import encode_cached
+    from pages._selector import encode_cached
 
     text = bangla_text(5000)
     at = AppTest.from_file(APP, default_timeout=300)
@@ -85,9 +143,10 @@ def bench_home(repeat: int) -> dict[str, list[float]]:
 
 
 def bench_engine(repeat: int) -> list[float]:
-    from core.bpe import train_bpe
-    from core.render import render_encoding
-    from core.tokens import ByteTokenizer, CodePointTokenizer, WordTokenizer, stats
+    from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
+    from core.models.bpe import train_bpe
+    from core.render import render_table
+    from core.tokens import table_stats, token_table
 
     corpus = (REPO / "assets" / "samples" / "shop_bn.txt").read_text(encoding="utf-8") + "\n" + (
         REPO / "assets" / "samples" / "shop_en.txt"
@@ -97,9 +156,9 @@ def bench_engine(repeat: int) -> list[float]:
 
     def run() -> None:
         for tok in toks:
-            enc = tok.encode(text)
-            stats(enc)
-            render_encoding(enc)
+            table = token_table(tok, text)
+            table_stats(text, table)
+            render_table(text, table)
 
     return timed(run, repeat)
 
@@ -128,6 +187,7 @@ def bench_stepper(repeat: int) -> tuple[int, list[float], float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--baseline", metavar="REV", help="also time cold paste-and-see at this git revision; print the ratio")
     args = ap.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
     try:
@@ -142,6 +202,13 @@ def main() -> None:
     print(f"  warm (cached result):   {fmt(home['warm'])}")
     eng = bench_engine(args.repeat)
     print(f"  engine only (encode+stats+render, no Streamlit): {fmt(eng)}")
+
+    if args.baseline:
+        old, new = bench_baseline(args.baseline, args.repeat)
+        print(f"\nCold paste-and-see, {args.baseline} against this tree (fresh processes, alternating)")
+        print(f"  {args.baseline}: {fmt(old)}")
+        print(f"  this tree: {fmt(new)}")
+        print(f"  speed-up (median old / median new): {statistics.median(old) / statistics.median(new):.2f}x")
 
     n, steps, train_s = bench_stepper(args.repeat)
     print(f"\nBPE stepper, one Next click on a {int(n):,}-merge byte-level trace (goal < 200 ms)")

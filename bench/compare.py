@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core import tax, zoo  # noqa: E402
+from core.analysis import tax
+from core.pretrained import zoo  # noqa: E402
 
 EXTRA = ["12345", "3.14159", "2026-11-30", "😀", "👨‍👩‍👧", "🇧🇩", "https://example.com/a?b=১", "user@mail.com",
          "   ", "\n\n", "\t", "don't", "I'LL", "<|endoftext|>", "[SEP]"]  # fmt: skip
@@ -114,8 +115,8 @@ def rss():
     for line in open('/proc/self/status'):
         if line.startswith('VmRSS:'):
             return int(line.split()[1]) * 1024
-import core.adapters, tiktoken, sentencepiece, tokenizers, numpy  # imports are not the tokenizer's cost
-from core import zoo
+import core.pretrained.zoo, tiktoken, sentencepiece, tokenizers, numpy  # imports are not the tokenizer's cost
+from core.pretrained import zoo
 before = rss(); t0 = time.perf_counter(); c0 = time.process_time()
 tok = zoo.load({tid!r}); tok.encode_ids("warm up")
 print(json.dumps({{"load_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0, "rss_mb": (rss() - before) / 2**20}}))

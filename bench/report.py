@@ -7,7 +7,7 @@ real text), cut at 50 KB of UTF-8. Three timings:
 - cold CLI: ``python -m core report --tokenizers ... --file F --out R.html``
   in a fresh process (interpreter start, loading and hash-checking the
   tokenizer files, measuring, writing HTML + Markdown): the user's wait;
-- warm: :func:`core.report.build_report` + ``to_html`` + ``to_markdown``
+- warm: :func:`core.analysis.report.build_report` + ``to_html`` + ``to_markdown``
   with the tokenizers already loaded (what the compare page's button costs);
 - reference: the libraries alone encoding the same text (tiktoken /
   SentencePiece ``encode``), in the same run, and the ratio warm / reference.
@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.corpus import BN_CONS, BN_SIGNS  # noqa: E402
-from core import zoo  # noqa: E402
-from core.report import build_report, to_html, to_markdown  # noqa: E402
+from core.analysis.report import build_report, to_html, to_markdown  # noqa: E402
+from core.pretrained import zoo  # noqa: E402
 
 GOAL_S = 10.0
 

@@ -4,7 +4,7 @@ Usage::
 
     python bench/train.py [--mb 5] [--vocab 8000] [--corpus bundled|mixed|both] [--no-ui] [--no-spm]
 
-Part 1 trains each recipe of :mod:`core.recipes` on a ~5 MB corpus: the
+Part 1 trains each recipe of :mod:`core.analysis.recipes` on a ~5 MB corpus: the
 bundled Bangla corpus repeated (timing only: repeated text adds no new
 words, so vocabularies saturate) and/or the generated mixed Bangla/English
 corpus of ``bench/corpus.py`` (tens of thousands of distinct words, so
@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core import recipes as R  # noqa: E402
+from core.analysis import recipes as R  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -65,9 +65,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Sequence
 
-from .boundaries import BoundaryKind
-from .tokens import Encoding, Token, tokens_from_byte_spans
-from .units import codepoint_info, utf8_hex
+from .text.boundaries import BoundaryKind
+from .text.units import codepoint_info, utf8_hex
+from .tokens import Encoding, Token, TokenTable, tokens_from_byte_spans
 
 #: Paul Tol's "light" qualitative scheme (colour-blind safe, for backgrounds
 #: behind dark text), without its pale grey, which we keep for neutral UI.
@@ -83,6 +83,8 @@ PALETTE: tuple[str, ...] = (
 )
 
 #: Default number of chips drawn; the rest is summarised in a note.
+#: :attr:`core.tokens.TokenTable.cut` codes as boundary kinds.
+_CUT_KINDS: tuple[BoundaryKind, ...] = ("clean", "inside_grapheme", "inside_codepoint")
 DEFAULT_MAX_TOKENS = 1000
 
 _WS_GLYPHS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽", "\u3000": "␣"}
@@ -374,10 +376,14 @@ def _draw(
     direction: str,
     extra_class: str = "",
     link: Callable[[Token], str | None] | None = None,
+    total: int | None = None,
 ) -> str:
-    """Core drawing loop. ``kinds[i]`` is the boundary before token ``i`` (None for 0)."""
-    n = len(tokens)
-    shown = n if max_tokens is None else min(n, max_tokens)
+    """Core drawing loop. ``kinds[i]`` is the boundary before token ``i`` (None for 0).
+
+    ``total``: how many tokens the encoding has when ``tokens`` holds only the first ones.
+    """
+    n = len(tokens) if total is None else total
+    shown = min(n, len(tokens)) if max_tokens is None else min(n, len(tokens), max_tokens)
     if direction == "auto":
         sample = source_text if source_text is not None else b"".join(t.data for t in tokens[:200]).decode("utf-8", "replace")
         direction = text_direction(sample[:2000])
@@ -434,12 +440,30 @@ def render_encoding(
     is the container's ``dir``: "ltr", "rtl", or "auto" (decided here from
     the first strong character, see :func:`text_direction`). ``link``, if
     given, maps a token to a URL (or None): that chip becomes a link
-    (see :func:`core.inspect.chip_links`).
+    (see :func:`core.analysis.inspect.chip_links`).
     """
     report = enc.report
     kinds = [None] + [report.kind_before(i) for i in range(1, len(enc.tokens))]
     body = _draw(enc.tokens, kinds, enc.text, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link)
     return (legend_html() + body) if legend else body
+
+
+def render_table(
+    text: str,
+    table: TokenTable,
+    *,
+    max_tokens: int | None = DEFAULT_MAX_TOKENS,
+    show_ids: bool = True,
+    direction: str = "auto",
+    link: Callable[[Token], str | None] | None = None,
+) -> str:
+    """:func:`render_encoding` for columns: the same HTML, with token records built only for the chips drawn."""
+    shown = len(table) if max_tokens is None else min(len(table), max_tokens)
+    tokens = table.tokens(shown)
+    cut = table.cut[:shown].tolist()
+    kinds: list[BoundaryKind | None] = [None] + [_CUT_KINDS[c] for c in cut[1:]]
+    return _draw(tokens, kinds, text, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link,
+                 total=len(table))
 
 
 def encoding_from_pieces(pieces: Sequence[bytes], ids: Sequence[int | None] | None = None) -> Encoding | None:
@@ -476,7 +500,7 @@ def render_pieces(
     None). The token is piece ``k`` placed in the joined pieces: ``byte_start``
     is the byte offset of the piece in ``b"".join(pieces)``, and when the pieces
     join to valid UTF-8, ``start``/``end`` are code point offsets in that text
-    (see :func:`core.inspect.chip_links` and :func:`core.inspect.piece_links`).
+    (see :func:`core.analysis.inspect.chip_links` and :func:`core.analysis.inspect.piece_links`).
 
     Results are memoised (a stepper redraws the same word segmentations on
     every step); with ``link``, on the URLs it gives.

@@ -6,7 +6,13 @@ exact bytes and where it sits in the input. Rendering and metrics only ever
 look at this record, so a new tokenizer family plugs in by implementing
 :class:`Tokenizer`.
 
-This module holds no algorithm beyond the three baselines.
+For long inputs the same facts come as columns (:class:`TokenTable`, numpy
+arrays, no Python object per token); :func:`table_stats` gives the same
+counts as :func:`stats` from them, and :meth:`TokenTable.tokens` builds
+:class:`Token` records only for the few a view draws.
+
+This module holds no algorithm (the baselines are in :mod:`core.models.baselines`);
+it imports only :mod:`core.text`.
 """
 from __future__ import annotations
 
@@ -14,9 +20,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol, Sequence
 
-from .boundaries import BoundaryReport, analyze
-from .pretokenize import pretokenize
-from .units import byte_owner, char_byte_offsets
+import numpy as np
+
+from .text.boundaries import BoundaryReport, analyze, is_valid_utf8
+from .text.units import byte_owner, char_byte_offsets, inside_cluster
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,7 @@ class Encoding:
 
     @cached_property
     def report(self) -> BoundaryReport:
-        """Boundary kinds per cut, cut% and bad% (see :mod:`core.boundaries`)."""
+        """Boundary kinds per cut, cut% and bad% (see :mod:`core.text.boundaries`)."""
         return analyze(self.text, [(t.byte_start, t.byte_end) for t in self.tokens])
 
     @property
@@ -76,12 +83,10 @@ class EncodingStats:
     bad_pct: float
 
 
-def stats(enc: Encoding) -> EncodingStats:
-    """Tokens, words (whitespace-separated), chars and ratios for ``enc``."""
-    n = len(enc.tokens)
-    words = len(enc.text.split())
-    chars = len(enc.text)
-    nbytes = len(enc.text.encode("utf-8"))
+def _stats(text: str, n: int, cut_pct: float, bad_pct: float) -> EncodingStats:
+    words = len(text.split())
+    chars = len(text)
+    nbytes = len(text.encode("utf-8"))
     return EncodingStats(
         tokens=n,
         words=words,
@@ -90,9 +95,14 @@ def stats(enc: Encoding) -> EncodingStats:
         tokens_per_word=n / words if words else 0.0,
         chars_per_token=chars / n if n else 0.0,
         bytes_per_token=nbytes / n if n else 0.0,
-        cut_pct=enc.report.cut_pct,
-        bad_pct=enc.report.bad_pct,
+        cut_pct=cut_pct,
+        bad_pct=bad_pct,
     )
+
+
+def stats(enc: Encoding) -> EncodingStats:
+    """Tokens, words (whitespace-separated), chars and ratios for ``enc``."""
+    return _stats(enc.text, len(enc.tokens), enc.report.cut_pct, enc.report.bad_pct)
 
 
 class Tokenizer(Protocol):
@@ -108,6 +118,12 @@ class Tokenizer(Protocol):
     def decode(self, tokens: Sequence[Token]) -> str:
         """Text from tokens (for a round-trip check)."""
         ...
+
+
+def token_table(tok: Tokenizer, text: str) -> "TokenTable":
+    """``tok``'s encoding of ``text`` as columns: its own ``table`` when it has one, else from :meth:`encode`."""
+    table = getattr(tok, "table", None)
+    return table(text) if table is not None else table_of(tok.encode(text))
 
 
 def tokens_from_byte_spans(
@@ -136,59 +152,91 @@ def tokens_from_char_spans(text: str, spans: Sequence[tuple[int, int]], ids: Seq
     )
 
 
-def _concat_decode(tokens: Sequence[Token]) -> str:
-    return b"".join(t.data for t in tokens).decode("utf-8", errors="replace")
-
-
 @dataclass(frozen=True)
-class CodePointTokenizer:
-    """Baseline: one token per code point (id = the code point)."""
+class TokenTable:
+    """An encoding as columns: what :class:`Encoding` holds, for large inputs.
 
-    id: str = "codepoints"
-    name: str = "Code points"
-
-    def encode(self, text: str) -> Encoding:
-        toks = tokens_from_char_spans(text, [(i, i + 1) for i in range(len(text))], [ord(c) for c in text])
-        return Encoding(text, toks)
-
-    def decode(self, tokens: Sequence[Token]) -> str:
-        return _concat_decode(tokens)
-
-
-@dataclass(frozen=True)
-class ByteTokenizer:
-    """Baseline: one token per UTF-8 byte (id = the byte value)."""
-
-    id: str = "bytes"
-    name: str = "UTF-8 bytes"
-
-    def encode(self, text: str) -> Encoding:
-        # Built directly (one token per byte, owner code point known): a hot path on long text.
-        toks = []
-        pos = 0
-        for i, ch in enumerate(text):
-            for b in ch.encode("utf-8", "surrogatepass"):
-                toks.append(Token(b, bytes((b,)), pos, pos + 1, i, i + 1))
-                pos += 1
-        return Encoding(text, tuple(toks))
-
-    def decode(self, tokens: Sequence[Token]) -> str:
-        return _concat_decode(tokens)
-
-
-@dataclass(frozen=True)
-class WordTokenizer:
-    """Baseline: whitespace-attached words (``\\s*\\S+``), so decoding is exact.
-
-    Words have no ids: there is no fixed vocabulary.
+    ``cut`` is the kind of the boundary before each token: 0 none/clean,
+    1 inside a grapheme cluster (between code points), 2 inside a code point.
     """
 
-    id: str = "words"
-    name: str = "Words (whitespace)"
+    ids: np.ndarray
+    data: list[bytes]
+    byte_start: np.ndarray
+    byte_end: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    special: np.ndarray
+    valid_utf8: np.ndarray
+    cut: np.ndarray
 
-    def encode(self, text: str) -> Encoding:
-        spans = [(p.start, p.end) for p in pretokenize(text, "ws-attached")]
-        return Encoding(text, tokens_from_char_spans(text, spans))
+    def __len__(self) -> int:
+        return len(self.ids)
 
-    def decode(self, tokens: Sequence[Token]) -> str:
-        return _concat_decode(tokens)
+    def tokens(self, limit: int | None = None) -> tuple[Token, ...]:
+        """:class:`Token` records for the first ``limit`` tokens (all when None); an id of -1 is no id."""
+        n = len(self.ids) if limit is None else min(limit, len(self.ids))
+        ids, bs, be = self.ids[:n].tolist(), self.byte_start[:n].tolist(), self.byte_end[:n].tolist()
+        st, en, sp = self.start[:n].tolist(), self.end[:n].tolist(), self.special[:n].tolist()
+        return tuple(
+            Token(None if ids[k] < 0 else ids[k], self.data[k], bs[k], be[k], st[k], en[k], sp[k]) for k in range(n)
+        )
+
+    @property
+    def inside_grapheme(self) -> int:
+        """Boundaries inside a cluster, including those inside a code point (like the report)."""
+        return int(np.count_nonzero(self.cut))
+
+    @property
+    def inside_codepoint(self) -> int:
+        return int(np.count_nonzero(self.cut == 2))
+
+
+
+def build_table(
+    text: str,
+    ids: np.ndarray,
+    byte_start: np.ndarray,
+    byte_end: np.ndarray,
+    data: list[bytes],
+    special: np.ndarray,
+    valid_utf8: np.ndarray,
+) -> TokenTable:
+    """Columns for byte spans over ``text`` (vectorised; grapheme cuts from :func:`core.text.units.inside_cluster`)."""
+    raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    is_start = np.append((raw & 0xC0) != 0x80, True)  # byte starts a code point (or is the end)
+    owner = np.cumsum(is_start) - 1  # code point index of every byte offset
+    start = owner[byte_start]
+    last = np.maximum(byte_end - 1, 0)
+    end = np.where(byte_end > byte_start, owner[last] + 1, start)
+    cut = np.zeros(len(ids), dtype=np.int8)
+    if len(ids) > 1:
+        cuts = byte_start[1:]
+        in_cp = ~is_start[cuts]
+        chars = owner[cuts]
+        inner = (~in_cp) & (chars > 0) & (chars < len(text))
+        in_gc = np.zeros(len(cuts), dtype=bool)
+        in_gc[inner] = inside_cluster(text, chars[inner])
+        cut[1:] = np.where(in_cp, 2, np.where(in_gc, 1, 0))
+    return TokenTable(ids, data, byte_start, byte_end, start, end, special, valid_utf8, cut)
+
+
+def table_of(enc: Encoding) -> TokenTable:
+    """An :class:`Encoding` as columns (for tokenizers that only build tokens)."""
+    toks = enc.tokens
+    n = len(toks)
+    col = lambda f: np.fromiter(map(f, toks), dtype=np.int64, count=n)  # noqa: E731
+    data = [t.data for t in toks]
+    return build_table(
+        enc.text, col(lambda t: -1 if t.id is None else t.id), col(lambda t: t.byte_start), col(lambda t: t.byte_end),
+        data, np.fromiter((t.special for t in toks), dtype=bool, count=n),
+        np.fromiter(map(is_valid_utf8, data), dtype=bool, count=n),
+    )  # fmt: skip
+
+
+def table_stats(text: str, table: TokenTable) -> EncodingStats:
+    """:func:`stats` from columns: the same figures, without building the token records."""
+    n = len(table)
+    cut_pct = 100.0 * table.inside_grapheme / (n - 1) if n > 1 else 0.0
+    bad_pct = 100.0 * int(np.count_nonzero(~table.valid_utf8)) / n if n else 0.0
+    return _stats(text, n, cut_pct, bad_pct)

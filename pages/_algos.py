@@ -10,8 +10,8 @@ from typing import Callable, Sequence
 
 import streamlit as st
 
-from core import unigram, wordpiece
-from core.algos_cli import ASSETS, sample_lines
+from core.assets import ALGOS, sample_lines
+from core.models import unigram, wordpiece
 from core.render import render_encoding, text_direction
 from core.tokens import Encoding, Token, tokens_from_char_spans
 
@@ -60,13 +60,13 @@ def html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], row_classe
 def spans_chips(text: str, spans: Sequence[tuple[int, int]], ids: Sequence[int | None] | None = None,
                 link: Callable[[Token], str | None] | None = None) -> str:
     """Token chips for code point spans of ``text`` (cuts inside letters are marked by core.render);
-    ``link`` as in :func:`core.render.render_encoding` (e.g. :func:`core.inspect.chip_links`)."""
+    ``link`` as in :func:`core.render.render_encoding` (e.g. :func:`core.analysis.inspect.chip_links`)."""
     enc = Encoding(text, tokens_from_char_spans(text, list(spans), ids))
     return render_encoding(enc, link=link)
 
 
 def asset_text(name: str) -> str:
-    return (ASSETS / name).read_text(encoding="utf-8").rstrip("\n")
+    return (ALGOS / name).read_text(encoding="utf-8").rstrip("\n")
 
 
 @st.cache_resource(show_spinner="Training WordPiece…", max_entries=16)

@@ -1,8 +1,8 @@
-"""The checkpoint-report button (used by the compare page): HTML + Markdown downloads from :mod:`core.report`.
+"""The checkpoint-report button (used by the compare page): HTML + Markdown downloads from :mod:`core.analysis.report`.
 
 The report always encodes in the safe mode (text spelling a control token
 stays text), like the compare page with its "unsafe" toggle off; its figures
-come from the same :func:`core.adapters.summarize`.
+come from the same :func:`core.pretrained.adapter.summarize`.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 import streamlit as st
 
-from core.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
+from core.analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
 
 _KEY = "cmp_report"
 

@@ -7,35 +7,26 @@
   non-UTF-8 files. Returns the text to analyse.
 - :func:`qp_init` / :func:`qp_sync`: query-parameter state, so a link reopens
   the same view.
-- Tokenizer selector registry: :class:`TokenizerOption`, :func:`register_tokenizers`,
-  :func:`tokenizer_options`, :func:`load_tokenizer`, :func:`encode_cached`. The
-  pretrained zoo plugs in by adding one module path to :data:`PROVIDERS`
-  (the module has ``tokenizer_options() -> list`` of objects with the
-  fields of :class:`TokenizerOption`).
+- :func:`bpe_trace`: BPE training, cached for the server's life.
 - :func:`show_tokens` ``(html)``: put a :mod:`core.render` string on screen.
 - :func:`sample` ``(name)``: bundled sample texts from ``assets/samples``.
+
+The tokenizer selector is in ``pages/_selector.py``.
 
 Pages import this module as ``from pages._shared import ...`` (the repo root
 is on ``sys.path`` because ``app.py`` lives there).
 """
 from __future__ import annotations
 
-import importlib
 import threading
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 import streamlit as st
 
+from core.assets import ASSETS
+from core.models.bpe import parse_word_table, train_bpe
 from core.render import CSS as TOKEN_CSS
-from core.render import render_encoding
-from core.tokens import ByteTokenizer, CodePointTokenizer, EncodingStats, Tokenizer, WordTokenizer, stats
-from core.inspect import chip_links
-from core.zoo import ENTRIES as ZOO_IDS
-
-ROOT = Path(__file__).resolve().parent.parent
-ASSETS = ROOT / "assets"
+from core.tokens import EncodingStats
 
 #: Longest text the pages analyse (characters). Longer input is cut with a visible notice.
 MAX_CHARS = 100_000
@@ -215,87 +206,6 @@ def text_input(key: str, default: str, *, label: str = "Text", upload: bool = Tr
 
 
 # --------------------------------------------------------------------------
-# Tokenizer selector registry
-# --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TokenizerOption:
-    """One entry in the tokenizer selector.
-
-    ``load(size)`` returns a :class:`core.tokens.Tokenizer`; ``size`` is the
-    number of merges / vocabulary size for families that are trained here
-    (``sized=True``) and None otherwise. ``load`` is called at most once per
-    (id, size) per server: results are kept with ``st.cache_resource``.
-    """
-
-    id: str
-    label: str
-    group: str
-    load: Callable[[int | None], Tokenizer]
-    sized: bool = False
-    help: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-_REGISTRY: dict[str, Any] = {}
-_providers_loaded = False
-
-#: Modules that add options: each has ``tokenizer_options() -> list[TokenizerOption-like]``.
-PROVIDERS: list[str] = ["pages._tokenizers", "pages._zoo_options"]
-
-
-def register_tokenizers(options: list[Any]) -> None:
-    """Add options to the selector (later registrations with the same id win)."""
-    for opt in options:
-        _REGISTRY[opt.id] = opt
-
-
-def tokenizer_options() -> dict[str, Any]:
-    """Every registered option, providers loaded on first use (a missing provider is skipped)."""
-    global _providers_loaded
-    if not _providers_loaded:
-        for name in PROVIDERS:
-            try:
-                module = importlib.import_module(name)
-            except ModuleNotFoundError as exc:
-                if exc.name != name:
-                    raise
-                continue
-            register_tokenizers(list(module.tokenizer_options()))
-        _providers_loaded = True
-    return dict(_REGISTRY)
-
-
-@st.cache_resource(show_spinner="Loading tokenizer…")
-def load_tokenizer(option_id: str, size: int | None = None) -> Tokenizer:
-    """The tokenizer for a registered option (kept for the server's life, never mutated)."""
-    return tokenizer_options()[option_id].load(size)
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def encode_cached(option_id: str, size: int | None, text: str, max_tokens: int) -> tuple[EncodingStats, str, str]:
-    """``(stats, chips html, tokenizer name)`` for ``text``: the one cached result layer."""
-    tok = load_tokenizer(option_id, size)
-    enc = tok.encode(text)
-    link = chip_links(text, [option_id] if option_id in ZOO_IDS else [])  # a chip opens the word inspector
-    return stats(enc), render_encoding(enc, max_tokens=max_tokens, link=link), tok.name
-
-
-# Built-in baselines; the BPE-on-sample options live in pages/_tokenizers.py.
-register_tokenizers(
-    [
-        TokenizerOption("codepoints", "Code points", "Baselines", lambda _s: CodePointTokenizer(),
-                        help="One token per Unicode code point: tiny vocabulary, long sequences."),
-        TokenizerOption("bytes", "UTF-8 bytes", "Baselines", lambda _s: ByteTokenizer(),
-                        help="One token per byte: nothing is unknown; a Bangla letter is 3 tokens."),
-        TokenizerOption("words", "Whitespace words", "Baselines", lambda _s: WordTokenizer(),
-                        help="One token per word: short sequences, but every new word is unknown."),
-    ]
-)
-
-
-# --------------------------------------------------------------------------
 # BPE training (cached: a trace is computed once per server and never mutated)
 # --------------------------------------------------------------------------
 
@@ -303,9 +213,7 @@ register_tokenizers(
 @st.cache_resource(show_spinner="Training BPE…", max_entries=32)
 def bpe_trace(corpus: str, *, words: str | None = None, merges: int, unit: str, tie_break: str = "first-seen",
               pattern: str = "ws-attached") -> Any:
-    """A :class:`core.bpe.BpeTrace` for a corpus (or a ``WORD:COUNT,...`` table in ``words``)."""
-    from core.bpe import parse_word_table, train_bpe
-
+    """A :class:`core.models.bpe.BpeTrace` for a corpus (or a ``WORD:COUNT,...`` table in ``words``)."""
     if words is not None:
         return train_bpe(parse_word_table(words), merges=merges, unit=unit, tie_break=tie_break, pattern=pattern)
     return train_bpe(corpus=corpus, merges=merges, unit=unit, tie_break=tie_break, pattern=pattern)

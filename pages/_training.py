@@ -1,4 +1,4 @@
-"""Streamlit-side caching and rendering for the train / special-token pages (engine: core.recipes, core.evaluate).
+"""Streamlit-side caching and rendering for the train / special-token pages (engine: core.analysis.recipes, core.analysis.evaluate).
 
 One cache layer per result: the split per corpus, each trained tokenizer per
 (corpus sha256, recipe, size, min_frequency), each metrics row per (corpus
@@ -13,19 +13,18 @@ from typing import Sequence
 
 import streamlit as st
 
-from core import evaluate as E
-from core import recipes as R
+from core.analysis import evaluate as E
+from core.analysis import recipes as R
+from core.assets import BUNDLED_CORPUS
 from core.render import visible_text
-from pages._shared import ASSETS
 
 #: Longest corpus the page trains on (characters); larger ones are refused with this limit named.
 MAX_TRAIN_CHARS = 2_000_000
-BUNDLED = ASSETS / "train" / "bn_shop_corpus.txt"
 
 
 @st.cache_data(show_spinner=False)
 def bundled_corpus() -> str:
-    return BUNDLED.read_text(encoding="utf-8")
+    return BUNDLED_CORPUS.read_text(encoding="utf-8")
 
 
 def corpus_sha(text: str) -> str:

@@ -7,13 +7,23 @@ import json
 import pandas as pd
 import streamlit as st
 
-from core import zoo
-from core.adapters import PretrainedTokenizer, summarize
+from core.analysis.inspect import chip_links
+from core.pretrained import zoo
+from core.pretrained.adapter import PretrainedTokenizer, summarize
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
 from core.tokens import stats
-from pages._shared import classroom, page_header, qp_init, qp_sync, sample, show_tokens, stats_line, text_input, url_text
-from core.inspect import chip_links
 from pages._report import report_button
+from pages._shared import (
+    classroom,
+    page_header,
+    qp_init,
+    qp_sync,
+    sample,
+    show_tokens,
+    stats_line,
+    text_input,
+    url_text,
+)
 
 DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
 USER_KEY = "cmp_user_tokenizers"

@@ -4,9 +4,9 @@ from __future__ import annotations
 import streamlit as st
 
 from core.render import DEFAULT_MAX_TOKENS, legend_html
+from pages._selector import encode_cached, tokenizer_options
 from pages._shared import (
     classroom,
-    encode_cached,
     page_header,
     qp_init,
     qp_sync,
@@ -14,7 +14,6 @@ from pages._shared import (
     show_tokens,
     stats_line,
     text_input,
-    tokenizer_options,
     url_text,
 )
 

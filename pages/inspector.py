@@ -1,6 +1,6 @@
 """Word inspector: why is this word so many pieces here and so few there? Reasons layer by layer.
 
-Every sentence on this page comes from :mod:`core.inspect`; the page only lays it out.
+Every sentence on this page comes from :mod:`core.analysis.inspect`; the page only lays it out.
 Clicking a token chip on any page opens this page on that chip's word
 (``?word=...&tok=...``).
 """
@@ -12,8 +12,8 @@ import re
 import pandas as pd
 import streamlit as st
 
-from core import zoo
-from core.inspect import MAX_WORD_CHARS, InspectError, Inspection, explain, word_facts
+from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, explain, word_facts
+from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._shared import page_header, qp_init, qp_sync, show_tokens
 
@@ -52,7 +52,7 @@ def _isolate(escaped: str) -> str:
     return re.sub(r"“([^”]*)”", r"“<bdi>\1</bdi>”", escaped)
 
 
-def _layer_html(view) -> str:  # noqa: ANN001 - core.inspect.TokenizerView
+def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerView
     """The reasons as an escaped HTML list (regex fragments such as \\p{L} must not go through Markdown)."""
     out = ['<div class="tl-reasons">']
     for layer in view.layers:

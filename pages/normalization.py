@@ -4,9 +4,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core import normalize as N
+from core.pipeline import normalize as N
 from pages._algos import asset_text, big_text, esc, html_table, inject_css
-from pages._shared import encode_cached, page_header, qp_init, qp_sync, text_input, tokenizer_options, url_text
+from pages._selector import encode_cached, tokenizer_options
+from pages._shared import page_header, qp_init, qp_sync, text_input, url_text
 
 EXAMPLES = {
     "trap": ("Uncased-BERT trap (Bangla)", "ব্যাগ খুশি পৌঁছাবে শাড়ি"),

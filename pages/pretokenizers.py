@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core import pretok_compare as pc
-from core.inspect import piece_links
+from core.analysis import pretok_compare as pc
+from core.analysis.inspect import piece_links
 from core.render import legend_html, render_pieces
 from pages._algos import asset_text, esc, html_table, inject_css
 from pages._shared import page_header, qp_init, qp_sync, show_tokens, text_input, url_text

@@ -4,13 +4,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core import zoo
-from core.inspect import chip_links
+from core.analysis.inspect import chip_links
+from core.pretrained import zoo
+from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay_trained
 from core.render import render_pieces
-from core.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay_trained
-from core.units import utf8_hex
+from core.text.units import utf8_hex
+from pages._selector import MAX_SAMPLE_MERGES, sample_corpus
 from pages._shared import bpe_trace, page_header, qp_init, qp_sync, show_tokens
-from pages._tokenizers import MAX_SAMPLE_MERGES, sample_corpus
 
 PRETRAINED = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
 #: BPE trained in the app on the bundled shop sample (id -> unit).

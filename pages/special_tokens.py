@@ -4,8 +4,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core import evaluate as E
-from core import recipes as R
+from core.analysis import evaluate as E
+from core.analysis import recipes as R
 from pages._shared import MAX_UPLOAD_MB, decode_upload, page_header, qp_init, qp_sync, text_input, url_text
 from pages._training import DIFF_CSS, bundled_trained, diff_html, esc
 
@@ -22,7 +22,7 @@ OUTCOME_LABEL = {"control": "⚠ became a control id", "refused": "⛔ refused (
 def zoo_available() -> dict[str, str]:
     """Zoo ids whose files are installed, with their names (empty if the zoo is missing)."""
     try:
-        from core import zoo
+        from core.pretrained import zoo
     except ImportError:  # pragma: no cover - the zoo is part of the app
         return {}
     out = {}
@@ -40,7 +40,7 @@ def load(option: str):  # noqa: ANN201 - a TrainedTokenizer or a core.adapters t
     """A tokenizer for an option id (trained ones come from the train page's cache)."""
     if option.startswith("trained:"):
         return bundled_trained(option.split(":", 1)[1], TRAINED_SIZE)
-    from core import zoo
+    from core.pretrained import zoo
 
     return zoo.load(option)
 

@@ -7,9 +7,9 @@ import time
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
-from core.inspect import chip_links, piece_links
-from core.pretokenize import PATTERNS, PatternError, pretokenize
+from core.analysis.inspect import chip_links, piece_links
+from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
+from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize
 from core.render import piece_label, render_pieces
 from pages._shared import (
     bpe_trace,

@@ -5,7 +5,8 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core import tax, zoo
+from core.analysis import tax
+from core.pretrained import zoo
 from pages._shared import decode_upload, page_header, qp_init, qp_sync
 
 DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]

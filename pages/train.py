@@ -5,8 +5,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core import evaluate as E
-from core import recipes as R
+from core.analysis import evaluate as E
+from core.analysis import recipes as R
 from pages._shared import MAX_UPLOAD_MB, decode_upload, page_header, qp_init, qp_sync
 from pages._training import (
     DIFF_CSS,

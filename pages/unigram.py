@@ -6,8 +6,8 @@ import math
 import plotly.graph_objects as go
 import streamlit as st
 
-from core import unigram as ug
-from core.inspect import chip_links
+from core.analysis.inspect import chip_links
+from core.models import unigram as ug
 from core.render import render_pieces
 from pages._algos import esc, html_table, inject_css, trained_unigram
 from pages._shared import page_header, qp_init, qp_sync, show_tokens

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core import wordpiece as wp
-from core.inspect import chip_links
+from core.analysis.inspect import chip_links
+from core.models import wordpiece as wp
 from pages._algos import esc, html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
 from pages._shared import page_header, qp_init, qp_sync, show_tokens, text_input, url_text
 

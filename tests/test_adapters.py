@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import zoo
-from core.adapters import TextError, align_byte_spans
-from core.zoo import ENTRIES
+from core.pretrained import zoo
+from core.pretrained.adapter import TextError, align_byte_spans
+from core.pretrained.zoo import ENTRIES
 
 from .zoo_textgen import generate
 
@@ -205,7 +205,7 @@ def test_table_columns_are_numpy():
 
 def test_fast_cluster_check_passes_the_unicode_break_test():
     """The vectorised cut check agrees with every line of GraphemeBreakTest-17.0.0."""
-    from core.adapters import inside_cluster
+    from core.text.units import inside_cluster
     from tests.helpers import GRAPHEME_TEST
 
     lines = 0
@@ -226,7 +226,7 @@ def test_fast_cluster_check_matches_regex_on_random_text():
 
     import regex
 
-    from core.adapters import inside_cluster
+    from core.text.units import inside_cluster
 
     rng = random.Random(5)
     alphabet = "কষ্ক্ষা\u09cd\u200d\u200c👨👩🏽\ufe0f🇧🇩\r\na \u0301각ᄀ\u1161\u11a8\u0e33\u0600xি"

@@ -185,7 +185,7 @@ def test_upload_decoding_messages():
 
 
 def test_tokenizer_registry_has_baselines_and_trained_bpe():
-    from pages._shared import tokenizer_options
+    from pages._selector import tokenizer_options
 
     opts = tokenizer_options()
     assert {"codepoints", "bytes", "words", "bpe-sample-cp", "bpe-sample-byte"} <= set(opts)

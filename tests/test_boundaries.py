@@ -1,10 +1,11 @@
 """Boundary analysis: clean cuts, cuts inside clusters, cuts inside code points."""
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from core.boundaries import analyze
-from core.tokens import ByteTokenizer, CodePointTokenizer, WordTokenizer
+from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
+from core.text.boundaries import analyze
 
 
 def test_kinds_on_raj() -> None:

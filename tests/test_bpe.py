@@ -5,10 +5,11 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-from core.bpe import (
+from core.models.bpe import (
     BpeInputError,
     StreamDecoder,
     decode,

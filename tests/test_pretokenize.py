@@ -6,9 +6,10 @@ import inspect
 
 import pytest
 import regex
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from core.pretokenize import PATTERNS, PatternError, pretokenize, resolve_pattern
+from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize, resolve_pattern
 
 
 def _declared_patterns() -> dict[str, str]:

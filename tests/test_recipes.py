@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import recipes as R
-from core.evaluate import split_corpus
+from core.analysis import recipes as R
+from core.analysis.evaluate import split_corpus
 
 CORPUS = Path(__file__).resolve().parents[1] / "assets" / "train" / "bn_shop_corpus.txt"
 SMALL, MID = 500, 2000

@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.render import (
     CSS,
     PALETTE,
@@ -19,7 +20,7 @@ from core.render import (
     text_direction,
     visible_text,
 )
-from core.tokens import ByteTokenizer, CodePointTokenizer, Encoding, WordTokenizer, tokens_from_char_spans
+from core.tokens import Encoding, tokens_from_char_spans
 
 ALLOWED_TAGS = {"div", "span", "br"}
 ALLOWED_ATTRS = {"class", "dir", "title", "data-kind"}
@@ -188,7 +189,7 @@ def test_encoding_from_pieces_and_page_wrapper():
 def test_render_pieces_links_are_escaped_url_encoded_and_same_tab():
     from urllib.parse import parse_qs, urlparse
 
-    from core.inspect import chip_links, piece_links
+    from core.analysis.inspect import chip_links, piece_links
 
     def hrefs(out: str) -> list[str]:
         return [h.replace("&amp;", "&") for h in re.findall(r'<a class="tl-link" href="([^"]*)" target="_self">', out)]

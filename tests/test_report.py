@@ -1,4 +1,4 @@
-"""core.report: the checkpoint report's figures, its self-containment, and ``python -m core report``."""
+"""core.analysis.report: the checkpoint report's figures, its self-containment, and ``python -m core report``."""
 from __future__ import annotations
 
 import json
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from core import zoo
-from core.adapters import summarize
+from core.analysis.report import ReportError, build_report, to_html, to_markdown
+from core.analysis.tax import embedding_params
 from core.cli import main
-from core.report import ReportError, build_report, to_html, to_markdown
-from core.tax import embedding_params
+from core.pretrained import zoo
+from core.pretrained.adapter import summarize
 
 REPO = Path(__file__).resolve().parents[1]
 BN = (REPO / "assets" / "samples" / "shop_bn.txt").read_text(encoding="utf-8")
@@ -169,7 +169,7 @@ def test_cli_inspect_json(capsys):
 
 @pytest.mark.parametrize("lang", ["bn", "hi", "fa", "uz"])
 def test_report_in_four_languages(toks, lang):
-    from core.tax import load_bundled
+    from core.analysis.tax import load_bundled
 
     par = load_bundled()
     text, english = "\n".join(par.column(lang)), "\n".join(par.column("en"))

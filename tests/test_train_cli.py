@@ -43,7 +43,7 @@ def test_train_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     res = run_json(capsys, "train", "--recipe", "byte-plain", "--vocab-size", "400", "--corpus", str(CORPUS),
                    "--out", str(out_file))
     assert out_file.is_file()
-    from core.recipes import sha256_text
+    from core.analysis.recipes import sha256_text
 
     assert res["sha256"] == sha256_text(out_file.read_text(encoding="utf-8"))
     assert res["proof"]["byte_identical"] and res["proof"]["ids_identical"]

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import unigram as ug
-from core.algos_cli import sample_lines
+from core.assets import sample_lines
+from core.models import unigram as ug
 
 
 @pytest.fixture(scope="module")

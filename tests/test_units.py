@@ -4,9 +4,10 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from core.units import UNICODE_VERSION, char_byte_offsets, codepoint_info, graphemes, utf8_hex
+from core.text.units import UNICODE_VERSION, char_byte_offsets, codepoint_info, graphemes, utf8_hex
 
 from .helpers import GRAPHEME_TEST
 

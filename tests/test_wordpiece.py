@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import wordpiece as wp
-from core.algos_cli import sample_lines
+from core.assets import sample_lines
+from core.models import wordpiece as wp
 from tests.helpers import REPO
 
 PRODUCT_VOCAB = ["ঘর", "দাম", "##ের", "##ে", "##র", "##ি"]

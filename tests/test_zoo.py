@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from core import zoo
-from core.zoo import ENTRIES, ZooError
+from core.pretrained import zoo
+from core.pretrained.zoo import ENTRIES, ZooError
 
 
 @pytest.fixture
@@ -120,7 +120,7 @@ def test_user_tiktoken_file_with_chosen_pattern(tmp_path):
     assert tok.encode_ids("hello world") == zoo.load("cl100k_base").encode_ids("hello world")
     assert tok.entry.sha256 == ENTRIES["cl100k_base"].sha256
     # the chosen split pattern is really used: o200k keeps the vowel sign on the word
-    from core.replay import split_pieces
+    from core.pretrained.replay import split_pieces
 
     o_pat = zoo.load_user_file(f, pattern="o200k")
     assert o_pat.pattern == zoo.O200K_PAT

@@ -51,7 +51,7 @@ def test_tokenize_warns_about_special_text(capsys):
 def test_replay_json_ends_with_library_ids(capsys):
     code, out, _ = run(capsys, "replay", "--tokenizer", "o200k_base", "--text", "রাজশাহী", "--json")
     res = json.loads(out)
-    from core import zoo
+    from core.pretrained import zoo
 
     assert code == 0 and res["final_ids"] == zoo.load("o200k_base").encode_ids("রাজশাহী")
     assert len(res["final_ids"]) == 3

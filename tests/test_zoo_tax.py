@@ -5,7 +5,8 @@ import unicodedata
 
 import pytest
 
-from core import tax, zoo
+from core.analysis import tax
+from core.pretrained import zoo
 
 
 def test_bundled_sample_is_a_few_dozen_rows_in_five_languages():

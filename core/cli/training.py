@@ -15,7 +15,7 @@
   the lines of F), pass/fail per tokenizer.
 
 A tokenizer spec is a path to a ``tokenizer.json`` or anything
-:func:`core.zoo.resolve` accepts (a zoo id, ``hf:ORG/NAME``, ``file:PATH``).
+:func:`core.pretrained.zoo.resolve` accepts (a zoo id, ``hf:ORG/NAME``, ``file:PATH``).
 """
 from __future__ import annotations
 
@@ -23,12 +23,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from . import evaluate as E
-from . import recipes as R
-from .cli import CliError, read_text_file
+from ..analysis import evaluate as E
+from ..analysis import recipes as R
+from ..assets import BUNDLED_CORPUS
+from .common import CliError, read_text_file
 
-#: The bundled training corpus (original Bangla text, see assets/train/make_corpus.py).
-BUNDLED_CORPUS = Path(__file__).resolve().parent.parent / "assets" / "train" / "bn_shop_corpus.txt"
 #: Largest corpus the CLI trains on (characters).
 CLI_MAX_CORPUS_CHARS = 50_000_000
 
@@ -52,13 +51,13 @@ def load_spec(spec: str) -> Any:
         except OSError as exc:
             raise CliError(f"cannot read {spec}: {exc.strerror or exc}") from None
         return R.load_json_bytes(data, name=p.name)
-    from . import zoo
+    from ..pretrained import zoo
 
     return zoo.resolve(spec)
 
 
 def as_candidate(tok: Any) -> Any:
-    """Something :func:`core.evaluate.evaluate` accepts."""
+    """Something :func:`core.analysis.evaluate.evaluate` accepts."""
     if isinstance(tok, (R.TrainedTokenizer, R.VocabBaseline)):
         return tok
     return E.ZooCandidate(tok)

@@ -21,11 +21,11 @@ table (words seen at least once, words seen at least twice, code points) are
 
 Trained tokenizers are :class:`TrainedTokenizer` records: the canonical
 ``tokenizer.json`` text plus what was asked and what came out (picklable, so
-pages can cache them). They encode through :class:`core.adapters.HFTokenizer`
+pages can cache them). They encode through :class:`core.pretrained.hf_adapter.HFTokenizer`
 (exact bytes and spans for every token).
 
 This module does not split corpora or compute metrics (see
-:mod:`core.evaluate`), and never touches the network.
+:mod:`core.analysis.evaluate`), and never touches the network.
 """
 from __future__ import annotations
 
@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Literal, Sequence
 
-from .tokens import Encoding, Token, tokens_from_char_spans
-from .units import bytelevel_bytes
+from ..text.units import bytelevel_bytes
+from ..tokens import Encoding, Token, tokens_from_char_spans
 
 #: Special tokens every recipe reserves (ids 0-3, in this order).
 SPECIAL_TOKENS: tuple[str, ...] = ("[UNK]", "[PAD]", "[CLS]", "[SEP]")
@@ -223,10 +223,10 @@ class TrainedTokenizer:
         return self.vocab_obtained
 
     @cached_property
-    def adapter(self):  # noqa: ANN201 - core.adapters.HFTokenizer
+    def adapter(self):  # noqa: ANN201 - core.pretrained.hf_adapter.HFTokenizer
         """The shared adapter (exact bytes and spans per token; text spelling [SEP] stays text)."""
-        from .adapters import HFTokenizer
-        from .zoo import ZooEntry
+        from ..pretrained.catalog import ZooEntry
+        from ..pretrained.hf_adapter import HFTokenizer
 
         entry = ZooEntry(self.id, self.name, f"trained here ({self.recipe or 'loaded'})", self.vocab_obtained,
                          "hf-json", None, None, self.sha256, "trained here",

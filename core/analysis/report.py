@@ -3,19 +3,19 @@
 For the user's text (or file) and a few tokenizers, :func:`build_report`
 collects, from the functions the compare page already uses:
 
-- the compare table row of each tokenizer (:func:`core.adapters.summarize`:
+- the compare table row of each tokenizer (:func:`core.pretrained.adapter.summarize`:
   tokens, tokens/word, chars/token, bytes/token, cut%, bad%, unknown tokens,
   round trip, special-token text), so the report's figures are the page's;
 - the premium against English when a parallel English text is given
   (tokens of the text / tokens of the English text, same tokenizer);
 - vocabulary size and embedding parameters at a chosen ``d_model``
-  (:func:`core.tax.embedding_params`);
-- the round-trip failure, if any, with its reason (:mod:`core.evaluate`);
+  (:func:`core.analysis.tax.embedding_params`);
+- the round-trip failure, if any, with its reason (:mod:`core.analysis.evaluate`);
 - normalization losses: each tokenizer's own normalizer
-  (:func:`core.inspect.normalizer_layer`) and what NFKC or uncased BERT
-  would do to the text (:mod:`core.normalize`);
+  (:func:`core.analysis.inspect.normalizer_layer`) and what NFKC or uncased BERT
+  would do to the text (:mod:`core.pipeline.normalize`);
 - special-token handling: the policy, spellings found in the text and the
-  probe outcome per mode (:func:`core.evaluate.injection_check`);
+  probe outcome per mode (:func:`core.analysis.evaluate.injection_check`);
 - the exact tokenizer files with their sha256, and tool/library versions.
 
 :func:`to_html` inlines :data:`core.render.CSS` and the same token chips as
@@ -32,16 +32,16 @@ import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
-from pathlib import Path
 from typing import Any, Sequence
 
-from .adapters import PretrainedTokenizer, Summary, summarize
+from ..assets import REPO
+from ..pipeline.normalize import make_normalizer, normalize_with
+from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
+from ..render import legend_html, piece_label, render_encoding, standalone_page
+from ..text.units import UNICODE_VERSION
 from .evaluate import INJECTION_PROBES, char_diff, failure_reason, injection_check
 from .inspect import Reason, normalizer_layer
-from .normalize import make_normalizer, normalize_with
-from .render import legend_html, piece_label, render_encoding, standalone_page
 from .tax import embedding_params
-from .units import UNICODE_VERSION
 
 #: Default model width for the embedding-parameter column.
 DEFAULT_D_MODEL = 4096
@@ -128,9 +128,8 @@ class Report:
 
 def _versions() -> tuple[tuple[str, str], ...]:
     out = [("python", platform.python_version()), ("unicode (grapheme rules)", UNICODE_VERSION)]
-    repo = Path(__file__).resolve().parents[1]
     try:
-        commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True,
+        commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, timeout=5, check=False).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit = ""

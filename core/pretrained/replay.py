@@ -1,7 +1,7 @@
 """Merge replay for pretrained byte-level BPE: every merge, in rank order.
 
 The text is split with the tokenizer's own pre-tokenizer regex; each piece
-starts as single bytes and :func:`core.bpe.encode_trace` applies tiktoken's
+starts as single bytes and :func:`core.models.bpe.encode_trace` applies tiktoken's
 loop (merge the leftmost adjacent pair with the lowest rank, repeat),
 recording each step. The final ids must equal the library's own encode;
 :func:`replay` returns both so callers (tests, the page, the CLI) can check.
@@ -19,9 +19,10 @@ from functools import lru_cache
 
 import regex
 
-from .adapters import PretrainedTokenizer, TiktokenTokenizer, check_text
-from .bpe import BpeTrace, EncodeTrace, encode_trace, tiktoken_rank_of
-from .pretokenize import pretokenize
+from ..models.bpe import BpeTrace, EncodeTrace, encode_trace, tiktoken_rank_of
+from ..pipeline.pretokenize import pretokenize
+from .adapter import PretrainedTokenizer, check_text
+from .tiktoken_adapter import TiktokenTokenizer
 
 #: Replays longer than this many code points are refused (a page would be unreadable anyway).
 MAX_REPLAY_CHARS = 300
@@ -104,7 +105,7 @@ def split_pieces(tok: TiktokenTokenizer, text: str) -> list[tuple[str, int, int]
 def replay(tok: PretrainedTokenizer, text: str) -> Replay:
     """Replay ``tok``'s merges on ``text`` (plain text: special tokens are not parsed).
 
-    >>> from core import zoo
+    >>> from core.pretrained import zoo
     >>> r = replay(zoo.load("o200k_base"), "রাজশাহী")
     >>> len(r.final_ids), r.matches_library
     (3, True)
@@ -134,7 +135,7 @@ def replay_trained(trace: BpeTrace, text: str, upto: int | None = None) -> Repla
     outside the vocabulary (a code point never seen in training) has id -1
     on both sides of the comparison.
 
-    >>> from core.bpe import train_bpe
+    >>> from core.models.bpe import train_bpe
     >>> t = train_bpe({"low": 5, "lower": 2}, merges=2, unit="codepoint")
     >>> replay_trained(t, "lowly").matches_library
     True

@@ -6,7 +6,12 @@ passes every line of the official GraphemeBreakTest for the Unicode version
 below, including rule GB9c (Indic conjuncts such as ক্ষ stay one cluster);
 ``tests/test_units.py`` proves it with the conformance file.
 
+Every caller that needs clusters (token tables, boundary analysis, the
+inspector, the report) goes through :func:`cluster_bounds`, the one place
+``\\X`` runs; it segments a text once and the callers index into it.
+
 This module does not tokenize: it only names the units a tokenizer can cut.
+It imports nothing else of ``core``.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 
+import numpy as np
 import regex
 
 #: The Unicode version our grapheme segmentation is tested against.
@@ -54,7 +60,31 @@ def graphemes(text: str) -> list[Span]:
     >>> [s.text for s in graphemes("প্যাকেট")]
     ['প্যা', 'কে', 'ট']
     """
-    return [Span(m.group(), m.start(), m.end()) for m in _CLUSTER.finditer(text)]
+    b = cluster_bounds(text)
+    return [Span(text[s:e], s, e) for s, e in zip(b, b[1:])]
+
+
+@lru_cache(maxsize=8)
+def cluster_bounds(text: str) -> tuple[int, ...]:
+    """Code point offsets where a grapheme cluster starts, plus ``len(text)`` at the end.
+
+    The one grapheme segmentation of the engine (``regex`` ``\\X``, run once
+    per text and cached: every tokenizer on a page measures the same text).
+
+    >>> cluster_bounds("কি a")
+    (0, 2, 3, 4)
+    """
+    return (*(m.start() for m in _CLUSTER.finditer(text)), len(text))
+
+
+def inside_cluster(text: str, positions: np.ndarray) -> np.ndarray:
+    """For code point offsets ``0 <= p <= len(text)``: is ``p`` strictly inside a grapheme cluster?
+
+    Vectorised lookup into :func:`cluster_bounds` (one ``\\X`` pass over the text).
+    """
+    inside = np.ones(len(text) + 1, dtype=bool)
+    inside[list(cluster_bounds(text))] = False
+    return inside[np.asarray(positions, dtype=np.int64)]
 
 
 def codepoints(text: str) -> list[Span]:
@@ -139,4 +169,4 @@ def bytelevel_bytes() -> dict[str, int]:
 def grapheme_byte_boundaries(text: str) -> frozenset[int]:
     """UTF-8 byte offsets where a grapheme cluster starts or the text ends."""
     offsets = _offsets(text)
-    return frozenset([offsets[m.start()] for m in _CLUSTER.finditer(text)] + [offsets[-1]])
+    return frozenset(offsets[i] for i in cluster_bounds(text))

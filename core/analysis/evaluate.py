@@ -13,13 +13,13 @@
   (same sha256) and identical ids on every held-out sentence.
 - :func:`injection_check`: does text that spells "[SEP]", "<|endoftext|>",
   "<s>" become a control id (Hugging Face ``tokenizers``, ``tiktoken``, and
-  the :mod:`core.adapters` tokenizers)?
+  the :mod:`core.pretrained.adapter` tokenizers)?
 - :func:`round_trip_suite`: built-in hard cases (ZWJ/ZWNJ, ৎ, emoji, URLs,
   Persian, Uzbek, odd whitespace, CRLF).
 
 A tokenizer here is anything with ``encode``/``decode``/``unknown_count``/
-``normalize``/``token_text``/``vocab_size`` (:class:`core.recipes.TrainedTokenizer`,
-:class:`core.recipes.VocabBaseline`, :class:`ZooCandidate`). Nothing here
+``normalize``/``token_text``/``vocab_size`` (:class:`core.analysis.recipes.TrainedTokenizer`,
+:class:`core.analysis.recipes.VocabBaseline`, :class:`ZooCandidate`). Nothing here
 trains, prints or touches the network.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Sequence
 
-from .tokens import Encoding, Token
+from ..tokens import Encoding, Token
 
 #: Fixed seed for the train/held-out split.
 SPLIT_SEED = 13
@@ -496,7 +496,7 @@ def injection_checkers(tok: Any, name: str | None = None) -> list:
     """One checker per mode (each: ``text -> InjectionResult``) for ``tok``.
 
     Understands ``tokenizers.Tokenizer``, ``tiktoken.Encoding``,
-    :class:`core.recipes.TrainedTokenizer` and the :mod:`core.adapters`
+    :class:`core.analysis.recipes.TrainedTokenizer` and the :mod:`core.pretrained.adapter`
     tokenizers. tiktoken's ``encode`` refuses special-token text by default;
     ``allowed_special="all"`` is what an unsafe app does.
     """
@@ -532,7 +532,9 @@ def injection_checkers(tok: Any, name: str | None = None) -> list:
             _judge(label, 'allowed_special="all"', lambda text: pairs(tok.encode(text, allowed_special="all")), specials),
             _judge(label, "encode_ordinary", lambda text: pairs(tok.encode_ordinary(text)), specials),
         ]
-    from .adapters import HFTokenizer, PretrainedTokenizer, TiktokenTokenizer
+    from ..pretrained.adapter import PretrainedTokenizer
+    from ..pretrained.hf_adapter import HFTokenizer
+    from ..pretrained.tiktoken_adapter import TiktokenTokenizer
 
     if isinstance(tok, TiktokenTokenizer):
         return injection_checkers(tok.engine, name or tok.name)
@@ -662,7 +664,7 @@ def round_trip_suite(tok: Candidate, cases: Sequence[tuple[str, str]] = HARD_CAS
 
 @dataclass(frozen=True)
 class ZooCandidate:
-    """A :mod:`core.adapters` tokenizer for evaluation (no normalization applied before the check)."""
+    """A :mod:`core.pretrained.adapter` tokenizer for evaluation (no normalization applied before the check)."""
 
     tok: Any
 

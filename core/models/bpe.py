@@ -23,7 +23,7 @@ Two tie-break rules are offered, by name:
 Pieces are always ``bytes``: a code point piece is its UTF-8 encoding. That
 lets one encoder replay our merges and a pretrained tiktoken ranks table.
 
-Not here: pre-tokenizer regexes (:mod:`core.pretokenize`), rendering, and
+Not here: pre-tokenizer regexes (:mod:`core.pipeline.pretokenize`), rendering, and
 any normalization (text is used exactly as given).
 """
 from __future__ import annotations
@@ -33,9 +33,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterator, Literal, Mapping, Sequence
 
-from .pretokenize import Pattern, pretokenize, resolve_pattern
-from .tokens import Encoding, Token, tokens_from_byte_spans
-from .units import bytelevel_alphabet, char_byte_offsets
+import numpy as np
+
+from ..pipeline.pretokenize import Pattern, pretokenize, resolve_pattern
+from ..text.boundaries import is_valid_utf8
+from ..text.units import bytelevel_alphabet, char_byte_offsets
+from ..tokens import Encoding, Token, TokenTable, build_table, tokens_from_byte_spans
 
 Unit = Literal["codepoint", "byte"]
 TieBreak = Literal["first-seen", "hf"]
@@ -594,19 +597,36 @@ class BpeTokenizer:
         unit = "byte" if self.trace.unit == "byte" else "code point"
         return f"BPE ({unit}, {self.upto} merges)"
 
-    def encode(self, text: str) -> Encoding:
+    def _pieces(self, text: str) -> tuple[list[tuple[int, int]], list[int | None], list[bytes]]:
+        """Byte spans, ids (None when not in the vocabulary) and bytes of every token."""
         rank = self.trace.rank_of(self.upto)
         vocab = self.trace.vocab
         spans: list[tuple[int, int]] = []
         ids: list[int | None] = []
+        data: list[bytes] = []
         data_offsets = char_byte_offsets(text)
         for piece in pretokenize(text, self.trace.pattern):
             pos = data_offsets[piece.start]
             for p in apply_merges(piece.text, rank, unit=self.trace.unit, mode="learned-order"):
                 spans.append((pos, pos + len(p)))
                 ids.append(vocab.get(p))
+                data.append(p)
                 pos += len(p)
+        return spans, ids, data
+
+    def encode(self, text: str) -> Encoding:
+        spans, ids, _ = self._pieces(text)
         return Encoding(text, tokens_from_byte_spans(text, spans, ids))
+
+    def table(self, text: str) -> TokenTable:
+        """The encoding as columns (no record per token; an id of -1 is a piece outside the vocabulary)."""
+        spans, ids, data = self._pieces(text)
+        n = len(spans)
+        arr = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+        return build_table(
+            text, np.fromiter((-1 if i is None else i for i in ids), dtype=np.int64, count=n), arr[:, 0], arr[:, 1],
+            data, np.zeros(n, dtype=bool), np.fromiter(map(is_valid_utf8, data), dtype=bool, count=n),
+        )  # fmt: skip
 
     def decode(self, tokens: Sequence[Token]) -> str:
         return decode([t.data for t in tokens])

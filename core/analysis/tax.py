@@ -17,12 +17,10 @@ This module does not load tokenizers; callers pass adapters.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal, Sequence
 
-from .adapters import PretrainedTokenizer
-
-BUNDLED_TSV = Path(__file__).resolve().parents[1] / "assets" / "parallel.tsv"
+from ..assets import BUNDLED_TSV
+from ..pretrained.adapter import PretrainedTokenizer
 
 #: Published reference (Petrov et al. 2023, FLORES-200, cl100k_base): premium vs English.
 PETROV_CL100K = {"bn": 5.84, "hi": 4.79, "fa": 3.28, "uz": 2.17}

@@ -19,11 +19,12 @@ import io
 import sys
 from typing import Any
 
-from . import tax, zoo
-from .adapters import PretrainedTokenizer
-from .cli import CliError, read_text_file, text_arg
-from .replay import replay
-from .units import utf8_hex
+from ..analysis import tax
+from ..pretrained import zoo
+from ..pretrained.adapter import PretrainedTokenizer
+from ..pretrained.replay import replay
+from ..text.units import utf8_hex
+from .common import CliError, read_text_file, text_arg
 
 
 def _list(args: argparse.Namespace) -> list[dict[str, Any]]:

@@ -5,31 +5,30 @@ the evidence the engine already computes and turns it into short sentences,
 returned as data (:class:`Reason`, :class:`Layer`, :class:`TokenizerView`):
 
 - **normalizer**: what the tokenizer's own normalizer changed
-  (:mod:`core.normalize` warnings; tiktoken tokenizers have none);
+  (:mod:`core.pipeline.normalize` warnings; tiktoken tokenizers have none);
 - **pre-tokenizer**: every cut its split regex makes inside the text, which
   top-level alternative of the regex matched the piece before the cut and
   which part of it stopped (e.g. ``\\p{L}++`` does not match a vowel sign,
-  ``\\p{M}``); marks cut from their base come from :mod:`core.pretok_compare`;
+  ``\\p{M}``); marks cut from their base come from :mod:`core.analysis.pretok_compare`;
 - **model**: for byte-level BPE the merges applied with their ranks (from
-  :func:`core.replay.replay`) and the adjacent final pieces that have no
+  :func:`core.pretrained.replay.replay`) and the adjacent final pieces that have no
   merge; for SentencePiece the byte-fallback characters and missing pairs;
-  for WordPiece the greedy longest-match trace (:mod:`core.wordpiece`); for
-  Unigram the best path and the runner-up (:mod:`core.unigram`);
+  for WordPiece the greedy longest-match trace (:mod:`core.models.wordpiece`); for
+  Unigram the best path and the runner-up (:mod:`core.models.unigram`);
 - **bytes and letters**: which tokens end inside a code point or inside a
-  grapheme cluster (:mod:`core.boundaries`).
+  grapheme cluster (:mod:`core.text.boundaries`).
 
 Nothing here is a canned sentence about a particular word: every number,
 code point and regex fragment in a reason is read off the computation, so
 changing the input changes the reasons (``tests/test_inspect.py`` checks).
 
 This module does not render and does not load tokenizers: callers pass
-:class:`core.adapters.PretrainedTokenizer` objects.
+:class:`core.pretrained.adapter.PretrainedTokenizer` objects.
 """
 from __future__ import annotations
 
-from bisect import bisect_right
-
 import unicodedata
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,11 +37,15 @@ from urllib.parse import quote
 
 import regex
 
-from .adapters import BaselineTokenizer, HFTokenizer, PretrainedTokenizer, SentencePieceTokenizer, TiktokenTokenizer
-from .boundaries import BoundaryReport
+from ..pretrained.adapter import PretrainedTokenizer
+from ..pretrained.baseline_adapter import BaselineTokenizer
+from ..pretrained.hf_adapter import HFTokenizer
+from ..pretrained.sentencepiece_adapter import SentencePieceTokenizer
+from ..pretrained.tiktoken_adapter import TiktokenTokenizer
+from ..text.boundaries import BoundaryReport
+from ..text.units import CodePointInfo, Span, char_byte_offsets, codepoint_info, graphemes, utf8_hex
+from ..tokens import Encoding, Token
 from .pretok_compare import mark_splits
-from .tokens import Encoding, Token
-from .units import CodePointInfo, Span, char_byte_offsets, codepoint_info, graphemes, utf8_hex
 
 #: Longest text the inspector explains (code points). It is a word inspector.
 MAX_WORD_CHARS = 200
@@ -296,7 +299,7 @@ def _atom_re(atom: str) -> regex.Pattern[str]:
 def _grouped(pattern: str) -> tuple[regex.Pattern[str], tuple[str, ...]]:
     """The pattern with every top-level alternative in a named group ``a0``, ``a1``...
 
-    subtle: as in :mod:`core.replay`, ``$`` becomes ``\\Z`` (the Rust regex
+    subtle: as in :mod:`core.pretrained.replay`, ``$`` becomes ``\\Z`` (the Rust regex
     engine tiktoken uses has no "before a final newline" meaning).
     """
     alts = tuple(split_alternatives(pattern))
@@ -379,7 +382,7 @@ def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-token
 
 def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
     """What ``tok``'s own normalizer does to ``text`` (tiktoken and baselines have none)."""
-    from .normalize import normalize_with
+    from ..pipeline.normalize import normalize_with
 
     fn: Callable[[str], str] | None = None
     name = ""
@@ -416,8 +419,8 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
 
 
 def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
-    from .bpe import tiktoken_rank_of
-    from .replay import replay
+    from ..models.bpe import tiktoken_rank_of
+    from ..pretrained.replay import replay
 
     parts, pre = pretokenizer_reasons(text, tok.pattern, label=f"{tok.id}'s split regex")
     rep = replay(tok, text)
@@ -456,9 +459,9 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
             Layer("model", "Model: byte-level BPE merges (replayed in rank order)", tuple(model))]
 
 
-def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.unigram.UnigramModel
-    """Best path and runner-up per space-separated word (:func:`core.unigram.lattice`)."""
-    from .unigram import lattice
+def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.models.unigram.UnigramModel
+    """Best path and runner-up per space-separated word (:func:`core.models.unigram.lattice`)."""
+    from ..models.unigram import lattice
 
     out = []
     for w in text.split(" "):
@@ -480,7 +483,7 @@ def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.u
 @lru_cache(maxsize=8)
 def _sp_unigram(tok: SentencePieceTokenizer):  # noqa: ANN202 - UnigramModel | None
     """The Unigram model inside a SentencePiece tokenizer, or None for a BPE (or other) model."""
-    from .unigram import UnigramError, load_sentencepiece
+    from ..models.unigram import UnigramError, load_sentencepiece
 
     try:
         return load_sentencepiece(tok._sp.serialized_model_proto(), source=tok.id)  # noqa: SLF001
@@ -541,7 +544,7 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
             pre.append(Reason("mark-split", f"split before {_cp(m.mark)} from {_cp(m.base)}: the {mark_kind(m.mark)} is cut from its base."))
     model: list[Reason] = []
     if mtype == "WordPiece":
-        from .wordpiece import encode_word, load_tokenizer_json, split_words
+        from ..models.wordpiece import encode_word, load_tokenizer_json, split_words
 
         vocab = load_tokenizer_json(tok._json, source=tok.id)  # noqa: SLF001
         for word, _s, _e in split_words(text):
@@ -554,7 +557,7 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
                 model.append(Reason("longest-match", f"{_q(word)}: greedy longest match from the left gives "
                                                      + " ".join(tr.pieces) + ".", ev[:MAX_EVIDENCE]))
     elif mtype == "Unigram":
-        from .unigram import load_tokenizer_json
+        from ..models.unigram import load_tokenizer_json
 
         model += _unigram_reasons(text, load_tokenizer_json(tok._json, source=tok.id))  # noqa: SLF001
     else:
@@ -647,7 +650,7 @@ def _verdict(enc: Encoding, counts: Counts, layers: Sequence[Layer]) -> str:
 def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = None) -> TokenizerView:
     """The tokens of ``text`` under ``tok`` with the reasons per layer and a verdict.
 
-    >>> from core import zoo
+    >>> from core.pretrained import zoo
     >>> v = explain(zoo.load("o200k_base"), "রাজশাহী")
     >>> v.counts.tokens, v.verdict.split(":")[0]
     (3, '3 tokens')

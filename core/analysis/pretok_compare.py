@@ -1,13 +1,13 @@
 """Pre-tokenizers side by side, with every combining mark cut from its base flagged.
 
-The regex patterns come from :mod:`core.pretokenize`; ``metaspace`` and
+The regex patterns come from :mod:`core.pipeline.pretokenize`; ``metaspace`` and
 ``bert`` are the real ``tokenizers.pre_tokenizers.Metaspace`` and
 ``BertPreTokenizer``. For each we return the pieces with code point offsets
 into the original text and every boundary where a \\p{M} mark (a vowel sign,
 virama, nukta, harakat...) is separated from the character before it. A
 model can never merge across such a boundary.
 
-This module does not change :mod:`core.pretokenize`; it only compares.
+This module does not change :mod:`core.pipeline.pretokenize`; it only compares.
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
-from .pretokenize import PATTERNS, pretokenize
-from .units import Span
+from ..pipeline.pretokenize import PATTERNS, pretokenize
+from ..text.units import Span
 
 #: Pre-tokenizers from the ``tokenizers`` library, shown next to the regex patterns.
 LIBRARY_PRETOKENIZERS: dict[str, str] = {

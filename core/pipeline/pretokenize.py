@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .units import Span
+from ..text.units import Span
 
 _CONTRACTIONS = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .bpe import TIE_BREAKS, UNITS, BpeTrace, parse_word_table, train_bpe
-from .cli import CliError, read_text_file
-from .units import utf8_hex
+from ..models.bpe import TIE_BREAKS, UNITS, BpeTrace, parse_word_table, train_bpe
+from ..text.units import utf8_hex
+from .common import CliError, read_text_file
 
 
 def _text(piece: bytes) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Sequence
 
-from .units import CodePointInfo, codepoint_info, graphemes
+from ..text.units import CodePointInfo, codepoint_info, graphemes
 
 #: Longest text we align code point by code point (longer text is cut, with a notice).
 MAX_CHARS = 5000

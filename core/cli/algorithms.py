@@ -14,17 +14,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from . import normalize as norm
-from . import pretok_compare, unigram, wordpiece
-from .cli import CliError, text_arg
-
-ASSETS = Path(__file__).resolve().parents[1] / "assets" / "algos"
-SAMPLE_CORPUS = ASSETS / "corpus_bn.txt"
-
-
-def sample_lines() -> list[str]:
-    """The bundled Bangla training corpus, one sentence per line."""
-    return [ln for ln in SAMPLE_CORPUS.read_text(encoding="utf-8").splitlines() if ln.strip()]
+from ..analysis import pretok_compare
+from ..assets import sample_lines
+from ..models import unigram, wordpiece
+from ..pipeline import normalize as norm
+from .common import CliError, text_arg
 
 
 def _read_bytes(path: str) -> bytes:
@@ -105,7 +99,7 @@ def load_unigram(spec: str, *, vocab_size: int = 400) -> unigram.UnigramModel:
 def _from_zoo(spec: str) -> unigram.UnigramModel | None:
     """A pretrained zoo id: SentencePiece files are checked for type; the others are named as not Unigram."""
     try:
-        from . import zoo
+        from ..pretrained import zoo
     except ImportError:  # pragma: no cover - the zoo is optional here
         return None
     entry = zoo.ENTRIES.get(spec)

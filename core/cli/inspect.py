@@ -11,7 +11,7 @@
   summary as JSON. ``P`` is the English version of ``F`` (plain UTF-8 text).
 
 Tokenizer specs are zoo ids, ``file:PATH`` or ``hf:ORG/NAME``
-(:func:`core.zoo.resolve`).
+(:func:`core.pretrained.zoo.resolve`).
 """
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import zoo
-from .cli import CliError, read_text_file
-from .inspect import InspectError, inspect_word
-from .render import piece_label
-from .report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
+from ..analysis.inspect import InspectError, inspect_word
+from ..analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
+from ..pretrained import zoo
+from ..render import piece_label
+from .common import CliError, read_text_file
 
 
 def _tokenizers(spec: str, pattern: str) -> list:

@@ -1,0 +1,66 @@
+"""``python -m core``: every analysis the app shows, as JSON or a table.
+
+The top wing: it may import every other one, and nothing in ``core`` imports it
+(only ``core/__main__.py``). Pages never import it either.
+
+One module per group of subcommands, listed in :data:`GROUPS` (a plain
+list: adding a group is one import and one entry). Each module offers
+``register(subparsers)``, which adds its parsers and sets ``func`` (a
+callable taking the parsed args and returning a JSON-able object) and
+optionally ``table`` (a callable turning that object into readable text):
+
+- :mod:`.text`: ``graphemes``
+- :mod:`.bpe`: ``bpe-train``
+- :mod:`.zoo`: ``list``, ``tokenize``, ``replay``, ``compare``
+- :mod:`.algorithms`: ``wordpiece``, ``unigram``, ``normalize``, ``pretokenize``
+- :mod:`.training`: ``train``, ``evaluate``, ``special-tokens``, ``round-trip``
+- :mod:`.inspect`: ``inspect``, ``report``
+
+Errors that come from the user's input are reported as one line on stderr
+with exit status 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable, Sequence
+
+from . import algorithms, bpe, inspect, text, training, zoo
+from .common import CliError, _Parser
+
+#: The subcommand groups, in the order ``--help`` lists them.
+GROUPS = (text, bpe, zoo, algorithms, training, inspect)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m core", description="Tokenizer Lab engine: analyses as JSON or tables.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for group in GROUPS:
+        group.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], Any] = args.func
+    try:
+        result = func(args)
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if getattr(args, "json", False) or getattr(args, "table", None) is None:
+            json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write("\n")
+        else:
+            print(args.table(result))
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
+    return 0

@@ -1,0 +1,256 @@
+"""The adapter interface every pretrained tokenizer implements: ids, exact bytes, spans, flags.
+
+Whatever runs underneath (the real ``tiktoken`` engine for cl100k/o200k/
+Llama/Tekken, ``sentencepiece``, Hugging Face ``tokenizers``, or a
+baseline), :meth:`PretrainedTokenizer.encode` returns a
+:class:`core.tokens.Encoding`: every token's id, its exact bytes, its UTF-8
+byte span and code point span in the input, and whether it is a control
+token. Rendering and metrics only look at that record.
+
+Special tokens: text that spells a control token ("<|endoftext|>",
+"[SEP]", "[INST]") is encoded as plain text by default and can be listed
+with :meth:`PretrainedTokenizer.special_hits`; only ``allow_special=True``
+turns it into the control id (that is what an unsafe app does, and the
+pages offer it as a demonstration).
+
+For long inputs :meth:`PretrainedTokenizer.table` builds the same facts as
+columns (:class:`core.tokens.TokenTable`) without one Python object per token.
+
+The backends live one per module beside this one (``tiktoken_adapter``,
+``sentencepiece_adapter``, ``hf_adapter``, ``baseline_adapter``). This module
+does not locate or verify files: :mod:`core.pretrained.zoo` does.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from ..text.boundaries import is_valid_utf8
+from ..text.units import byte_owner
+from ..tokens import Encoding, Token, TokenTable, build_table, stats
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .catalog import ZooEntry
+
+#: A byte-fallback piece (``<0x41>``): SentencePiece and ``tokenizers`` spell single bytes this way.
+BYTE_PIECE = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
+
+
+class TextError(ValueError):
+    """Text that no tokenizer can take (lone surrogates from a broken argv or file)."""
+
+
+def check_text(text: str) -> None:
+    """Raise :class:`TextError` if ``text`` has a lone surrogate (it has no UTF-8 form)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise TextError(f"text is not valid Unicode: lone surrogate U+{ord(text[exc.start]):04X} at position {exc.start}") from None
+
+
+@dataclass(frozen=True)
+class SpecialHit:
+    """A place in the input that spells a control token of this tokenizer."""
+
+    text: str
+    start: int
+    end: int
+    id: int
+
+
+
+def align_byte_spans(raw: bytes, spans: Sequence[tuple[int, int]], data: Sequence[bytes]) -> list[tuple[int, int]]:
+    """Exact byte spans when a library reports one span for several byte tokens.
+
+    Byte-fallback and byte-level tokens that are parts of one character
+    come back from SentencePiece / ``tokenizers`` with that whole
+    character's span (or an empty one). When a run of tokens shares a span
+    and their bytes joined are exactly the text there, each gets its own
+    slice; otherwise the library's spans are kept.
+    """
+    out = list(spans)
+    i = 0
+    n = len(spans)
+    while i < n:
+        lo, hi = spans[i]
+        j = i + 1
+        # Extend the run while the next span overlaps it, or the run so far is empty and the next starts there.
+        while j < n and (spans[j][0] < hi or lo == hi == spans[j][0]):
+            hi = max(hi, spans[j][1])
+            j += 1
+        if j - i > 1 and raw[lo:hi] == b"".join(data[i:j]):
+            pos = lo
+            for k in range(i, j):
+                out[k] = (pos, pos + len(data[k]))
+                pos += len(data[k])
+        i = j
+    return out
+
+
+class PretrainedTokenizer:
+    """The adapter interface (implements :class:`core.tokens.Tokenizer`).
+
+    Subclasses provide :meth:`encode_ids`, :meth:`_encode_spans`,
+    :meth:`token_bytes` and :meth:`decode_ids`.
+    """
+
+    entry: "ZooEntry"
+    specials: dict[str, int]
+    unk_id: int | None = None
+    #: True when :mod:`core.pretrained.replay` can replay merges (a tiktoken ranks table).
+    replayable: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    @property
+    def vocab_size(self) -> int:
+        return self.entry.vocab_size
+
+    # -- to implement ------------------------------------------------------
+    def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        """Token ids only (the fast path)."""
+        raise NotImplementedError
+
+    def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
+        """Ids, UTF-8 byte spans in ``text`` and exact token bytes."""
+        raise NotImplementedError
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The exact bytes of one token as the model sees them."""
+        raise NotImplementedError
+
+    def decode_ids(self, ids: Sequence[int]) -> str:
+        """Text from ids, as the library decodes it."""
+        raise NotImplementedError
+
+    # -- shared ------------------------------------------------------------
+    def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
+        """Tokens of ``text`` with ids, exact bytes, byte and code point spans.
+
+        >>> from core.pretrained import zoo
+        >>> [t.text for t in zoo.load("o200k_base").encode("রাজশাহী").tokens]
+        ['রাজ', 'শ', 'াহী']
+        """
+        check_text(text)
+        ids, spans, data = self._encode_spans(text, allow_special)
+        special_ids = self.special_ids
+        toks = []
+        for tid, (bs, be), d in zip(ids, spans, data):
+            start = byte_owner(text, bs)
+            end = byte_owner(text, be - 1) + 1 if be > bs else start
+            toks.append(Token(tid, d, bs, be, start, end, tid in special_ids))
+        return Encoding(text, tuple(toks))
+
+    def decode(self, tokens: Sequence[Token]) -> str:
+        """Text from tokens (through the library's own decoder)."""
+        return self.decode_ids([t.id for t in tokens if t.id is not None])
+
+    def token_text(self, token_id: int) -> str:
+        """One token decoded alone (half a character shows as U+FFFD)."""
+        return self.token_bytes(token_id).decode("utf-8", errors="replace")
+
+    @cached_property
+    def special_ids(self) -> frozenset[int]:
+        """Control token ids (the unknown token is a model output, not a control token)."""
+        return frozenset(self.specials.values()) - {self.unk_id}
+
+    @cached_property
+    def _special_re(self) -> re.Pattern[str] | None:
+        if not self.specials:
+            return None
+        names = sorted(self.specials, key=len, reverse=True)
+        return re.compile("|".join(map(re.escape, names)))
+
+    def special_hits(self, text: str) -> list[SpecialHit]:
+        """Where ``text`` spells one of this tokenizer's control tokens."""
+        pat = self._special_re
+        if pat is None:
+            return []
+        return [SpecialHit(m.group(), m.start(), m.end(), self.specials[m.group()]) for m in pat.finditer(text)]
+
+    def unknown_count(self, enc: Encoding) -> int:
+        """How many tokens are the unknown token."""
+        if self.unk_id is None:
+            return 0
+        return sum(t.id == self.unk_id for t in enc.tokens)
+
+    def round_trip_ok(self, text: str, enc: Encoding | None = None) -> bool:
+        """decode(encode(text)) == text."""
+        enc = enc if enc is not None else self.encode(text)
+        return self.decode(enc.tokens) == text
+
+    def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
+        """The encoding as columns (see :class:`TokenTable`)."""
+        check_text(text)
+        ids, spans, data = self._encode_spans(text, allow_special)
+        arr = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+        special_ids = self.special_ids
+        return build_table(
+            text,
+            np.asarray(ids, dtype=np.int64),
+            arr[:, 0],
+            arr[:, 1],
+            data,
+            np.fromiter((i in special_ids for i in ids), dtype=bool, count=len(ids)),
+            np.fromiter((is_valid_utf8(d) for d in data), dtype=bool, count=len(data)),
+        )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the compare table shows for one tokenizer on one text."""
+
+    tokenizer: str
+    name: str
+    tokens: int
+    tokens_per_word: float
+    chars_per_token: float
+    bytes_per_token: float
+    cut_pct: float
+    bad_pct: float
+    unknown: int
+    round_trip_ok: bool
+    special_text: int
+
+    def as_row(self) -> dict[str, object]:
+        """Column name -> value, in display order (for tables, CSV and JSON)."""
+        return {
+            "tokenizer": self.tokenizer,
+            "tokens": self.tokens,
+            "tokens/word": round(self.tokens_per_word, 3),
+            "chars/token": round(self.chars_per_token, 3),
+            "bytes/token": round(self.bytes_per_token, 3),
+            "cut%": round(self.cut_pct, 2),
+            "bad%": round(self.bad_pct, 2),
+            "unknown": self.unknown,
+            "round-trip ok": self.round_trip_ok,
+            "special text": self.special_text,
+        }
+
+
+def summarize(tok: PretrainedTokenizer, enc: Encoding) -> Summary:
+    """The comparison metrics of ``enc`` (made by ``tok``)."""
+    s = stats(enc)
+    return Summary(
+        tokenizer=tok.id,
+        name=tok.name,
+        tokens=s.tokens,
+        tokens_per_word=s.tokens_per_word,
+        chars_per_token=s.chars_per_token,
+        bytes_per_token=s.bytes_per_token,
+        cut_pct=s.cut_pct,
+        bad_pct=s.bad_pct,
+        unknown=tok.unknown_count(enc),
+        round_trip_ok=tok.round_trip_ok(enc.text, enc),
+        special_text=len(tok.special_hits(enc.text)),
+    )

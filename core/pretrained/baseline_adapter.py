@@ -1,0 +1,52 @@
+"""The baselines (code points, UTF-8 bytes, words) behind the pretrained adapter interface, so the zoo can list them.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from ..models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
+from ..tokens import Encoding, Token
+from .adapter import PretrainedTokenizer, check_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .catalog import ZooEntry
+
+
+class BaselineTokenizer(PretrainedTokenizer):
+    """The three baselines of :mod:`core.tokens` behind the same adapter."""
+
+    specials: dict[str, int] = {}
+
+    def __init__(self, entry: "ZooEntry", inner) -> None:  # noqa: ANN001 - a core.tokens baseline
+        self.entry = entry
+        self._inner = inner
+        self.specials = {}
+
+    @classmethod
+    def for_id(cls, entry: "ZooEntry") -> "BaselineTokenizer":
+        inner = {"codepoints": CodePointTokenizer, "bytes": ByteTokenizer, "words": WordTokenizer}[entry.id]()
+        return cls(entry, inner)
+
+    def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
+        check_text(text)
+        return self._inner.encode(text)
+
+    def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        return [t.id for t in self.encode(text).tokens if t.id is not None]
+
+    def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
+        toks = self._inner.encode(text).tokens
+        return [-1 if t.id is None else t.id for t in toks], [(t.byte_start, t.byte_end) for t in toks], [t.data for t in toks]
+
+    def decode(self, tokens: Sequence[Token]) -> str:
+        return self._inner.decode(tokens)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        if self.entry.id == "codepoints":
+            return chr(token_id).encode("utf-8", "surrogatepass")
+        if self.entry.id == "bytes" and 0 <= token_id < 256:
+            return bytes((token_id,))
+        raise ValueError(f"{self.id} has no token id {token_id}")
+
+    def decode_ids(self, ids: Sequence[int]) -> str:
+        return b"".join(self.token_bytes(i) for i in ids).decode("utf-8", errors="replace")

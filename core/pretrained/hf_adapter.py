@@ -1,0 +1,137 @@
+"""The Hugging Face ``tokenizers`` backend: any ``tokenizer.json`` (files, uploads, the Hub).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cached_property
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from ..text.boundaries import is_valid_utf8
+from ..text.units import bytelevel_bytes, char_byte_offsets
+from ..tokens import TokenTable, build_table
+from .adapter import BYTE_PIECE, PretrainedTokenizer, align_byte_spans, check_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .catalog import ZooEntry
+
+
+class HFTokenizer(PretrainedTokenizer):
+    """A Hugging Face ``tokenizers`` tokenizer (any model type).
+
+    Special tokens typed in the text are encoded as text
+    (``encode_special_tokens = True``); the post-processor's [CLS]/[SEP]
+    are not added, so tokens cover exactly the input.
+    """
+
+    def __init__(self, entry: "ZooEntry", json_text: str) -> None:
+        import json
+
+        import tokenizers
+
+        self._json = json_text
+        self._tok = tokenizers.Tokenizer.from_str(json_text)
+        self._tok.encode_special_tokens = True
+        self._unsafe: object | None = None
+        cfg = json.loads(json_text)
+        self.specials = {a["content"]: a["id"] for a in cfg.get("added_tokens") or [] if a.get("special")}
+        model = cfg.get("model") or {}
+        self._wp_prefix = model.get("continuing_subword_prefix") if model.get("type") == "WordPiece" else None
+        self._byte_level = '"ByteLevel"' in json.dumps(cfg.get("decoder")) or '"ByteLevel"' in json.dumps(cfg.get("pre_tokenizer"))
+        self._byte_fallback = bool(model.get("byte_fallback"))
+        unk = model.get("unk_token")
+        self.unk_id = self._tok.token_to_id(unk) if isinstance(unk, str) else (model.get("unk_id") if model.get("type") == "Unigram" else None)
+        self._b2u = bytelevel_bytes() if self._byte_level else {}
+        n = self._tok.get_vocab_size(with_added_tokens=True)
+        self.entry = replace(entry, vocab_size=n) if not entry.vocab_size else entry
+
+    @classmethod
+    def from_bytes(cls, entry: "ZooEntry", data: bytes, where: str) -> "HFTokenizer":
+        try:
+            return cls(entry, data.decode("utf-8"))
+        except Exception as exc:  # tokenizers raises plain Exception on bad JSON
+            raise ValueError(f"{where} is not a valid tokenizer.json ({str(exc).splitlines()[0][:120]})") from None
+
+    def _engine(self, allow_special: bool):  # noqa: ANN202
+        if not allow_special:
+            return self._tok
+        if self._unsafe is None:
+            import tokenizers
+
+            unsafe = tokenizers.Tokenizer.from_str(self._json)
+            unsafe.encode_special_tokens = False
+            self._unsafe = unsafe
+        return self._unsafe
+
+    def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        return self._engine(allow_special).encode(text, add_special_tokens=False).ids
+
+    def _piece_bytes(self, tid: int, piece: str) -> bytes:
+        if tid in self.special_ids:
+            return piece.encode("utf-8")
+        if self._byte_level:
+            try:
+                return bytes(self._b2u[c] for c in piece)
+            except KeyError:
+                return piece.encode("utf-8")
+        if self._byte_fallback:
+            m = BYTE_PIECE.match(piece)
+            if m:
+                return bytes((int(m.group(1), 16),))
+        if self._wp_prefix and piece.startswith(self._wp_prefix):
+            piece = piece[len(self._wp_prefix) :]
+        return piece.replace("\u2581", " ").encode("utf-8")
+
+    @cached_property
+    def _by_id(self) -> list[bytes]:
+        """Exact bytes of every id (built on first use)."""
+        vocab = self._tok.get_vocab(with_added_tokens=True)
+        by_id = [b""] * (max(vocab.values()) + 1)
+        for piece, tid in vocab.items():
+            by_id[tid] = self._piece_bytes(tid, piece)
+        return by_id
+
+    def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
+        enc = self._engine(allow_special).encode(text, add_special_tokens=False)
+        ids = enc.ids
+        by_id = self._by_id
+        data = [by_id[i] for i in ids]
+        if self._byte_level and b"".join(data) == text.encode("utf-8"):
+            spans = []  # lossless byte-level: spans are running sums
+            pos = 0
+            for d in data:
+                spans.append((pos, pos + len(d)))
+                pos += len(d)
+            return ids, spans, data
+        offsets = char_byte_offsets(text)
+        spans = [(offsets[s], offsets[e]) for s, e in enc.offsets]
+        return ids, align_byte_spans(text.encode("utf-8"), spans, data), data
+
+    def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
+        if not self._byte_level:
+            return super().table(text, allow_special=allow_special)
+        check_text(text)
+        ids_list = self._engine(allow_special).encode(text, add_special_tokens=False).ids
+        by_id = self._by_id
+        data = [by_id[i] for i in ids_list]
+        if b"".join(data) != text.encode("utf-8"):
+            return super().table(text, allow_special=allow_special)
+        ids = np.asarray(ids_list, dtype=np.int64)
+        lens = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
+        ends = np.cumsum(lens)
+        special_ids = self.special_ids
+        return build_table(
+            text, ids, ends - lens, ends, data,
+            np.fromiter((i in special_ids for i in ids_list), dtype=bool, count=len(ids_list)),
+            np.fromiter(map(is_valid_utf8, data), dtype=bool, count=len(data)),
+        )  # fmt: skip
+
+    def token_bytes(self, token_id: int) -> bytes:
+        piece = self._tok.id_to_token(token_id)
+        if piece is None:
+            raise ValueError(f"token id {token_id} is outside {self.id}'s vocabulary")
+        return self._piece_bytes(token_id, piece)
+
+    def decode_ids(self, ids: Sequence[int]) -> str:
+        return self._tok.decode(list(ids), skip_special_tokens=False)

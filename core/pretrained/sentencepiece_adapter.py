@@ -1,0 +1,111 @@
+"""The SentencePiece backend: a ``.model`` run by the real ``sentencepiece`` library.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from ..text.boundaries import is_valid_utf8
+from ..tokens import TokenTable, build_table
+from .adapter import BYTE_PIECE, PretrainedTokenizer, align_byte_spans, check_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .catalog import ZooEntry
+
+
+class SentencePieceTokenizer(PretrainedTokenizer):
+    """A SentencePiece model. ``▁`` is a space; byte-fallback pieces are one byte.
+
+    Spans come from SentencePiece's own alignment to the input (so the
+    dummy-prefix ``▁`` of the first word maps to no input character).
+    """
+
+    def __init__(self, entry: "ZooEntry", sp) -> None:  # noqa: ANN001 - SentencePieceProcessor
+        self._sp = sp
+        n = sp.get_piece_size()
+        self.entry = replace(entry, vocab_size=n) if not entry.vocab_size else entry
+        self.specials = {sp.id_to_piece(i): i for i in range(n) if sp.is_control(i)}
+        self.unk_id = sp.unk_id()
+        by_id = []
+        for i in range(n):
+            piece = sp.id_to_piece(i)
+            m = BYTE_PIECE.match(piece) if sp.is_byte(i) else None
+            if m:
+                by_id.append(bytes((int(m.group(1), 16),)))
+            else:
+                by_id.append(piece.replace("\u2581", " ").encode("utf-8"))
+        self._by_id = by_id
+        self._lens = np.fromiter(map(len, by_id), dtype=np.int64, count=n)
+        self._valid = np.fromiter(map(is_valid_utf8, by_id), dtype=bool, count=n)
+        self._special_mask = np.zeros(n, dtype=bool)
+        self._special_mask[list(self.special_ids)] = True
+
+    @classmethod
+    def from_bytes(cls, entry: "ZooEntry", data: bytes, where: str) -> "SentencePieceTokenizer":
+        import sentencepiece as spm
+
+        sp = spm.SentencePieceProcessor()
+        try:
+            sp.LoadFromSerializedProto(data)
+        except (RuntimeError, OSError, TypeError) as exc:
+            raise ValueError(f"{where} is not a valid SentencePiece model ({str(exc).splitlines()[0]})") from None
+        return cls(entry, sp)
+
+    def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        # SentencePiece never turns text into control pieces; allow_special has nothing to allow.
+        return self._sp.encode(text)
+
+    def _fast_lengths(self, text: str, ids: list[int], data: list[bytes]) -> int | None:
+        """When the pieces spell the text (plus SentencePiece's leading space): how many bytes to drop at the start.
+
+        That is the common case (identity normalizer); spans are then running sums, no per-piece alignment needed.
+        """
+        raw = text.encode("utf-8")
+        joined = b"".join(data)
+        if self.unk_id in ids:
+            return None
+        if joined == raw:
+            return 0
+        if joined == b" " + raw:
+            return 1
+        return None
+
+    def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
+        ids = self._sp.encode(text)
+        data = [self._by_id[i] for i in ids]
+        drop = self._fast_lengths(text, ids, data)
+        if drop is not None:
+            spans = []
+            pos = -drop
+            for d in data:
+                spans.append((max(pos, 0), max(pos + len(d), 0)))
+                pos += len(d)
+            return ids, spans, data
+        proto = self._sp.encode(text, return_type="proto")
+        ids = [p.id for p in proto.pieces]
+        spans = [(p.begin, p.end) for p in proto.pieces]
+        data = [self._by_id[i] if i != self.unk_id else p.surface.encode("utf-8") for i, p in zip(ids, proto.pieces)]
+        return ids, align_byte_spans(text.encode("utf-8"), spans, data), data
+
+    def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
+        check_text(text)
+        ids_list = self._sp.encode(text)
+        data = [self._by_id[i] for i in ids_list]
+        drop = self._fast_lengths(text, ids_list, data)
+        if drop is None:
+            return super().table(text, allow_special=allow_special)
+        ids = np.asarray(ids_list, dtype=np.int64)
+        lens = self._lens[ids]
+        ends = np.maximum(np.cumsum(lens) - drop, 0)
+        starts = np.maximum(ends - lens, 0)
+        return build_table(text, ids, starts, ends, data, self._special_mask[ids], self._valid[ids])
+
+    def token_bytes(self, token_id: int) -> bytes:
+        if not 0 <= token_id < len(self._by_id):
+            raise ValueError(f"token id {token_id} is outside {self.id}'s vocabulary")
+        return self._by_id[token_id]
+
+    def decode_ids(self, ids: Sequence[int]) -> str:
+        return self._sp.decode(list(ids))

@@ -1,0 +1,89 @@
+"""The tiktoken backend: byte-level BPE run by the real ``tiktoken`` engine (cl100k, o200k, Llama 3/4, Tekken, user ``.tiktoken``).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from ..text.boundaries import is_valid_utf8
+from ..tokens import TokenTable, build_table
+from .adapter import PretrainedTokenizer, check_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .catalog import ZooEntry
+
+
+class TiktokenTokenizer(PretrainedTokenizer):
+    """Byte-level BPE run by the real ``tiktoken`` engine.
+
+    tiktoken is lossless: the tokens' bytes joined are exactly the input's
+    UTF-8, so byte spans are running sums of token lengths.
+    """
+
+    replayable = True
+
+    def __init__(self, entry: "ZooEntry", ranks: dict[bytes, int], pattern: str, specials: dict[str, int]) -> None:
+        import tiktoken
+
+        self.entry = entry
+        self.ranks = ranks
+        self.pattern = pattern
+        self.specials = dict(specials)
+        try:
+            self._enc = tiktoken.Encoding(entry.id, pat_str=pattern, mergeable_ranks=ranks, special_tokens=self.specials)
+        except Exception as exc:  # the Rust core rejects bad tables/patterns with assorted errors
+            raise ValueError(f"{entry.source}: tiktoken cannot build this tokenizer ({exc})") from None
+        size = max(max(ranks.values()), max(specials.values(), default=-1)) + 1
+        by_id: list[bytes] = [b""] * size
+        for tok, rank in ranks.items():
+            by_id[rank] = tok
+        for name, sid in self.specials.items():
+            by_id[sid] = name.encode("utf-8")
+        self._by_id = by_id
+        self._lens = np.fromiter(map(len, by_id), dtype=np.int64, count=size)
+        self._valid = np.fromiter(map(is_valid_utf8, by_id), dtype=bool, count=size)
+        self._special_mask = np.zeros(size, dtype=bool)
+        self._special_mask[list(self.specials.values())] = True
+        if not entry.vocab_size:
+            self.entry = replace(entry, vocab_size=size)
+
+    @property
+    def engine(self):  # noqa: ANN201 - tiktoken.Encoding
+        """The underlying ``tiktoken.Encoding`` (for benchmarks and parity tests)."""
+        return self._enc
+
+    def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        if allow_special:
+            return self._enc.encode(text, allowed_special="all")
+        return self._enc.encode(text, disallowed_special=())
+
+    def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
+        ids = self.encode_ids(text, allow_special=allow_special)
+        by_id = self._by_id
+        data = [by_id[i] for i in ids]
+        spans = []
+        pos = 0
+        for d in data:
+            spans.append((pos, pos + len(d)))
+            pos += len(d)
+        return ids, spans, data
+
+    def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
+        check_text(text)
+        ids = np.asarray(self.encode_ids(text, allow_special=allow_special), dtype=np.int64)
+        ends = np.cumsum(self._lens[ids])
+        by_id = self._by_id
+        return build_table(
+            text, ids, ends - self._lens[ids], ends, [by_id[i] for i in ids.tolist()],
+            self._special_mask[ids], self._valid[ids],
+        )  # fmt: skip
+
+    def token_bytes(self, token_id: int) -> bytes:
+        if not 0 <= token_id < len(self._by_id):
+            raise ValueError(f"token id {token_id} is outside {self.id}'s vocabulary")
+        return self._by_id[token_id]
+
+    def decode_ids(self, ids: Sequence[int]) -> str:
+        return b"".join(self._by_id[i] for i in ids).decode("utf-8", errors="replace")
