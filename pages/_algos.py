@@ -1,11 +1,10 @@
 """Helpers shared by the WordPiece, Unigram, normalization and pre-tokenizer pages.
 
 Only caching and HTML drawing live here; every computation is in ``core/``.
-All user text that reaches HTML goes through ``html.escape``.
+All user text that reaches HTML goes through ``esc`` (pages/_shared.py).
 """
 from __future__ import annotations
 
-import html
 from typing import Callable, Sequence
 
 import streamlit as st
@@ -14,6 +13,7 @@ from core.assets import ALGOS, sample_lines
 from core.models import unigram, wordpiece
 from core.render import render_encoding, text_direction
 from core.tokens import Encoding, Token, tokens_from_char_spans
+from pages._shared import esc
 
 CSS = """
 .tl-algo-table{border-collapse:collapse;margin:.3rem 0 .8rem 0}
@@ -32,10 +32,6 @@ CSS = """
 
 def inject_css() -> None:
     st.html(f"<style>{CSS}</style>")
-
-
-def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def big_text(text: str, caption: str = "") -> str:

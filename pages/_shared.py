@@ -18,6 +18,7 @@ is on ``sys.path`` because ``app.py`` lives there).
 """
 from __future__ import annotations
 
+import html
 import threading
 from typing import Any, Callable
 
@@ -222,6 +223,11 @@ def bpe_trace(corpus: str, *, words: str | None = None, merges: int, unit: str, 
 # --------------------------------------------------------------------------
 # Output
 # --------------------------------------------------------------------------
+
+
+def esc(text: object) -> str:
+    """``text`` escaped for HTML (quotes too): every user string a page writes into HTML goes through this."""
+    return html.escape(str(text), quote=True)
 
 
 def show_tokens(html_text: str) -> None:

@@ -8,7 +8,6 @@ page) keeps everything already trained, so stopping midway loses nothing.
 from __future__ import annotations
 
 import hashlib
-import html
 from typing import Sequence
 
 import streamlit as st
@@ -107,7 +106,3 @@ DIFF_CSS = """
   outline:1px solid #4477AA}
 .tl-flag{font-weight:700}
 """
-
-
-def esc(text: str) -> str:
-    return html.escape(text, quote=True)

@@ -5,9 +5,9 @@ import pandas as pd
 import streamlit as st
 
 from core.pipeline import normalize as N
-from pages._algos import asset_text, big_text, esc, html_table, inject_css
+from pages._algos import asset_text, big_text, html_table, inject_css
 from pages._selector import encode_cached, tokenizer_options
-from pages._shared import page_header, qp_init, qp_sync, text_input, url_text
+from pages._shared import esc, page_header, qp_init, qp_sync, text_input, url_text
 
 EXAMPLES = {
     "trap": ("Uncased-BERT trap (Bangla)", "ব্যাগ খুশি পৌঁছাবে শাড়ি"),

@@ -6,8 +6,8 @@ import streamlit as st
 from core.analysis import pretok_compare as pc
 from core.analysis.inspect import piece_links
 from core.render import legend_html, render_pieces
-from pages._algos import asset_text, esc, html_table, inject_css
-from pages._shared import page_header, qp_init, qp_sync, show_tokens, text_input, url_text
+from pages._algos import asset_text, html_table, inject_css
+from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens, text_input, url_text
 
 EXAMPLES = {
     "bn": ("Bangla", "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),

@@ -6,8 +6,8 @@ import streamlit as st
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
-from pages._shared import MAX_UPLOAD_MB, decode_upload, page_header, qp_init, qp_sync, text_input, url_text
-from pages._training import DIFF_CSS, bundled_trained, diff_html, esc
+from pages._shared import MAX_UPLOAD_MB, decode_upload, esc, page_header, qp_init, qp_sync, text_input, url_text
+from pages._training import DIFF_CSS, bundled_trained, diff_html
 
 TRAINED_SIZE = 2000
 #: Tokenizers trained here (on the bundled corpus at 2,000) and pretrained zoo ids offered on this page.

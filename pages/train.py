@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
-from pages._shared import MAX_UPLOAD_MB, decode_upload, page_header, qp_init, qp_sync
+from pages._shared import MAX_UPLOAD_MB, decode_upload, esc, page_header, qp_init, qp_sync
 from pages._training import (
     DIFF_CSS,
     MAX_TRAIN_CHARS,
@@ -15,7 +15,6 @@ from pages._training import (
     bundled_corpus,
     corpus_sha,
     diff_html,
-    esc,
     evaluate_cached,
     proof_cached,
     split_cached,

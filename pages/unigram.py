@@ -9,8 +9,8 @@ import streamlit as st
 from core.analysis.inspect import chip_links
 from core.models import unigram as ug
 from core.render import render_pieces
-from pages._algos import esc, html_table, inject_css, trained_unigram
-from pages._shared import page_header, qp_init, qp_sync, show_tokens
+from pages._algos import html_table, inject_css, trained_unigram
+from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens
 
 SOURCES = {
     "trained": "Trained here (UnigramTrainer on the bundled Bangla sample)",

@@ -5,8 +5,8 @@ import streamlit as st
 
 from core.analysis.inspect import chip_links
 from core.models import wordpiece as wp
-from pages._algos import esc, html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
-from pages._shared import page_header, qp_init, qp_sync, show_tokens, text_input, url_text
+from pages._algos import html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
+from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens, text_input, url_text
 
 TYPED_DEFAULT = "ঘর, দাম, ##ের, ##ে, ##র, ##ি"
 SOURCES = {
