@@ -225,11 +225,16 @@ def test_report_downloads_and_opens_offline(app, output_dir: Path, browser):
     page_counts = [int(re.search(r"([\d,]+) tokens", t).group(1).replace(",", ""))
                    for t in app.page.locator('[data-testid="stMarkdownContainer"]', has_text="tokens/word").all_inner_texts()]
     app.page.get_by_text("Checkpoint report (self-contained HTML + Markdown)").click()
-    app.page.get_by_role("button", name="Make checkpoint report").click()
+    make = app.page.get_by_role("button", name="Make checkpoint report")
+    make.wait_for(state="visible")
+    app.wait_idle()  # subtle: under load a click that lands while a rerun is still drawing can be lost
+    make.click()
     app.wait_idle()
     app.assert_no_exception()
+    download = app.page.get_by_role("button", name="Download HTML report")
+    download.wait_for(state="visible", timeout=90_000)
     with app.page.expect_download() as dl:
-        app.page.get_by_role("button", name="Download HTML report").click()
+        download.click()
     path = output_dir / "checkpoint-report.html"
     dl.value.save_as(str(path))
 
