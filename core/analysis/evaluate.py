@@ -24,7 +24,6 @@ trains, prints or touches the network.
 """
 from __future__ import annotations
 
-import difflib
 import math
 import random
 import re
@@ -32,6 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Sequence
 
+from ..text.align import opcodes
 from ..tokens import Encoding, Token
 
 #: Fixed seed for the train/held-out split.
@@ -179,9 +179,12 @@ class RoundTripFailure:
 
 
 def char_diff(original: str, decoded: str) -> tuple[DiffPart, ...]:
-    """Character-level diff of ``original`` against ``decoded``."""
-    sm = difflib.SequenceMatcher(None, original, decoded, autojunk=False)
-    return tuple(DiffPart(op, original[i1:i2], decoded[j1:j2]) for op, i1, i2, j1, j2 in sm.get_opcodes())  # type: ignore[arg-type]
+    """Character-level diff of ``original`` against ``decoded``.
+
+    Bounded (:func:`core.text.align.opcodes`): a changed stretch too long to
+    align exactly comes back as one ``replace`` part, still a correct diff.
+    """
+    return tuple(DiffPart(op, original[i1:i2], decoded[j1:j2]) for op, i1, i2, j1, j2 in opcodes(original, decoded).opcodes)
 
 
 def failure_reason(original: str, decoded: str) -> str:

@@ -15,7 +15,6 @@ This module does not tokenize; counting tokens before/after is the page's job.
 """
 from __future__ import annotations
 
-import difflib
 import json
 import unicodedata
 from collections import Counter
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Sequence
 
+from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
 
 #: Longest text we align code point by code point (longer text is cut, with a notice).
@@ -168,7 +168,7 @@ def _rows(before: str, after: str) -> tuple[CodePointRow, ...]:
     def union(x: tuple[str, int], y: tuple[str, int]) -> None:
         parent[find(x)] = find(y)
 
-    ops = difflib.SequenceMatcher(a=[u for u, _ in bu], b=[u for u, _ in au], autojunk=False).get_opcodes()
+    ops = opcodes([u for u, _ in bu], [u for u, _ in au]).opcodes  # bounded: a coarse block past the cap
     for op, i1, i2, j1, j2 in ops:
         if op == "equal":
             for k in range(i2 - i1):
@@ -179,18 +179,15 @@ def _rows(before: str, after: str) -> tuple[CodePointRow, ...]:
                 union(nodes[0], n)
     # Groups in reading order: the order in which the diff first touches them.
     order: list[tuple[str, int]] = []
-    members: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
+    members: dict[tuple[str, int], tuple[set[int], set[int]]] = {}
     for op, i1, i2, j1, j2 in ops:
         for side, units, lo, hi in (("b", bu, i1, i2), ("a", au, j1, j2)):
             for k in range(lo, hi):
-                node = (side, units[k][1])
-                root = find(node)
+                root = find((side, units[k][1]))
                 if root not in members:
-                    members[root] = ([], [])
+                    members[root] = (set(), set())
                     order.append(root)
-                idx = members[root][0 if side == "b" else 1]
-                if units[k][1] not in idx:
-                    idx.append(units[k][1])
+                members[root][0 if side == "b" else 1].add(units[k][1])
     rows: list[CodePointRow] = []
     for root in order:
         bi, aj = members[root]
@@ -216,7 +213,9 @@ def align(before: str, after: str, norm) -> tuple[tuple[ClusterDiff, ...], str]:
     Each cluster is normalized alone; when the pieces join to the whole
     result (true unless a rule looks at its neighbours) that is the
     alignment ("cluster"). Otherwise a code point diff of the whole text is
-    folded back onto the clusters ("diff").
+    folded back onto the clusters ("diff"), or, when the changed stretch is
+    too long to align exactly (:mod:`core.text.align`), one block of it is
+    given to its first cluster ("coarse").
     """
     clusters = graphemes(before)
     parts = [norm(c.text) for c in clusters]
@@ -227,14 +226,14 @@ def align(before: str, after: str, norm) -> tuple[tuple[ClusterDiff, ...], str]:
                 owner[i] = k
         owner[len(before)] = max(len(clusters) - 1, 0)
         got = [""] * len(clusters)
-        sm = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
-        for op, i1, i2, j1, j2 in sm.get_opcodes():
+        alignment = opcodes(before, after)
+        for op, i1, i2, j1, j2 in alignment.opcodes:
             if op == "equal":
                 for k in range(i2 - i1):
                     got[owner[i1 + k]] += after[j1 + k]
             elif clusters:
                 got[owner[i1]] += after[j1:j2]
-        parts, how = got, "diff"
+        parts, how = got, "diff" if alignment.exact else "coarse"
     else:
         how = "cluster"
     return tuple(ClusterDiff(c.start, c.end, c.text, p) for c, p in zip(clusters, parts)), how
@@ -324,6 +323,9 @@ def normalize_with(text: str, norm, name: str) -> NormalizeResult:
         text = text[:MAX_CHARS]
     after = norm(text)
     clusters, how = align(text, after, norm)
+    if how == "coarse":
+        notice = (notice + " " if notice else "") + (
+            "The change is too long to align character by character here; its changed stretch is shown as one block.")
     return NormalizeResult(name, text, after, clusters, warnings_for(text, after, clusters), how, notice)
 
 
