@@ -60,6 +60,7 @@ This module does not tokenize or compute metrics; it only draws an Encoding.
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -574,3 +575,33 @@ def standalone_page(body: str, title: str = "Tokenizer Lab") -> str:
         f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
         f"<style>{CSS}</style></head><body>{body}</body></html>"
     )
+
+
+# ---------------------------------------------------------------------------
+# Markdown: user text as literal text
+# ---------------------------------------------------------------------------
+
+_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~\"'])")
+
+
+def md_text(value: object) -> str:
+    """``value`` as Markdown that renders as exactly its text, even with raw HTML enabled.
+
+    HTML's ``& < >`` become character references and every ASCII punctuation
+    character that Markdown could read as syntax is backslash-escaped
+    (CommonMark allows both everywhere in text); line breaks become spaces.
+
+    >>> md_text("![x](http://h/x.png) <img src=x>")
+    '\\\\!\\\\[x\\\\]\\\\(http://h/x\\\\.png\\\\) &lt;img src=x&gt;'
+    """
+    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_PUNCT.sub(r"\\\1", text).replace("\r", " ").replace("\n", " ")
+
+
+def md_code(value: object) -> str:
+    """``value`` as a Markdown code span (shown literally): fenced with one more backtick than it contains."""
+    text = str(value).replace("\r", " ").replace("\n", " ")
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

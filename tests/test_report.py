@@ -180,3 +180,45 @@ def test_report_in_four_languages(toks, lang):
         assert t.premium == pytest.approx(t.summary.tokens / len(tok.encode_ids(english)))
     first_chips = re.search(r'<div class="tl-tokens" dir="(\w+)"', page).group(1)
     assert first_chips == ("rtl" if lang == "fa" else "ltr")
+
+
+PAYLOADS = (
+    "<img src=x onerror=alert(1)>",
+    "![x](http://127.0.0.2/x.png)",
+    "[Click to log in again](http://127.0.0.2/login)",
+    "<a href=http://127.0.0.2>x</a>",
+    "`code` **bold** # heading",
+    "<script>alert(2)</script>",
+)
+
+
+def _hostile_tokenizer(name: str, special: str):
+    """A tiny WordLevel tokenizer.json whose file name and special token are payloads."""
+    import json
+
+    cfg = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": 2, "content": special, "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True}],
+        "normalizer": None, "pre_tokenizer": {"type": "Whitespace"}, "post_processor": None, "decoder": None,
+        "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "x": 1, special: 2}, "unk_token": "[UNK]"},
+    }  # fmt: skip
+    return zoo.load_user_bytes(name + ".json", json.dumps(cfg).encode("utf-8"), kind="hf-json")
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_markdown_report_shows_every_payload_as_text(payload):
+    """Rendered by a CommonMark renderer with raw HTML on, the payloads create no element and no link."""
+    from markdown_it import MarkdownIt
+
+    tok = _hostile_tokenizer(payload, payload)
+    report = build_report(f"x {payload} x", [tok], label=payload, title=payload)
+    rendered = MarkdownIt("commonmark", {"html": True}).render(to_markdown(report))
+    p = _Refs()
+    p.feed(rendered)
+    assert not {"img", "a", "script", "iframe"} & set(p.tags), rendered[:400]
+    assert p.refs == []
+    # the payload is still readable as text: the heading shows it verbatim once unescaped
+    import html as _html
+
+    assert payload in _html.unescape(rendered)

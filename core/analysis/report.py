@@ -37,7 +37,7 @@ from typing import Any, Sequence
 from ..assets import REPO
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
-from ..render import legend_html, piece_label, render_encoding, standalone_page
+from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
 from ..text.units import UNICODE_VERSION
 from .evaluate import INJECTION_PROBES, char_diff, failure_reason, injection_check
 from .inspect import Reason, normalizer_layer
@@ -321,8 +321,12 @@ def to_html(report: Report) -> str:
 
 
 def _md(value: object) -> str:
-    text = "yes" if value is True else "NO" if value is False else f"{value:,}" if isinstance(value, int) else str(value)
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """A table cell: our own values formatted, every string escaped so it shows as text (:func:`core.render.md_text`)."""
+    if value is True or value is False:
+        return "yes" if value else "NO"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value) if isinstance(value, float) else md_text(value)
 
 
 def _table_md(rows: list[dict[str, object]]) -> list[str]:
@@ -335,31 +339,39 @@ def _table_md(rows: list[dict[str, object]]) -> list[str]:
 
 
 def to_markdown(report: Report) -> str:
-    """The same content as :func:`to_html`, as Markdown (tokens listed as text instead of chips)."""
-    r = report
-    out = [f"# {r.title}", "",
-           f"Created {r.created} · input: {r.label} · {r.chars:,} characters · {r.words:,} words · {r.bytes:,} bytes · "
-           f"sha256 `{r.text_sha256}`", ""]
+    """The same content as :func:`to_html`, as Markdown (tokens listed as text instead of chips).
+
+    Every value that comes from the input or a tokenizer file (names, file
+    names, special-token spellings, reasons quoting the text) goes through
+    :func:`core.render.md_text` or :func:`core.render.md_code`, so a renderer
+    with raw HTML enabled still shows it as literal text.
+    """
+    r, t_ = report, md_text
+    out = [f"# {t_(r.title)}", "",
+           f"Created {t_(r.created)} · input: {t_(r.label)} · {r.chars:,} characters · {r.words:,} words · "
+           f"{r.bytes:,} bytes · sha256 {md_code(r.text_sha256)}", ""]
     if r.parallel_label:
-        out += [f"Premium: tokens of the text divided by tokens of its English version ({r.parallel_label}).", ""]
-    out += ["## Summary", "", f"Embedding parameters at d_model = {r.d_model:,}.", ""]
+        out += [f"Premium: tokens of the text divided by tokens of its English version ({t_(r.parallel_label)}).", ""]
+    out += ["## Summary", "", f"Embedding parameters at d\\_model = {r.d_model:,}.", ""]
     out += _table_md([t.row for t in r.tokenizers])
     out += ["## Tokenizers", ""]
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
-        out += [f"### {s.name}", "",
-                f"{t.algorithm} · vocabulary {t.vocab_size:,} · file `{t.file}` ({t.source}) · sha256 `{t.sha256 or 'n/a'}`", "",
+        out += [f"### {t_(s.name)}", "",
+                f"{t_(t.algorithm)} · vocabulary {t.vocab_size:,} · file {md_code(t.file)} ({t_(t.source)}) · "
+                f"sha256 {md_code(t.sha256 or 'n/a')}", "",
                 f"**{s.tokens:,} tokens**" + (f" · English version {t.english_tokens:,} tokens · premium {t.premium:.2f}x"
                                               if t.premium is not None else ""), "",
-                f"Round trip: {t.round_trip}", "", "Normalization:", ""]
-        out += [f"- {x.text}" for x in t.normalization] + [""]
-        out += [f"Special tokens: {sp.policy}. Spelled in the text: {', '.join(sp.found_in_text) or 'none'}.", ""]
+                f"Round trip: {t_(t.round_trip)}", "", "Normalization:", ""]
+        out += [f"- {t_(x.text)}" for x in t.normalization] + [""]
+        out += [f"Special tokens: {t_(sp.policy)}. Spelled in the text: "
+                f"{', '.join(md_code(x) for x in sp.found_in_text) or 'none'}.", ""]
         out += _table_md([{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes])
-        out += [f"First tokens: `{' | '.join(t.first_tokens)}`", ""]
+        out += [f"First tokens: {md_code(' | '.join(t.first_tokens))}", ""]
     out += ["## If a pipeline normalizes this text", ""]
     for form, warnings, notice in r.text_normalization:
-        out += [f"### {form}", ""] + ([notice, ""] if notice else [])
-        out += ([f"- {w.text}" for w in warnings] if warnings else ["- no losses or changes flagged"]) + [""]
+        out += [f"### {t_(form)}", ""] + ([t_(notice), ""] if notice else [])
+        out += ([f"- {t_(w.text)}" for w in warnings] if warnings else ["- no losses or changes flagged"]) + [""]
     out += ["## Versions", ""] + _table_md([{"component": k, "version": v} for k, v in r.versions])
     return "\n".join(out)
