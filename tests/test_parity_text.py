@@ -32,3 +32,14 @@ def test_fragments_cover_the_scripts():
     joined = "".join(sum(FRAGMENTS.values(), []))
     for probe in ["র", "ह", "\u200c", "ʻ", "ʼ", "ع", "東", "\u200d", "\u0301", "\x00", "\t"]:
         assert probe in joined, probe
+
+
+def test_recipes_reach_every_kind_of_piece():
+    from .parity_text import ALL_FRAGMENTS, decode_recipe
+
+    assert decode_recipe(b"") == ""
+    assert decode_recipe(bytes([0])) == ALL_FRAGMENTS[0]
+    assert decode_recipe(bytes([208, 255])) == " " * 400
+    assert decode_recipe(bytes([240, 0x01, 0x09, 0x40])) == "\U00010940"
+    assert decode_recipe(bytes([240, 0x00, 0xD8, 0x00])) == ""  # a surrogate is skipped
+    assert {decode_recipe(bytes([b])) for b in range(208)} == set(ALL_FRAGMENTS)
