@@ -92,3 +92,28 @@ def special_table(tokenizer_id: str) -> dict[str, int]:
     if tokenizer_id.startswith("tekken"):
         return {lib.id_to_piece(i): i for i in range(lib.num_special_tokens)}
     return {lib.id_to_piece(i): i for i in range(lib.get_piece_size()) if lib.is_control(i)}
+
+
+def sp_proto(pieces, user=(), control=None, unused=()) -> bytes:  # noqa: ANN001
+    """A Unigram ModelProto as SentencePiece's tests build it (MakeBaseModelProto + AddPiece), identity normalizer.
+
+    ``user`` pieces are USER_DEFINED, ``unused`` ones UNUSED, ``control`` adds CONTROL pieces with scores.
+    """
+    from sentencepiece import sentencepiece_model_pb2 as pb
+
+    m = pb.ModelProto()
+    for piece, kind in (("<unk>", 2), ("<s>", 3), ("</s>", 3)):
+        p = m.pieces.add()
+        p.piece, p.type = piece, kind
+    for piece, score in (control or {}).items():
+        p = m.pieces.add()
+        p.piece, p.type, p.score = piece, 3, score
+    for piece, score in pieces:
+        p = m.pieces.add()
+        p.piece, p.score, p.type = piece, score, 4 if piece in user else 5 if piece in unused else 1
+    m.trainer_spec.model_type = 1
+    m.normalizer_spec.name = "identity"
+    m.normalizer_spec.add_dummy_prefix = False
+    m.normalizer_spec.remove_extra_whitespaces = False
+    m.normalizer_spec.escape_whitespaces = False
+    return m.SerializeToString()

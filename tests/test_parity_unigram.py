@@ -5,8 +5,8 @@
   without byte fallback.
 - SentencePiece: ``.model`` files trained here with
   ``SentencePieceTrainer`` (byte fallback, user-defined symbols), and the
-  model of SentencePiece's own unit test (``src/unigram_model_test.cc``,
-  ``EncodeTest``), ported as data below.
+  hand-built models (SentencePiece's own unit-test cases are ported in
+  ``tests/test_parity_ported.py``).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from core.assets import sample_lines
 from core.models import unigram as ug
 
+from .parity_refs import sp_proto
 from .parity_text import texts
 
 CORPUS = "assets/train/bn_shop_corpus.txt"
@@ -174,7 +175,7 @@ def test_sentencepiece_user_defined_symbols_ababcdabcdcd(sp_models):
 
 def test_unknown_score_comes_from_the_normal_pieces():
     """A control piece with a very low score must not lower the unknown score (SentencePiece: normal pieces only)."""
-    data = _proto([("a", -1.0), ("b", -1.5), ("ab", -9.0)], control={"<ctl>": -100.0})
+    data = sp_proto([("a", -1.0), ("b", -1.5), ("ab", -9.0)], control={"<ctl>": -100.0})
     model = ug.load_sentencepiece(data)
     assert model.unk_score == pytest.approx(-19.0)
     for text in ["axb", "xxab", "ab"]:
@@ -192,56 +193,3 @@ def test_differential_sentencepiece_unigram(sp_loaded, text, which):
 @pytest.fixture(scope="module")
 def sp_loaded(sp_models):
     return {k: (v, ug.load_sentencepiece(v)) for k, v in sp_models.items()}
-
-
-# ---------------------------------------------------------------- ported: SentencePiece's unigram_model_test.cc
-
-
-def _proto(pieces, user=(), control=None) -> bytes:  # noqa: ANN001
-    """A Unigram ModelProto as SentencePiece's tests build it (MakeBaseModelProto + AddPiece), identity normalizer."""
-    from sentencepiece import sentencepiece_model_pb2 as pb
-
-    m = pb.ModelProto()
-    for piece, kind in (("<unk>", 2), ("<s>", 3), ("</s>", 3)):
-        p = m.pieces.add()
-        p.piece, p.type = piece, kind
-    for piece, score in (control or {}).items():
-        p = m.pieces.add()
-        p.piece, p.type, p.score = piece, 3, score
-    for piece, score in pieces:
-        p = m.pieces.add()
-        p.piece, p.score, p.type = piece, score, 4 if piece in user else 1
-    m.trainer_spec.model_type = 1
-    m.normalizer_spec.name = "identity"
-    m.normalizer_spec.add_dummy_prefix = False
-    m.normalizer_spec.remove_extra_whitespaces = False
-    m.normalizer_spec.escape_whitespaces = False
-    return m.SerializeToString()
-
-
-# Source: google/sentencepiece, src/unigram_model_test.cc, TEST_P(UnigramModelTest, EncodeTest): the pieces, their
-# scores, the user-defined ones, and each Model::Encode input with its expected pieces (before unknowns are joined).
-SP_ENCODE_PIECES = [("ab", 0.0), ("cd", -0.1), ("abc", -0.2), ("a", -0.3), ("b", -0.4), ("c", -0.5), ("ABC", -0.5),
-                    ("abcdabcd", -0.5), ("q", -0.5), ("r", -0.5), ("qr", -0.5)]
-SP_ENCODE_USER = {"ABC", "abcdabcd", "q", "r"}
-SP_ENCODE_CASES = [
-    ("abc", ["abc"]),
-    ("AB", ["A", "B"]),
-    ("abcd", ["ab", "cd"]),
-    ("abcc", ["abc", "c"]),
-    ("xabcabaabcdd", ["x", "abc", "ab", "a", "ab", "cd", "d"]),
-    ("xyz東京", ["x", "y", "z", "東", "京"]),
-    ("ABC", ["ABC"]),
-    ("abABCcd", ["ab", "ABC", "cd"]),
-    ("ababcdabcdcd", ["ab", "abcdabcd", "cd"]),
-    ("abqrcd", ["ab", "q", "r", "cd"]),
-]
-
-
-@pytest.mark.parametrize("text,expected", SP_ENCODE_CASES, ids=[c[0] for c in SP_ENCODE_CASES])
-def test_ported_sentencepiece_encode_test(text, expected):
-    data = _proto(SP_ENCODE_PIECES, SP_ENCODE_USER)
-    model = ug.load_sentencepiece(data)
-    assert list(ug.viterbi(text, model).pieces) == expected
-    # and after joining unknowns, the processor's own output
-    assert _ours(model, text) == _sp_tokens(data, text)

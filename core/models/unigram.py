@@ -240,7 +240,9 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Unigram
         if isinstance(spec, dict) and spec.get("type") not in (None, "Metaspace"):
             notes.append(f"this tokenizer's {stage.replace('_', '-')} ({spec.get('type')}) runs first in the full "
                          "pipeline; the lattice uses your word as typed (spaces become ▁)")
-    metaspace = Metaspace.from_spec(data.get("pre_tokenizer")) or Metaspace()
+    spec = data.get("pre_tokenizer")
+    # no pre-tokenizer: the whole text is one lattice, spaces as they are (as tokenizers runs it)
+    metaspace = None if spec is None else Metaspace.from_spec(spec) or Metaspace()
     return UnigramModel(pieces, unk_id, bool(model.get("byte_fallback")), source, "tokenizers", tuple(notes),
                         metaspace=metaspace)
 
