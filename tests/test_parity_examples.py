@@ -99,3 +99,41 @@ def test_pretokenizers_page_data_follows_the_engine():
         assert [p.text for p in r.pieces] == ["\U00016ea5'", "U"], r.name
         assert len(r.engine_notes) == 1 and r.engine_notes[0].offset == 0
         assert "the model splits it as" in r.engine_notes[0].message
+
+
+# ---------------------------------------------------------------- the views say so at the token
+
+
+def _open(path: str, query: dict[str, str]):  # noqa: ANN202 - AppTest
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import REPO
+
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=120)
+    at.switch_page(f"pages/{path}.py")
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_replay_page_notes_the_unicode17_letter_at_its_piece():
+    at = _open("replay", {"tok": "cl100k_base", "text": "\U00016ea5'U"})
+    notes = [w.value for w in at.warning if "U+16EA5" in w.value]
+    assert notes and "At piece 1" in notes[0] and "newer than" in notes[0]
+    assert any("identical" in m.value for m in at.markdown)
+
+
+def test_pretokenizers_page_notes_the_unicode17_letter():
+    at = _open("pretokenizers", {"text": "\U00016ea5'U", "patterns": "cl100k,o200k,whitespace"})
+    notes = [w.value for w in at.warning if "U+16EA5" in w.value]
+    assert len(notes) == 2 and all("At character 1" in n and "the model splits it as" in n for n in notes)
+
+
+def test_inspector_says_where_the_engine_cuts_otherwise():
+    from core.analysis.inspect import explain
+
+    view = explain(zoo.load("cl100k_base"), "\U00016ea5'U")
+    pre = next(layer for layer in view.layers if layer.name == "pre-tokenizer")
+    assert any(r.kind == "engine" and "U+16EA5" in r.text for r in pre.reasons)

@@ -424,6 +424,9 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
 
     parts, pre = pretokenizer_reasons(text, tok.pattern, label=f"{tok.id}'s split regex")
     rep = replay(tok, text)
+    # the regex above runs with Unicode 17.0; where tiktoken's engine (older tables) cuts otherwise, say so
+    pre = list(pre) + [Reason("engine", f"At {_q(n.char)}: {n.message}; the merges below follow the model.")
+                       for n in rep.notes]
     rank_of = tiktoken_rank_of(tok.ranks)
     model: list[Reason] = []
     for p in rep.pieces:
