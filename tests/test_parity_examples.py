@@ -137,3 +137,14 @@ def test_inspector_says_where_the_engine_cuts_otherwise():
     view = explain(zoo.load("cl100k_base"), "\U00016ea5'U")
     pre = next(layer for layer in view.layers if layer.name == "pre-tokenizer")
     assert any(r.kind == "engine" and "U+16EA5" in r.text for r in pre.reasons)
+
+
+def test_replay_cli_json_carries_the_notes(capsys):
+    import json
+
+    from core.cli import main
+
+    main(["replay", "--tokenizer", "llama3", "--text", "a\U00010940b", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["notes"] and "U+10940" in out["notes"][0]["message"]
+    assert out["final_ids"] == encoder("llama3")("a\U00010940b")

@@ -142,3 +142,35 @@ def test_differential_wordpiece_encoder(wordpiece_pair, text):
             offsets.append((pos, pos + n))
             pos += n
     assert offsets == [tuple(o) for o in theirs.offsets]
+
+
+# ---------------------------------------------------------------- trainers whose result is deterministic
+
+
+def test_wordpiece_and_unigram_trainers_give_the_librarys_vocabulary():
+    """Our train_wordpiece / train_unigram run the library's trainers: the vocabularies are the library's own
+    where the library is deterministic (Unigram: the pieces, scores up to float noise; WordPiece: size and alphabet)."""
+    from core.models import unigram as ug
+
+    lines = sample_lines()
+    ours = wp.train_wordpiece(lines, vocab_size=300)
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.train_from_iterator(lines, trainer=trainers.WordPieceTrainer(vocab_size=300, special_tokens=["[UNK]"],
+                                                                     show_progress=False))
+    theirs = tok.get_vocab()
+    # WordPieceTrainer breaks count ties in hash order, so two library runs differ too: its vocabulary is not
+    # deterministic beyond the size and the alphabet (every single character, with and without ##)
+    assert len(ours.vocab) == len(theirs)
+    alphabet = {p for p in theirs if len(p.removeprefix("##")) == 1}
+    assert {p for p in ours.vocab if len(p.removeprefix("##")) == 1} == alphabet
+    uni = ug.train_unigram(lines, vocab_size=300)
+    tok = Tokenizer(models.Unigram())
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.train_from_iterator(lines, trainer=trainers.UnigramTrainer(vocab_size=300, special_tokens=["<unk>"],
+                                                                   unk_token="<unk>", show_progress=False))
+    lib = dict(json.loads(tok.to_str())["model"]["vocab"])
+    # UnigramTrainer sums in parallel threads: two library runs agree on the pieces, scores within 1e-3 (as two library runs do)
+    ours_scores = dict(uni.pieces)
+    assert set(ours_scores) == set(lib)
+    assert [ours_scores[p] for p in sorted(lib)] == pytest.approx([lib[p] for p in sorted(lib)], abs=1e-3)

@@ -340,8 +340,10 @@ class EngineNote:
 
     @property
     def message(self) -> str:
-        return (f"{self.reason}; the model splits it as {' | '.join(map(repr, self.engine_pieces))}, "
-                f"not {' | '.join(map(repr, self.unicode17_pieces))}")
+        def show(pieces: tuple[str, ...]) -> str:
+            return " | ".join(f"“{p}”" for p in pieces)
+
+        return f"{self.reason}; the model splits it as {show(self.engine_pieces)}, not {show(self.unicode17_pieces)}"
 
 
 @dataclass(frozen=True)
