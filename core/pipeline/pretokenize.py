@@ -18,6 +18,7 @@ down) and notes every character where the two disagree.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -370,27 +371,43 @@ def engine_split(text: str, pattern: str | Pattern) -> EngineSplit:
     tables = tiktoken_tables()
     if tables is None:
         return EngineSplit(tuple(here), ())
-    props = pattern_properties(pat.regex)
-    differing = {c for p in props for c in tables.only_here[p] | tables.only_engine[p]}
-    odd = [i for i, ch in enumerate(text) if ord(ch) in differing]
+    props = frozenset(pattern_properties(pat.regex))
+    odd = [m.start() for m in _differing_re(props).finditer(text)]
     if not odd:
         return EngineSplit(tuple(here), ())
     compiled = _engine_compiled(pat.regex)
     assert compiled is not None
     there = [Span(m.group(), m.start(), m.end()) for m in compiled.finditer(text) if m.end() > m.start()]
+    here_starts, there_starts = [p.start for p in here], [p.start for p in there]
     notes = []
     for i in odd:
-        a, b = _piece_at(here, i), _piece_at(there, i)
+        a, b = _piece_at(here, here_starts, i), _piece_at(there, there_starts, i)
         if a != b:
-            eng = tuple(p.text for p in there if p.end > i - 1 and p.start <= i + 1)
-            u17 = tuple(p.text for p in here if p.end > i - 1 and p.start <= i + 1)
-            notes.append(EngineNote(i, text[i], tables.reason(text[i], props), eng, u17))
+            eng = _near(there, there_starts, i)
+            u17 = _near(here, here_starts, i)
+            notes.append(EngineNote(i, text[i], tables.reason(text[i], set(props)), eng, u17))
     return EngineSplit(tuple(there), tuple(notes))
 
 
-def _piece_at(spans: list[Span], i: int) -> tuple[int, int] | None:
+@lru_cache(maxsize=16)
+def _differing_re(props: frozenset[str]) -> regex.Pattern[str]:
+    """A class of every character the engine's tables put otherwise than Unicode 17.0, for ``props``."""
+    tables = tiktoken_tables()
+    assert tables is not None
+    cps = sorted({c for p in props for c in tables.only_here[p] | tables.only_engine[p]})
+    return regex.compile(f"[{_class_body(cps)}]" if cps else r"(?!)")
+
+
+def _piece_at(spans: list[Span], starts: list[int], i: int) -> tuple[int, int] | None:
     """The span of the piece holding code point ``i`` (``None`` when no piece holds it)."""
-    for p in spans:
-        if p.start <= i < p.end:
-            return (p.start, p.end)
+    k = bisect_right(starts, i) - 1
+    if k >= 0 and spans[k].start <= i < spans[k].end:
+        return (spans[k].start, spans[k].end)
     return None
+
+
+def _near(spans: list[Span], starts: list[int], i: int) -> tuple[str, ...]:
+    """The pieces touching code points ``i - 1`` to ``i + 1``."""
+    lo = max(bisect_right(starts, i - 1) - 1, 0)
+    hi = bisect_right(starts, i + 1)
+    return tuple(p.text for p in spans[lo:hi] if p.end > i - 1 and p.start <= i + 1)

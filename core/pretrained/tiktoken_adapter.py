@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -12,7 +13,18 @@ from ..tokens import TokenTable, build_table
 from .adapter import PretrainedTokenizer, check_text
 
 if TYPE_CHECKING:  # pragma: no cover
+    import regex
+
     from .catalog import ZooEntry
+
+
+@lru_cache(maxsize=1)
+def _runs_re() -> "regex.Pattern[str]":
+    """Runs of whitespace / non-whitespace, whitespace as Python's ``str.isspace`` (what llama-models tests)."""
+    import regex
+
+    space = "".join(f"\\U{c:08X}" for c in range(0x110000) if chr(c).isspace())
+    return regex.compile(f"[{space}]+|[^{space}]+")
 
 
 def run_chunks(text: str, max_run: int, max_chunk: int) -> list[str]:
@@ -27,17 +39,16 @@ def run_chunks(text: str, max_run: int, max_chunk: int) -> list[str]:
     [3, 3, 1]
     """
     out: list[str] = []
+    runs = _runs_re()
     for base in range(0, len(text), max_chunk):
         chunk = text[base : base + max_chunk]
         cut = 0  # start of the piece being built
-        run_start = 0
-        for i in range(1, len(chunk) + 1):
-            if i == len(chunk) or chunk[i].isspace() != chunk[i - 1].isspace():
-                # the run chunk[run_start:i] ends here: cut it every max_run code points
-                for at in range(run_start + max_run, i, max_run):
+        for m in runs.finditer(chunk):
+            start, end = m.span()
+            if end - start > max_run:  # cut the run every max_run code points from its start
+                for at in range(start + max_run, end, max_run):
                     out.append(chunk[cut:at])
                     cut = at
-                run_start = i
         out.append(chunk[cut:])
     return out or [""]
 
