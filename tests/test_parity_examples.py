@@ -105,17 +105,9 @@ def test_pretokenizers_page_data_follows_the_engine():
 
 
 def _open(path: str, query: dict[str, str]):  # noqa: ANN202 - AppTest
-    from streamlit.testing.v1 import AppTest
+    from tests.test_pages_inspect import open_page
 
-    from tests.conftest import REPO
-
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=120)
-    at.switch_page(f"pages/{path}.py")
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(path, query)
 
 
 def test_replay_page_notes_the_unicode17_letter_at_its_piece():
@@ -148,3 +140,14 @@ def test_replay_cli_json_carries_the_notes(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["notes"] and "U+10940" in out["notes"][0]["message"]
     assert out["final_ids"] == encoder("llama3")("a\U00010940b")
+
+
+def test_pretokenize_cli_json_carries_the_notes(capsys):
+    import json
+
+    from core.cli import main
+
+    main(["pretokenize", "--pattern", "o200k", "--text", "\U00016ea5'U", "--json"])
+    out = json.loads(capsys.readouterr().out)["patterns"][0]
+    assert [p["text"] for p in out["pieces"]] == ["\U00016ea5'", "U"]
+    assert out["engine_notes"][0]["offset"] == 0
