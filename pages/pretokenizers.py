@@ -92,6 +92,12 @@ for r in results:
     for k in sorted(by_line):
         # a chip opens the word inspector on the word of the text it was cut from
         show_tokens(render_pieces(by_line[k], max_tokens=400, link=piece_links(text, by_line[k], line_spans[k])))
+    for note in r.engine_notes[:20]:
+        # at the token: the model's regex engine has older Unicode tables than the one this page could use
+        st.warning(f"At character {note.offset + 1} ({note.char!r}): {note.message}. The pieces above are the "
+                   "model's.")
+    if len(r.engine_notes) > 20:
+        st.warning(f"… and {len(r.engine_notes) - 20} more characters the model's engine cuts differently.")
     if r.mark_splits:
         shown = ", ".join(m.label for m in r.mark_splits[:8])
         more = f" and {len(r.mark_splits) - 8} more" if len(r.mark_splits) > 8 else ""

@@ -86,6 +86,10 @@ else:
 link = chip_links(word, [tid] if tid in zoo.ENTRIES else []) if b"".join(pieces) == word.encode("utf-8") else None
 show_tokens(render_pieces(pieces, show_ids=False, link=link))
 
+for k_piece, note in result.piece_notes():
+    where = f"piece {k_piece + 1} ({result.pieces[k_piece].text!r})" if k_piece >= 0 else f"character {note.offset + 1}"
+    st.warning(f"At {where}: {note.message}. The replay follows the model.")
+
 final_ok = result.matches_library
 st.markdown(
     f"**Final:** {len(result.final_ids)} tokens {result.final_ids} · library encode: {list(result.library_ids)} · "

@@ -424,6 +424,9 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
 
     parts, pre = pretokenizer_reasons(text, tok.pattern, label=f"{tok.id}'s split regex")
     rep = replay(tok, text)
+    # the regex above runs with Unicode 17.0; where tiktoken's engine (older tables) cuts otherwise, say so
+    pre = list(pre) + [Reason("engine", f"At {_q(n.char)}: {n.message}; the merges below follow the model.")
+                       for n in rep.notes]
     rank_of = tiktoken_rank_of(tok.ranks)
     model: list[Reason] = []
     for p in rep.pieces:
@@ -460,14 +463,12 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
 
 
 def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.models.unigram.UnigramModel
-    """Best path and runner-up per space-separated word (:func:`core.models.unigram.lattice`)."""
-    from ..models.unigram import lattice
+    """Best path and runner-up per word as the model cuts the text (:func:`core.models.unigram.encode_words`)."""
+    from ..models.unigram import SPACE, encode_words
 
     out = []
-    for w in text.split(" "):
-        if not w:
-            continue
-        lat = lattice(w, model, k=2)
+    for lat in encode_words(text, model, k=2):
+        w = lat.word.replace(SPACE, " ").strip(" ") or lat.word
         best = lat.best
         line = f"{_q(w)}: best path " + " | ".join(best.pieces) + f" (log-probability {best.score:.2f})"
         if len(lat.top) > 1:
@@ -497,9 +498,10 @@ def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[La
                                "and the model sees the whole text.")]
     unigram = _sp_unigram(tok)
     if unigram is not None:
-        text = sp.normalize(enc.text).replace("\u2581", " ").strip(" ")
+        # the model's own normalizer runs inside encode_words
         return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
-                Layer("model", "Model: SentencePiece Unigram (Viterbi over the lattice)", tuple(_unigram_reasons(text, unigram)))]
+                Layer("model", "Model: SentencePiece Unigram (Viterbi over the lattice)",
+                      tuple(_unigram_reasons(enc.text, unigram)))]
     model: list[Reason] = []
     ids = [t.id for t in enc.tokens]
     fallback: dict[int, list[int]] = {}

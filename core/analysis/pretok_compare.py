@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..pipeline.pretokenize import PATTERNS, pretokenize
+from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
 from ..text.units import Span
 
 #: Pre-tokenizers from the ``tokenizers`` library, shown next to the regex patterns.
@@ -61,6 +61,8 @@ class PatternPieces:
     description: str
     pieces: tuple[Span, ...]
     mark_splits: tuple[MarkSplit, ...]
+    #: Where the model's regex engine (older Unicode tables) cuts otherwise than Unicode 17.0 would, and why.
+    engine_notes: tuple[EngineNote, ...] = ()
 
 
 def names() -> list[str]:
@@ -86,10 +88,22 @@ def _library(name: str, text: str) -> list[Span]:
 
 def pieces(text: str, name: str) -> list[Span]:
     """The pieces one pre-tokenizer makes, with code point offsets into ``text``."""
+    return list(pieces_and_notes(text, name)[0])
+
+
+def pieces_and_notes(text: str, name: str) -> tuple[tuple[Span, ...], tuple[EngineNote, ...]]:
+    """The pieces as the model cuts them, and a note at each character its engine cuts otherwise.
+
+    A pattern run by tiktoken (gpt2, cl100k, o200k, llama3) is cut as
+    tiktoken's regex engine cuts it: its Unicode tables are older than 17.0.
+    """
     if name in LIBRARY_PRETOKENIZERS:
-        return _library(name, text)
+        return tuple(_library(name, text)), ()
     description(name)  # raises a clear error for unknown names
-    return pretokenize(text, name)
+    if PATTERNS[name].engine == "tiktoken":
+        split = engine_split(text, name)
+        return split.pieces, split.notes
+    return tuple(pretokenize(text, name)), ()
 
 
 def mark_splits(text: str, spans: Sequence[Span]) -> list[MarkSplit]:
@@ -110,6 +124,6 @@ def compare(text: str, which: Sequence[str] | None = None) -> tuple[list[Pattern
         text = text[:MAX_CHARS]
     out = []
     for name in which or DEFAULT_ORDER:
-        spans = pieces(text, name)
-        out.append(PatternPieces(name, description(name), tuple(spans), tuple(mark_splits(text, spans))))
+        spans, notes = pieces_and_notes(text, name)
+        out.append(PatternPieces(name, description(name), spans, tuple(mark_splits(text, spans)), notes))
     return out, notice

@@ -110,6 +110,8 @@ def _replay(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "steps": [{"rank": s.rank, "pieces_hex": [utf8_hex(p) for p in s.pieces]} for s in r.steps()],
         "final_ids": r.final_ids,
+        # where tiktoken's engine (older Unicode tables) cuts otherwise than Unicode 17.0 would (issue 12)
+        "notes": [{"piece": k, "offset": n.offset, "message": n.message} for k, n in r.piece_notes()],
     }
 
 
@@ -117,6 +119,7 @@ def _replay_table(result: dict[str, Any]) -> str:
     lines = [f"{len(result['steps'])} merges; final ids {result['final_ids']}"]
     for n, s in enumerate(result["steps"], 1):
         lines.append(f"{n:>3}. rank {s['rank']:>7}: " + " | ".join(s["pieces_hex"]))
+    lines += [f"note at piece {n['piece'] + 1}: {n['message']}" for n in result.get("notes", [])]
     return "\n".join(lines)
 
 

@@ -164,6 +164,8 @@ class BpeTrace:
     alphabet: tuple[bytes, ...]
     initial_total_tokens: int
     steps: tuple[MergeStep, ...]
+    #: Pairs seen fewer times than this were not merged (0: no limit).
+    min_frequency: int = 0
 
     @property
     def initial_vocab_size(self) -> int:
@@ -340,13 +342,16 @@ def train_bpe(
     tie_break: TieBreak = "first-seen",
     pattern: str | Pattern = "ws-attached",
     top_k: int = 10,
+    min_frequency: int = 0,
 ) -> BpeTrace:
     """Train BPE for up to ``merges`` steps and return the full trace.
 
     Give either ``words`` (a word -> frequency table, each word one unit
     sequence, in corpus order) or ``corpus`` (text, split by ``pattern``).
-    Training stops early when no pair occurs twice... or at all: it stops
-    when no adjacent pair is left.
+    Training stops early when no adjacent pair is left, or when the best
+    pair occurs fewer than ``min_frequency`` times (Hugging Face
+    BpeTrainer's rule: a pair seen exactly ``min_frequency`` times is still
+    merged; 0 and 1 change nothing).
 
     >>> t = train_bpe({"low": 5, "lower": 2, "newest": 6, "widest": 3}, merges=2)
     >>> [(s.left + s.right).decode() for s in t.steps]
@@ -358,6 +363,8 @@ def train_bpe(
         raise BpeInputError(f"unknown tie-break {tie_break!r} (choose first-seen or hf)")
     if merges < 0:
         raise BpeInputError(f"number of merges must be >= 0, got {merges}")
+    if min_frequency < 0:
+        raise BpeInputError(f"min_frequency must be >= 0, got {min_frequency}")
     pat = pattern if isinstance(pattern, Pattern) else resolve_pattern(pattern)
     if (words is None) == (corpus is None):
         raise BpeInputError("give either a word table or a corpus")
@@ -389,7 +396,7 @@ def train_bpe(
     steps: list[MergeStep] = []
     for step in range(1, merges + 1):
         top = state.top(max(top_k, 1), tie_break)
-        if not top:
+        if not top or top[0][1] < max(min_frequency, 1):
             break
         pair, count = top[0]
         left, right = state.sym[pair[0]], state.sym[pair[1]]
@@ -420,6 +427,7 @@ def train_bpe(
         alphabet=tuple(alphabet),
         initial_total_tokens=initial_total,
         steps=tuple(steps),
+        min_frequency=min_frequency,
     )
 
 

@@ -5,22 +5,39 @@ lattice holds every piece that matches a span of it; the encoding is the
 path through the lattice with the highest total score (Viterbi). A
 character no piece covers gets the unknown piece with the score
 ``min(scores) - 10``, and neighbouring unknown characters are fused into
-one unknown token: both exactly as Hugging Face ``tokenizers`` does, so
-:func:`viterbi` gives the library's segmentation (tested on 1,000 words).
+one unknown token (or, with byte fallback, spelled as ``<0xNN>`` byte
+pieces), exactly as the library that made the model does:
+
+- Hugging Face ``tokenizers``: the minimum is over every piece; text is cut
+  by its Metaspace pre-tokenizer (:class:`Metaspace`: spaces become ``▁``,
+  one ``▁`` in front, a new word at each ``▁``, so ``"a  b"`` is
+  ``▁a ▁ ▁b``).
+- SentencePiece: the minimum is over the normal pieces only; a
+  user-defined piece scores ``len(utf8) * max(normal scores) - 0.1`` so it
+  always wins; scores are float32; the text first goes through the model's
+  own normalizer (extra spaces removed, dummy prefix), then the whole
+  sentence is one lattice.
+
+:func:`encode` gives the library's tokens for a whole text (the parity
+tests check it against both libraries).
 
 Pieces come from a ``tokenizers`` Unigram ``tokenizer.json`` (trained here
 with ``UnigramTrainer`` by :func:`train_unigram`, or uploaded) or from a
 SentencePiece ``.model`` file of type Unigram.
 
-This module does not train (training goes through the library) and does
-not normalize text: the word is matched as given, after spaces become ``▁``.
-Words are limited to :data:`MAX_WORD_CHARS` characters, with a notice.
+This module does not train (training goes through the library). The
+lattice of one word (:func:`lattice`, what the page draws) matches the word
+as given, after spaces become ``▁``; words are limited to
+:data:`MAX_WORD_CHARS` characters, with a notice. :func:`encode` has no limit.
 """
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Literal, Sequence
+
+import numpy as np
 
 #: Longest word (in code points) we build a lattice for; longer words are cut, with a notice.
 MAX_WORD_CHARS = 200
@@ -28,6 +45,59 @@ MAX_WORD_CHARS = 200
 UNK_PENALTY = 10.0
 #: SentencePiece's whitespace symbol.
 SPACE = "\u2581"
+#: C's FLT_MIN: SentencePiece starts its maximum normal score here (so it is never below it).
+_FLT_MIN = 1.1754943508222875e-38
+_BYTE_PIECE = re.compile(r"^<0x([0-9A-F]{2})>$")
+
+
+def _f32(x: float) -> float:
+    return float(np.float32(x))
+
+
+@dataclass(frozen=True)
+class Metaspace:
+    """The options of ``tokenizers``' Metaspace pre-tokenizer (its defaults)."""
+
+    replacement: str = SPACE
+    prepend_scheme: Literal["always", "first", "never"] = "always"
+    split: bool = True
+
+    @classmethod
+    def from_spec(cls, spec: object) -> "Metaspace | None":
+        """The Metaspace inside a ``tokenizer.json`` pre-tokenizer spec (also inside a Sequence), or None."""
+        if not isinstance(spec, dict):
+            return None
+        if spec.get("type") == "Sequence":
+            found = [m for m in map(cls.from_spec, spec.get("pretokenizers") or []) if m is not None]
+            return found[0] if found else None
+        if spec.get("type") != "Metaspace":
+            return None
+        scheme = spec.get("prepend_scheme")
+        if scheme is None:  # files written before tokenizers 0.14
+            scheme = "always" if spec.get("add_prefix_space", True) else "never"
+        return cls(str(spec.get("replacement") or SPACE), scheme, bool(spec.get("split", True)))
+
+    def words(self, text: str) -> list[str]:
+        """``text`` cut as Metaspace cuts it: spaces become the replacement, each one starts a word.
+
+        >>> Metaspace().words("a  b ")
+        ['▁a', '▁', '▁b', '▁']
+        """
+        if not text:
+            return []
+        w = text.replace(" ", self.replacement)
+        if self.prepend_scheme != "never" and not w.startswith(self.replacement):
+            w = self.replacement + w
+        if not self.split:
+            return [w]
+        out: list[str] = []
+        start = 0
+        for i in range(1, len(w)):
+            if w[i] == self.replacement:
+                out.append(w[start:i])
+                start = i
+        out.append(w[start:])
+        return out
 
 
 class UnigramError(ValueError):
@@ -46,15 +116,39 @@ class UnigramModel:
     notes: tuple[str, ...] = ()
     #: ids that never match text (SentencePiece control / unused pieces).
     unmatchable: frozenset[int] = frozenset()
+    #: SentencePiece user-defined pieces: they score ``len(utf8) * max_score - 0.1`` (always chosen).
+    user_defined: frozenset[int] = frozenset()
+    #: The pieces whose scores give :attr:`min_score` / :attr:`max_score` (None: all; SentencePiece: the normal ones).
+    scored: frozenset[int] | None = None
+    #: How a text is cut into words before the lattice (``tokenizers`` models; None for SentencePiece).
+    metaspace: Metaspace | None = Metaspace()
+    #: The serialized SentencePiece model (its normalizer runs first in :func:`encode`).
+    sp_model: bytes = field(default=b"", compare=False, repr=False)
     _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         index: dict[str, int] = {}
+        byte_ids: dict[int, int] = {}
         for i, (p, _) in enumerate(self.pieces):
             if p and i not in self.unmatchable and p not in index:
                 index[p] = i
+            m = _BYTE_PIECE.match(p)
+            if m and int(m.group(1), 16) not in byte_ids:
+                byte_ids[int(m.group(1), 16)] = i
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_byte_ids", byte_ids)
         object.__setattr__(self, "_longest", max((len(p) for p in index), default=0))
+        scores = [s for i, (_, s) in enumerate(self.pieces) if self.scored is None or i in self.scored]
+        if self.kind == "sentencepiece":  # float32, and FLT_MAX / FLT_MIN as starting points, as in C++
+            lo, hi = min(scores, default=3.4028234663852886e38), max(scores + [_FLT_MIN])
+            object.__setattr__(self, "_min", lo)
+            object.__setattr__(self, "_max", hi)
+            object.__setattr__(self, "_unk", _f32(lo - UNK_PENALTY))
+        else:
+            lo = min(scores) if scores else 0.0
+            object.__setattr__(self, "_min", lo)
+            object.__setattr__(self, "_max", max(scores) if scores else 0.0)
+            object.__setattr__(self, "_unk", lo - UNK_PENALTY)
 
     def __len__(self) -> int:
         return len(self.pieces)
@@ -66,13 +160,49 @@ class UnigramModel:
     def max_piece_chars(self) -> int:
         return self._longest  # type: ignore[attr-defined]
 
+    def byte_id(self, byte: int) -> int | None:
+        """The id of the byte-fallback piece ``<0xNN>`` for ``byte``, if the model has one."""
+        return self._byte_ids.get(byte)  # type: ignore[attr-defined]
+
     @property
     def min_score(self) -> float:
-        return min(s for _, s in self.pieces)
+        """The lowest score among :attr:`scored` pieces (all pieces for ``tokenizers``)."""
+        return self._min  # type: ignore[attr-defined]
+
+    @property
+    def max_score(self) -> float:
+        """The highest score among :attr:`scored` pieces (SentencePiece: at least C's FLT_MIN)."""
+        return self._max  # type: ignore[attr-defined]
 
     @property
     def unk_score(self) -> float:
-        return self.min_score - UNK_PENALTY
+        return self._unk  # type: ignore[attr-defined]
+
+    def piece_score(self, pid: int) -> float:
+        """The score an edge of piece ``pid`` gets in the lattice."""
+        if pid in self.user_defined:
+            return len(self.pieces[pid][0].encode("utf-8")) * self.max_score - 0.1
+        return self.pieces[pid][1]
+
+    def normalize(self, text: str) -> str:
+        """SentencePiece's normalizer on ``text`` (spaces as ``▁``); for other models ``text`` unchanged."""
+        if not self.sp_model:
+            return text
+        sp = self.__dict__.get("_sp")
+        if sp is None:
+            import sentencepiece as spm
+
+            sp = spm.SentencePieceProcessor()
+            sp.LoadFromSerializedProto(self.sp_model)
+            object.__setattr__(self, "_sp", sp)
+        return sp.normalize(text)
+
+    def words(self, text: str) -> list[str]:
+        """What the lattices run on: Metaspace words, or the whole normalized SentencePiece sentence."""
+        if self.metaspace is not None:
+            return self.metaspace.words(text)
+        normalized = self.normalize(text)
+        return [normalized] if normalized else []
 
     @property
     def unk_piece(self) -> str | None:
@@ -110,7 +240,11 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Unigram
         if isinstance(spec, dict) and spec.get("type") not in (None, "Metaspace"):
             notes.append(f"this tokenizer's {stage.replace('_', '-')} ({spec.get('type')}) runs first in the full "
                          "pipeline; the lattice uses your word as typed (spaces become ▁)")
-    return UnigramModel(pieces, unk_id, bool(model.get("byte_fallback")), source, "tokenizers", tuple(notes))
+    spec = data.get("pre_tokenizer")
+    # no pre-tokenizer: the whole text is one lattice, spaces as they are (as tokenizers runs it)
+    metaspace = None if spec is None else Metaspace.from_spec(spec) or Metaspace()
+    return UnigramModel(pieces, unk_id, bool(model.get("byte_fallback")), source, "tokenizers", tuple(notes),
+                        metaspace=metaspace)
 
 
 _SP_TYPES = {1: "Unigram", 2: "BPE", 3: "Word", 4: "Char"}
@@ -135,18 +269,26 @@ def load_sentencepiece(data: bytes, *, source: str = "tokenizer.model") -> Unigr
     if mtype != "Unigram":
         raise UnigramError(f"{source} is a SentencePiece {mtype} model, not Unigram")
     # piece types: 1 NORMAL, 2 UNKNOWN, 3 CONTROL, 4 USER_DEFINED, 5 UNUSED, 6 BYTE
-    pieces, unk_id, unmatchable = [], None, set()
+    pieces, unk_id, unmatchable, user, normal = [], None, set(), set(), set()
     for i, p in enumerate(proto.pieces):
         pieces.append((p.piece, float(p.score)))
         if p.type == 2 and unk_id is None:
             unk_id = i
         if p.type in (2, 3, 5, 6):
             unmatchable.add(i)
+        if p.type == 4:
+            user.add(i)
+        if p.type == 1:
+            normal.add(i)
     notes = []
     if proto.normalizer_spec.name and proto.normalizer_spec.name != "identity":
-        notes.append(f"SentencePiece normalizes with '{proto.normalizer_spec.name}' first; the lattice uses your text as typed")
+        notes.append(f"SentencePiece normalizes with '{proto.normalizer_spec.name}' first; the lattice uses your text "
+                     "as typed")
+    if user:
+        notes.append(f"{len(user)} user-defined piece(s) score len(bytes) × the best normal score − 0.1, so they "
+                     "always win where they match")
     return UnigramModel(tuple(pieces), unk_id, bool(proto.trainer_spec.byte_fallback), source, "sentencepiece",
-                        tuple(notes), frozenset(unmatchable))
+                        tuple(notes), frozenset(unmatchable), frozenset(user), frozenset(normal), None, data)
 
 
 def load_bytes(data: bytes, filename: str) -> UnigramModel:
@@ -186,8 +328,10 @@ def library_tokenizer(model: UnigramModel):
     """The same pieces as a real ``tokenizers`` Unigram tokenizer with the Metaspace pre-tokenizer."""
     from tokenizers import Tokenizer, models, pre_tokenizers
 
+    ms = model.metaspace or Metaspace()
     tok = Tokenizer(models.Unigram(list(model.pieces), model.unk_id, model.byte_fallback))
-    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=ms.replacement, prepend_scheme=ms.prepend_scheme,
+                                                 split=ms.split)
     return tok
 
 
@@ -256,7 +400,7 @@ def edges_of(word: str, model: UnigramModel) -> list[Edge]:
         for j in range(i + 1, min(n, i + longest) + 1):
             pid = model.id_of(word[i:j])
             if pid is not None:
-                out.append(Edge(i, j, word[i:j], pid, model.pieces[pid][1]))
+                out.append(Edge(i, j, word[i:j], pid, model.piece_score(pid)))
                 single = single or j == i + 1
         if not single:
             out.append(Edge(i, i + 1, word[i], model.unk_id, model.unk_score, True))
@@ -272,13 +416,17 @@ def viterbi(word: str, model: UnigramModel, edges: Sequence[Edge] | None = None)
     best_score: list[float | None] = [None] * (n + 1)
     best_edge: list[Edge | None] = [None] * (n + 1)
     best_score[0] = 0.0
+    f32 = model.kind == "sentencepiece"
     for e in edges:  # ordered by start, so best_score[e.start] is final here
         base = best_score[e.start]
         if base is None:
             continue
         cand = e.score + base
-        if best_score[e.end] is None or cand > best_score[e.end]:
-            best_score[e.end], best_edge[e.end] = cand, e
+        # subtle: SentencePiece adds float32 scores in float32, but a user-defined score is a double,
+        # compared as a double; the path score is kept as float32 either way.
+        compared = cand if not f32 or e.id in model.user_defined else _f32(cand)
+        if best_score[e.end] is None or compared > best_score[e.end]:
+            best_score[e.end], best_edge[e.end] = (_f32(cand) if f32 else cand), e
     path: list[Edge] = []
     pos = n
     while pos > 0:
@@ -316,7 +464,7 @@ def final_tokens(seg: Segmentation, model: UnigramModel) -> tuple[tuple[str, int
             pending += e.piece
             continue
         if pending:
-            byte_ids = [model.id_of(f"<0x{b:02X}>") for b in pending.encode("utf-8")] if model.byte_fallback else []
+            byte_ids = [model.byte_id(b) for b in pending.encode("utf-8")] if model.byte_fallback else []
             if byte_ids and all(i is not None for i in byte_ids):
                 out.extend((f"<0x{b:02X}>", i) for b, i in zip(pending.encode("utf-8"), byte_ids))
             else:
@@ -355,6 +503,41 @@ def lattice(text: str, model: UnigramModel, *, k: int = 5, add_prefix_space: boo
     return Lattice(word, tuple(edges), best, top, final_tokens(best, model), bool(notice), original, notice)
 
 
+def display_words(text: str, model: UnigramModel) -> list[str]:
+    """The words :func:`encode_words` draws one lattice each for.
+
+    ``tokenizers`` models: the Metaspace words. SentencePiece: the
+    normalized sentence cut before each ``▁``, when no piece can span a
+    ``▁`` (else the whole sentence, one lattice).
+    """
+    words = model.words(text)
+    if model.metaspace is not None or not words:
+        return words
+    if any(SPACE in p[1:] for p in model._index):  # noqa: SLF001 - a piece may cross a word start
+        return words
+    return Metaspace(prepend_scheme="never").words(words[0])
+
+
 def encode_words(text: str, model: UnigramModel, **kw) -> list[Lattice]:
-    """One lattice per space-separated word (Metaspace splitting: each word keeps its leading ``▁``)."""
-    return [lattice(w, model, **kw) for w in text.split(" ") if w]
+    """One lattice per word as the model cuts the text (see :func:`display_words`; words keep their ``▁``)."""
+    kw.setdefault("add_prefix_space", False)
+    return [lattice(w, model, **kw) for w in display_words(text, model)]
+
+
+def encode(text: str, model: UnigramModel) -> tuple[tuple[str, int | None], ...]:
+    """The tokens ``(piece, id)`` the library gives for ``text`` (no length limit, no lattice kept).
+
+    Raises :class:`UnigramError` when text cannot be covered and the model has no unknown piece.
+
+    >>> m = UnigramModel((("<unk>", 0.0), ("▁a", -1.0), ("▁", -2.0), ("▁b", -1.0)), 0)
+    >>> [p for p, _ in encode("a  b", m)]
+    ['▁a', '▁', '▁b']
+    """
+    out: list[tuple[str, int | None]] = []
+    for w in model.words(text):
+        edges = edges_of(w, model)
+        if model.unk_id is None and any(e.unk for e in edges):
+            bad = next(e for e in edges if e.unk)
+            raise UnigramError(f"{w[bad.start]!r} matches no piece and this model has no unknown piece")
+        out.extend(final_tokens(viterbi(w, model, edges), model))
+    return tuple(out)

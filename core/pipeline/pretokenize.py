@@ -7,10 +7,20 @@ checks them against the patterns that ``tiktoken`` itself declares.
 
 Merges can never cross a piece boundary made here: that is why \\p{L}+
 patterns, which stop at Bangla vowel signs (\\p{M}), cut Bangla words apart.
+
+The ``regex`` package we run the patterns with knows Unicode 17.0; the
+regex engine inside ``tiktoken`` (which is what cl100k, o200k, Llama and
+Tekken really run) has older tables, so a letter new in Unicode 17 (U+10940,
+U+16EA5) is \\p{L} here but not there. :func:`engine_split` cuts text as
+tiktoken does (its tables are probed from the installed engine, not written
+down) and notes every character where the two disagree.
 """
 from __future__ import annotations
 
+import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -26,6 +36,8 @@ class Pattern:
     name: str
     regex: str | None
     description: str
+    #: The engine the models using this pattern run it with ("tiktoken"), if not this module's ``regex``.
+    engine: str = ""
 
 
 PATTERNS: dict[str, Pattern] = {
@@ -42,11 +54,13 @@ PATTERNS: dict[str, Pattern] = {
             "gpt2",
             r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
             "GPT-2: letters (\\p{L}+), numbers and punctuation apart; vowel signs (\\p{M}) break words.",
+            "tiktoken",
         ),
         Pattern(
             "cl100k",
             r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",
             "cl100k_base (GPT-4): like GPT-2, digits in groups of three; still \\p{L}+ only.",
+            "tiktoken",
         ),
         Pattern(
             "o200k",
@@ -62,12 +76,14 @@ PATTERNS: dict[str, Pattern] = {
                 ]
             ),
             "o200k_base (GPT-4o): letter runs include marks (\\p{M}), so Bangla words stay whole.",
+            "tiktoken",
         ),
         Pattern(
             "llama3",
             _CONTRACTIONS
             + r"|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
             "Llama 3: the cl100k pattern family; \\p{L}+ only.",
+            "tiktoken",
         ),
     )
 }
@@ -118,3 +134,280 @@ def pretokenize(text: str, pattern: str | Pattern = "ws-attached") -> list[Span]
     if pat.regex is None:
         return [Span(text, 0, len(text))] if text else []
     return [Span(m.group(), m.start(), m.end()) for m in _compiled(pat).finditer(text) if m.end() > m.start()]
+
+
+# ---------------------------------------------------------------------------
+# The split as tiktoken's own regex engine makes it (older Unicode tables)
+# ---------------------------------------------------------------------------
+
+#: The Unicode properties the split patterns use, as they are written in a pattern.
+ENGINE_PROPERTIES = ("L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "N", "s")
+_PROPERTY_NAMES = {"L": "a letter", "Lu": "an upper-case letter", "Ll": "a lower-case letter",
+                   "Lt": "a title-case letter", "Lm": "a modifier letter", "Lo": "an other letter", "M": "a mark",
+                   "N": "a number", "s": "whitespace"}  # fmt: skip
+_PROP_TOKEN = regex.compile(r"\\(?:[pP]\{(\w+)\}|[sS])")
+
+
+def _all_code_points() -> str:
+    return "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+
+
+@dataclass(frozen=True)
+class EngineTables:
+    """How the installed ``tiktoken`` regex engine classifies characters, where ``regex`` (Unicode 17.0) differs.
+
+    ``only_here[p]`` are code points in property ``p`` for ``regex`` but not
+    for the engine; ``only_engine[p]`` the reverse. ``ranges[p]`` is the
+    engine's whole property as the body of a character class.
+    """
+
+    engine: str
+    only_here: dict[str, frozenset[int]]
+    only_engine: dict[str, frozenset[int]]
+    ranges: dict[str, str]
+
+    @property
+    def differing(self) -> frozenset[int]:
+        return frozenset().union(*self.only_here.values(), *self.only_engine.values())
+
+    def reason(self, ch: str, props: set[str] | None = None) -> str:
+        """Why ``ch`` is cut differently, in words (which property it has here and not there, or the reverse)."""
+        cp = ord(ch)
+        parts = []
+        for p in ENGINE_PROPERTIES:
+            if props is not None and p not in props:
+                continue
+            if cp in self.only_here[p]:
+                parts.append(f"{_PROPERTY_NAMES[p]} (\\p{{{p}}}) in Unicode 17.0 but not to {self.engine}")
+            elif cp in self.only_engine[p]:
+                parts.append(f"{_PROPERTY_NAMES[p]} (\\p{{{p}}}) to {self.engine} but not in Unicode 17.0")
+        what = "; ".join(parts) or f"classified differently by {self.engine}"
+        newer = any(cp in v for v in self.only_here.values())
+        why = "this character is newer than the engine's Unicode tables" if newer else "its Unicode properties changed"
+        return f"U+{cp:04X} is {what}: {why}"
+
+
+def _class_body(cps: list[int]) -> str:
+    out = []
+    i = 0
+    while i < len(cps):
+        j = i
+        while j + 1 < len(cps) and cps[j + 1] == cps[j] + 1:
+            j += 1
+        out.append(f"\\U{cps[i]:08X}" + (f"-\\U{cps[j]:08X}" if j > i else ""))
+        i = j + 1
+    return "".join(out)
+
+
+def _probe(prop_regex: str, candidates: list[int]) -> set[int]:
+    """Which ``candidates`` the tiktoken engine matches with ``prop_regex`` (e.g. ``\\p{L}``).
+
+    Each candidate is a whole vocabulary entry and the pattern matches one
+    character: tiktoken encodes only what its pattern matches, so the ids
+    that come back name the characters in the property.
+    """
+    import tiktoken
+
+    ranks = {bytes((b,)): b for b in range(256)}
+    ids: dict[int, int] = {}
+    for cp in candidates:
+        data = chr(cp).encode("utf-8")
+        if data not in ranks:
+            ids[len(ranks)] = cp
+            ranks[data] = len(ranks)
+    enc = tiktoken.Encoding("unicode-probe", pat_str=prop_regex, mergeable_ranks=ranks, special_tokens={})
+    text = "".join(chr(cp) for cp in candidates)
+    found = {ids[i] for i in enc.encode_ordinary(text) if i in ids}
+    return found | {cp for cp in candidates if cp < 0x80 and enc.encode_ordinary(chr(cp))}
+
+
+@lru_cache(maxsize=1)
+def tiktoken_tables() -> EngineTables | None:
+    """The installed tiktoken engine's tables for :data:`ENGINE_PROPERTIES` (``None`` without tiktoken).
+
+    Candidates are the code points whose property differs between
+    ``unicodedata`` (Python's own, older, tables) and ``regex`` (17.0):
+    every character new or changed since then. Each is asked of the engine.
+    """
+    try:
+        from importlib.metadata import version
+
+        import tiktoken  # noqa: F401
+
+        engine = f"tiktoken {version('tiktoken')}"
+    except Exception:  # pragma: no cover - tiktoken is a requirement
+        return None
+    everything = _all_code_points()
+    only_here: dict[str, frozenset[int]] = {}
+    only_engine: dict[str, frozenset[int]] = {}
+    ranges: dict[str, str] = {}
+    by_category: dict[str, list[int]] = {}
+    for c in everything:
+        by_category.setdefault(unicodedata.category(c), []).append(ord(c))
+    for p in ENGINE_PROPERTIES:
+        rx = r"\s" if p == "s" else rf"\p{{{p}}}"
+        here = set(map(ord, regex.findall(rx, everything)))
+        if p == "s":
+            old = {ord(c) for c in regex.findall(r"\s", everything) if c.isspace()} | {ord(c) for c in "\x1c\x1d\x1e\x1f\u180e\u200b\ufeff"}
+        else:
+            old = {cp for cat, cps in by_category.items() if cat.startswith(p) for cp in cps}
+        candidates = sorted(here ^ old)
+        engine_has = _probe(rx, candidates) if candidates else set()
+        only_here[p] = frozenset(c for c in candidates if c in here and c not in engine_has)
+        only_engine[p] = frozenset(c for c in candidates if c not in here and c in engine_has)
+        ranges[p] = _class_body(sorted((here - only_here[p]) | only_engine[p]))
+    return EngineTables(engine, only_here, only_engine, ranges)
+
+
+def pattern_properties(pattern: str) -> set[str]:
+    """The properties of :data:`ENGINE_PROPERTIES` that ``pattern`` uses (``\\p{L}``, ``\\s``, ...)."""
+    out = set()
+    for m in _PROP_TOKEN.finditer(pattern):
+        out.add(m.group(1) or "s")
+    return out & set(ENGINE_PROPERTIES)
+
+
+def engine_regex(pattern: str, tables: EngineTables) -> str:
+    """``pattern`` with each ``\\p{X}`` / ``\\P{X}`` / ``\\s`` / ``\\S`` spelled out as the engine's tables have it."""
+    out = []
+    i = 0
+    in_class = False
+    n = len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\":
+            m = _PROP_TOKEN.match(pattern, i)
+            if m:
+                token = m.group()
+                prop = m.group(1) or "s"
+                negated = token[1] in "PS"
+                if prop in tables.ranges:
+                    body = tables.ranges[prop]
+                    if not in_class:
+                        out.append(f"[{'^' if negated else ''}{body}]")
+                    elif not negated:
+                        out.append(body)
+                    else:  # a negated property inside a class cannot be spelled out: keep it
+                        out.append(token)
+                    i = m.end()
+                    continue
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if ch == "[" and not in_class:
+            in_class = True
+            out.append(ch)
+            if pattern.startswith("^", i + 1):
+                out.append("^")
+                i += 1
+            if pattern.startswith("]", i + 1):  # a literal ] first in a class
+                out.append("]")
+                i += 1
+        elif ch == "]" and in_class:
+            in_class = False
+            out.append(ch)
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=32)
+def _engine_compiled(pattern: str) -> regex.Pattern[str] | None:
+    tables = tiktoken_tables()
+    return None if tables is None else regex.compile(_rust_dollar(engine_regex(pattern, tables)))
+
+
+@lru_cache(maxsize=32)
+def _here_compiled(pattern: str) -> regex.Pattern[str]:
+    return regex.compile(_rust_dollar(pattern))
+
+
+def _rust_dollar(pattern: str) -> str:
+    # subtle: in the Rust regex engine tiktoken uses, "$" only matches at the very end;
+    # Python's also matches before a final "\n". "\Z" is the Rust meaning.
+    return regex.sub(r"(?<!\\)\$", r"\\Z", pattern)
+
+
+@dataclass(frozen=True)
+class EngineNote:
+    """A character the engine cuts differently from ``regex`` (Unicode 17.0): where, and why."""
+
+    offset: int
+    char: str
+    reason: str
+    engine_pieces: tuple[str, ...]
+    unicode17_pieces: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        def show(pieces: tuple[str, ...]) -> str:
+            return " | ".join(f"“{p}”" for p in pieces)
+
+        return f"{self.reason}; the model splits it as {show(self.engine_pieces)}, not {show(self.unicode17_pieces)}"
+
+
+@dataclass(frozen=True)
+class EngineSplit:
+    """Pieces as the engine cuts them, and a note at every character where Unicode 17.0 would cut otherwise."""
+
+    pieces: tuple[Span, ...]
+    notes: tuple[EngineNote, ...]
+
+
+def engine_split(text: str, pattern: str | Pattern) -> EngineSplit:
+    """Cut ``text`` as tiktoken's regex engine does with ``pattern`` (its ``$`` and its Unicode tables).
+
+    Only text holding a character the tables disagree on is cut twice; for
+    the rest the two splits are the same by construction.
+
+    >>> [p.text for p in engine_split(chr(0x16EA5) + "'U", "cl100k").pieces] == [chr(0x16EA5) + "'", "U"]
+    True
+    """
+    pat = pattern if isinstance(pattern, Pattern) else resolve_pattern(pattern)
+    if pat.regex is None:
+        return EngineSplit(tuple(pretokenize(text, pat)), ())
+    here = [Span(m.group(), m.start(), m.end()) for m in _here_compiled(pat.regex).finditer(text) if m.end() > m.start()]
+    tables = tiktoken_tables()
+    if tables is None:
+        return EngineSplit(tuple(here), ())
+    props = frozenset(pattern_properties(pat.regex))
+    odd = [m.start() for m in _differing_re(props).finditer(text)]
+    if not odd:
+        return EngineSplit(tuple(here), ())
+    compiled = _engine_compiled(pat.regex)
+    assert compiled is not None
+    there = [Span(m.group(), m.start(), m.end()) for m in compiled.finditer(text) if m.end() > m.start()]
+    here_starts, there_starts = [p.start for p in here], [p.start for p in there]
+    notes = []
+    for i in odd:
+        a, b = _piece_at(here, here_starts, i), _piece_at(there, there_starts, i)
+        if a != b:
+            eng = _near(there, there_starts, i)
+            u17 = _near(here, here_starts, i)
+            notes.append(EngineNote(i, text[i], tables.reason(text[i], set(props)), eng, u17))
+    return EngineSplit(tuple(there), tuple(notes))
+
+
+@lru_cache(maxsize=16)
+def _differing_re(props: frozenset[str]) -> regex.Pattern[str]:
+    """A class of every character the engine's tables put otherwise than Unicode 17.0, for ``props``."""
+    tables = tiktoken_tables()
+    assert tables is not None
+    cps = sorted({c for p in props for c in tables.only_here[p] | tables.only_engine[p]})
+    return regex.compile(f"[{_class_body(cps)}]" if cps else r"(?!)")
+
+
+def _piece_at(spans: list[Span], starts: list[int], i: int) -> tuple[int, int] | None:
+    """The span of the piece holding code point ``i`` (``None`` when no piece holds it)."""
+    k = bisect_right(starts, i) - 1
+    if k >= 0 and spans[k].start <= i < spans[k].end:
+        return (spans[k].start, spans[k].end)
+    return None
+
+
+def _near(spans: list[Span], starts: list[int], i: int) -> tuple[str, ...]:
+    """The pieces touching code points ``i - 1`` to ``i + 1``."""
+    lo = max(bisect_right(starts, i - 1) - 1, 0)
+    hi = bisect_right(starts, i + 1)
+    return tuple(p.text for p in spans[lo:hi] if p.end > i - 1 and p.start <= i + 1)

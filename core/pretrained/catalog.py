@@ -52,6 +52,7 @@ _LLAMA3_SPECIALS = (
     "<|eom_id|>",
     "<|eot_id|>",
     "<|python_tag|>",
+    "<|image|>",
 )
 
 TEKKEN_SPECIALS = (
@@ -63,6 +64,7 @@ TEKKEN_SPECIALS = (
 
 
 def llama3_specials(n_base: int) -> dict[str, int]:
+    """Llama 3's 256 special tokens as llama-models' ``Tokenizer`` names them (12 named, then reserved ones)."""
     names = list(_LLAMA3_SPECIALS) + [f"<|reserved_special_token_{2 + i}|>" for i in range(256 - len(_LLAMA3_SPECIALS))]
     return {name: n_base + i for i, name in enumerate(names)}
 
@@ -132,6 +134,10 @@ class ZooEntry:
             return False
 
 
+#: llama-models cuts text before tiktoken: chunks of 400,000 code points, runs of (non-)whitespace of at most
+#: 25,000 (``TIKTOKEN_MAX_ENCODE_CHARS`` and ``MAX_NO_WHITESPACES_CHARS`` in llama_models/llama3/tokenizer.py).
+LLAMA_CHUNKS = {"max_run": 25_000, "max_chunk": 400_000}
+
 SPECIAL_NOTE = "control tokens are never made from user text: text spelling one is encoded as plain text and flagged"
 
 ENTRIES: dict[str, ZooEntry] = {
@@ -160,7 +166,7 @@ ENTRIES: dict[str, ZooEntry] = {
             "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55",
             "Llama 3 Community License",
             f"256 specials from 128000 (<|begin_of_text|>, <|eot_id|>, ...); {SPECIAL_NOTE}",
-            {"pattern": LLAMA3_PAT, "specials_fn": "llama3"},
+            {"pattern": LLAMA3_PAT, "specials_fn": "llama3", **LLAMA_CHUNKS},
         ),
         ZooEntry(
             "llama4", "Llama 4", "byte-level BPE", 202048, "tiktoken",
@@ -168,7 +174,7 @@ ENTRIES: dict[str, ZooEntry] = {
             "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed",
             "Llama 4 Community License",
             f"2,048 specials from 200000 (<|begin_of_text|>, <|eot|>, ...); {SPECIAL_NOTE}",
-            {"pattern": O200K_PAT, "specials_fn": "llama4"},
+            {"pattern": O200K_PAT, "specials_fn": "llama4", **LLAMA_CHUNKS},
         ),
         ZooEntry(
             "tekken", "Mistral Tekken (240911, Nemo)", "byte-level BPE", 131072, "tekken",

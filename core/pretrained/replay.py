@@ -1,6 +1,9 @@
 """Merge replay for pretrained byte-level BPE: every merge, in rank order.
 
-The text is split with the tokenizer's own pre-tokenizer regex; each piece
+The text is split with the tokenizer's own pre-tokenizer regex, as
+tiktoken's regex engine runs it (its Unicode tables, not Unicode 17.0: see
+:func:`core.pipeline.pretokenize.engine_split`; every character where the two
+differ comes back as a note at its piece); each piece
 starts as single bytes and :func:`core.models.bpe.encode_trace` applies tiktoken's
 loop (merge the leftmost adjacent pair with the lowest rank, repeat),
 recording each step. The final ids must equal the library's own encode;
@@ -15,12 +18,9 @@ This module does not render: pages show the returned steps.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-
-import regex
 
 from ..models.bpe import BpeTrace, EncodeTrace, encode_trace, tiktoken_rank_of
-from ..pipeline.pretokenize import pretokenize
+from ..pipeline.pretokenize import EngineNote, Pattern, engine_split, pretokenize
 from .adapter import PretrainedTokenizer, check_text
 from .tiktoken_adapter import TiktokenTokenizer
 
@@ -30,13 +30,6 @@ MAX_REPLAY_CHARS = 300
 
 class ReplayError(ValueError):
     """A tokenizer that cannot be replayed, or text that is too long."""
-
-
-@lru_cache(maxsize=16)
-def _compiled(pattern: str) -> regex.Pattern[str]:
-    # subtle: in the Rust regex engine tiktoken uses, "$" only matches at the very end;
-    # Python's also matches before a final "\n". "\Z" is the Rust meaning.
-    return regex.compile(regex.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
 
 @dataclass(frozen=True)
@@ -71,6 +64,8 @@ class Replay:
     text: str
     pieces: tuple[PieceReplay, ...]
     library_ids: tuple[int, ...]
+    #: Characters tiktoken's regex engine classifies differently from Unicode 17.0, at the piece they are in.
+    notes: tuple[EngineNote, ...] = ()
 
     @property
     def final_ids(self) -> list[int]:
@@ -79,6 +74,14 @@ class Replay:
     @property
     def matches_library(self) -> bool:
         return tuple(self.final_ids) == self.library_ids
+
+    def piece_notes(self) -> list[tuple[int, EngineNote]]:
+        """Each note with the index of the piece its character is in."""
+        out = []
+        for note in self.notes:
+            k = next((k for k, p in enumerate(self.pieces) if p.start <= note.offset < p.end), -1)
+            out.append((k, note))
+        return out
 
     @property
     def initial(self) -> tuple[bytes, ...]:
@@ -97,9 +100,18 @@ class Replay:
         return out
 
 
+def split_with_notes(tok: TiktokenTokenizer, text: str) -> tuple[list[tuple[str, int, int]], tuple[EngineNote, ...]]:
+    """The pre-tokenizer pieces of ``text`` with code point spans, cut as tiktoken's engine cuts them.
+
+    The notes name each character whose Unicode 17.0 properties would cut it otherwise.
+    """
+    split = engine_split(text, Pattern("custom", tok.pattern, "", "tiktoken"))
+    return [(p.text, p.start, p.end) for p in split.pieces], split.notes
+
+
 def split_pieces(tok: TiktokenTokenizer, text: str) -> list[tuple[str, int, int]]:
-    """The pre-tokenizer pieces of ``text`` with code point spans."""
-    return [(m.group(), m.start(), m.end()) for m in _compiled(tok.pattern).finditer(text) if m.end() > m.start()]
+    """The pre-tokenizer pieces of ``text`` with code point spans (see :func:`split_with_notes`)."""
+    return split_with_notes(tok, text)[0]
 
 
 def replay(tok: PretrainedTokenizer, text: str) -> Replay:
@@ -118,13 +130,14 @@ def replay(tok: PretrainedTokenizer, text: str) -> Replay:
     ranks = tok.ranks
     rank_of = tiktoken_rank_of(ranks)
     pieces = []
-    for piece, start, end in split_pieces(tok, text):
+    spans, notes = split_with_notes(tok, text)
+    for piece, start, end in spans:
         trace = encode_trace(piece, rank_of, unit="byte", mode="lowest-rank")
         data = piece.encode("utf-8")
         direct = data in ranks
         final = (data,) if direct else trace.final
         pieces.append(PieceReplay(piece, start, end, trace, final, tuple(ranks[b] for b in final), direct))
-    return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)))
+    return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), notes)
 
 
 def replay_trained(trace: BpeTrace, text: str, upto: int | None = None) -> Replay:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -12,14 +13,53 @@ from ..tokens import TokenTable, build_table
 from .adapter import PretrainedTokenizer, check_text
 
 if TYPE_CHECKING:  # pragma: no cover
+    import regex
+
     from .catalog import ZooEntry
+
+
+@lru_cache(maxsize=1)
+def _runs_re() -> "regex.Pattern[str]":
+    """Runs of whitespace / non-whitespace, whitespace as Python's ``str.isspace`` (what llama-models tests)."""
+    import regex
+
+    space = "".join(f"\\U{c:08X}" for c in range(0x110000) if chr(c).isspace())
+    return regex.compile(f"[{space}]+|[^{space}]+")
+
+
+def run_chunks(text: str, max_run: int, max_chunk: int) -> list[str]:
+    """``text`` cut as llama-models cuts it before calling tiktoken (so our ids are its ids).
+
+    First into chunks of ``max_chunk`` code points; then, inside each chunk,
+    a run of whitespace (``str.isspace``) or of non-whitespace longer than
+    ``max_run`` is cut every ``max_run`` code points from the run's start.
+    Joining the chunks gives ``text`` back.
+
+    >>> [len(c) for c in run_chunks(" " * 7, 3, 100)]
+    [3, 3, 1]
+    """
+    out: list[str] = []
+    runs = _runs_re()
+    for base in range(0, len(text), max_chunk):
+        chunk = text[base : base + max_chunk]
+        cut = 0  # start of the piece being built
+        for m in runs.finditer(chunk):
+            start, end = m.span()
+            if end - start > max_run:  # cut the run every max_run code points from its start
+                for at in range(start + max_run, end, max_run):
+                    out.append(chunk[cut:at])
+                    cut = at
+        out.append(chunk[cut:])
+    return out or [""]
 
 
 class TiktokenTokenizer(PretrainedTokenizer):
     """Byte-level BPE run by the real ``tiktoken`` engine.
 
     tiktoken is lossless: the tokens' bytes joined are exactly the input's
-    UTF-8, so byte spans are running sums of token lengths.
+    UTF-8, so byte spans are running sums of token lengths. When the entry
+    declares ``max_run`` (Llama 3 and 4), text is first cut as its library
+    cuts it (:func:`run_chunks`), each chunk encoded alone.
     """
 
     replayable = True
@@ -48,6 +88,8 @@ class TiktokenTokenizer(PretrainedTokenizer):
         self._special_mask[list(self.specials.values())] = True
         if not entry.vocab_size:
             self.entry = replace(entry, vocab_size=size)
+        self._max_run = int(entry.options.get("max_run", 0) or 0)  # type: ignore[call-overload]
+        self._max_chunk = int(entry.options.get("max_chunk", 0) or 0) or 400_000  # type: ignore[call-overload]
 
     @property
     def engine(self):  # noqa: ANN201 - tiktoken.Encoding
@@ -55,6 +97,14 @@ class TiktokenTokenizer(PretrainedTokenizer):
         return self._enc
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        if not self._max_run or (len(text) <= self._max_run):
+            return self._encode_chunk(text, allow_special)
+        out: list[int] = []
+        for chunk in run_chunks(text, self._max_run, self._max_chunk):
+            out.extend(self._encode_chunk(chunk, allow_special))
+        return out
+
+    def _encode_chunk(self, text: str, allow_special: bool) -> list[int]:
         if allow_special:
             return self._enc.encode(text, allowed_special="all")
         return self._enc.encode(text, disallowed_special=())
