@@ -16,8 +16,6 @@ Tokenizer specs are zoo ids, ``file:PATH`` or ``hf:ORG/NAME``
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,7 @@ from ..analysis.inspect import InspectError, inspect_word
 from ..analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
 from ..pretrained import zoo
 from ..render import piece_label
-from .common import CliError, read_text_file
+from .common import CliError, int_range, read_text_file, write_atomic
 
 
 def _tokenizers(spec: str, pattern: str) -> list:
@@ -81,19 +79,6 @@ def _inspect_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is meant to be shared
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _report(args: argparse.Namespace) -> dict[str, Any]:
     text = read_text_file(args.file)
     english = read_text_file(args.parallel) if args.parallel else None
@@ -107,11 +92,8 @@ def _report(args: argparse.Namespace) -> dict[str, Any]:
                               parallel_label=Path(args.parallel).name if args.parallel else None)
     except ReportError as exc:
         raise CliError(str(exc)) from None
-    try:
-        _write_atomic(out, to_html(report))
-        _write_atomic(md, to_markdown(report))
-    except OSError as exc:
-        raise CliError(f"cannot write the report: {exc.strerror or exc}") from None
+    write_atomic(out, to_html(report))
+    write_atomic(md, to_markdown(report))
     return dict(report.to_json(), html=str(out), markdown=str(md))
 
 
@@ -131,6 +113,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--parallel", help="the English version of --file (for the premium)")
     r.add_argument("--out", required=True, help="report.html")
     r.add_argument("--md", help="Markdown output (default: --out with .md)")
-    r.add_argument("--d-model", type=int, default=DEFAULT_D_MODEL, help="model width for embedding parameters")
+    r.add_argument("--d-model", type=int_range(1, 1_000_000), default=DEFAULT_D_MODEL, help="model width for embedding parameters")
     r.add_argument("--pattern", default="cl100k", help="split pattern for a file:*.tiktoken tokenizer")
     r.set_defaults(func=_report, table=None)
