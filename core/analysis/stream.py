@@ -471,10 +471,12 @@ def lines_shard(task: LinesTask, chunk: Chunk) -> Any:
     from . import evaluate as E
 
     cand = _candidate(load_spec(task.tok))
-    lines = chunk.text.split("\n")
+    # The lines ``str.splitlines`` gives for the whole file (it also breaks at \r, \x85, U+2028 ...),
+    # numbered by the file's \n-terminated line they sit on.
+    numbered = [(f"line {chunk.line_start + i + 1}", ln) for i, raw in enumerate(chunk.text.split("\n"))
+                for ln in raw.splitlines() if ln.strip()]
     if task.kind == "evaluate":
-        return E.tally(cand, [ln for ln in lines if ln.strip()], max_failures=task.keep)
-    numbered = [(f"line {chunk.line_start + i + 1}", ln) for i, ln in enumerate(lines) if ln.strip()]
+        return E.tally(cand, [ln for _, ln in numbered], max_failures=task.keep)
     results = E.round_trip_suite(cand, numbered)
     fails = tuple({"case": r.case, "ok": False, "text": r.normalized, "decoded": r.decoded, "reason": r.reason}
                   for r in results if not r.ok)

@@ -101,7 +101,8 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
         raise CliError(f"cannot write {path}: it exists and is not a regular file")
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        fd, tmp = tempfile.mkstemp(dir=p.parent if str(p.parent) else ".", prefix=f".{p.name}.", suffix=".tmp")
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{p.name}.", suffix=".tmp")
     except OSError as exc:
         raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:

@@ -199,7 +199,7 @@ def parse_tokenizer_json(data: bytes, where: str) -> dict:
     except UnicodeDecodeError as exc:
         raise LimitError(f"{where} is not UTF-8 text (byte {exc.start:,}), so it is not a tokenizer.json") from None
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise LimitError(f"{where} is not valid JSON ({getattr(exc, 'msg', exc)})") from None
+        raise LimitError(f"{where} is not a valid tokenizer.json (not valid JSON: {getattr(exc, 'msg', exc)})") from None
     model = cfg.get("model") if isinstance(cfg, dict) else None
     if not isinstance(model, dict):
         raise LimitError(f"{where} is JSON but not a tokenizer.json (no \"model\" section)")
@@ -207,15 +207,15 @@ def parse_tokenizer_json(data: bytes, where: str) -> dict:
     mtype = model.get("type")
     if isinstance(vocab, dict):
         if not vocab:
-            raise LimitError(f"{where}: the {mtype or ''} model has an empty vocabulary".replace("  ", " "))
+            raise LimitError(f"{where}: the {mtype or 'model'} vocabulary is empty")
         n = len(vocab)
         check_ids(vocab.values(), where)
         unk = model.get("unk_token")
         if mtype in ("WordPiece", "WordLevel") and isinstance(unk, str) and unk not in vocab:
-            raise LimitError(f"{where}: the unknown token {unk!r} is not in the {mtype} vocabulary")
+            raise LimitError(f"{where}: the unknown token {unk!r} is not in the vocabulary ({mtype})")
     elif isinstance(vocab, list):
         if not vocab:
-            raise LimitError(f"{where}: the {mtype or ''} model has an empty vocabulary".replace("  ", " "))
+            raise LimitError(f"{where}: the {mtype or 'model'} vocabulary is empty")
         n = len(vocab)
     else:
         raise LimitError(f"{where}: the model has no vocabulary")
