@@ -496,7 +496,11 @@ def run_shards(fn: Callable[[T, Chunk], R], task: T, chunks: Iterable[Chunk], *,
                scheduler: str | None = None) -> Iterator[tuple[Chunk, R]]:
     """``fn(task, chunk)`` for every chunk, yielded in chunk order with the chunk.
 
-    ``workers > 1`` runs them in that many spawned processes; ``scheduler``
+    ``workers > 1`` runs them in that many worker processes, forked (where
+    the platform forks) from this one after the caller loaded the
+    tokenizers, so workers share the loaded tables copy-on-write instead of
+    each loading its own (elsewhere they are spawned and load on their first
+    chunk); ``scheduler``
     (a Dask scheduler address, e.g. ``tcp://127.0.0.1:8786``) sends them to
     that cluster. At most ``IN_FLIGHT_PER_WORKER`` chunks per worker are in
     flight, so memory stays bounded whatever the file size. An error in a
@@ -513,7 +517,10 @@ def run_shards(fn: Callable[[T, Chunk], R], task: T, chunks: Iterable[Chunk], *,
     from concurrent.futures import ProcessPoolExecutor
 
     window = workers * IN_FLIGHT_PER_WORKER
-    ex = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    # Hugging Face tokenizers disables its own threads after a fork and warns on stderr unless told beforehand.
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    ex = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
     try:
         pending: deque = deque()
         for c in chunks:

@@ -144,7 +144,7 @@ def count_tokens(tok: PretrainedTokenizer, texts: Sequence[str]) -> int:
     """Tokens of each text encoded on its own (as separate documents), summed; control-token spellings count as text."""
     if tok.entry.loader == "baseline":
         return sum(len(tok.encode(s).tokens) for s in texts)
-    return sum(map(len, map(tok.encode_ids, texts)))
+    return tok.count_tokens(texts)
 
 
 def measure(tok: PretrainedTokenizer, parallel: ParallelText) -> TaxResult:
