@@ -264,3 +264,24 @@ def test_progress_only_on_a_terminal() -> None:
     assert quiet.out == []
     text = "".join(loud.out)
     assert "10.0/10.0 MB" in text and "MB/s" in text and "left" in text and text.endswith("\n")
+
+
+def test_report_figures_cover_the_whole_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             small_chunks: None) -> None:
+    import hashlib
+
+    from core.analysis.report import build_report
+
+    text = corpus(150)
+    f = tmp_path / "c.txt"
+    f.write_text(text, encoding="utf-8", newline="")
+    toks = [zoo.load("cl100k_base"), zoo.load("llama3")]
+    got = run_json(capsys, "report", "--tokenizers", "cl100k_base,llama3", "--file", str(f), "--out",
+                   str(tmp_path / "r.html"), "--workers", "1")
+    whole = build_report(text, toks, label="c.txt").to_json()
+    assert got["chars"] == len(text) and got["words"] == whole["words"] and got["bytes"] == whole["bytes"]
+    assert got["sha256"] == hashlib.sha256(text.encode("utf-8")).hexdigest()
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "round_trip_detail"} for r in rows]  # noqa: E731
+    assert strip(got["tokenizers"]) == strip(whole["tokenizers"])
+    assert "whole file" in got["sample_note"]  # the chips and details come from the first chunk, and it says so
+    assert got["sample_note"] in (tmp_path / "r.html").read_text(encoding="utf-8")
