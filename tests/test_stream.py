@@ -85,7 +85,7 @@ def test_no_safe_cut_is_an_error(tmp_path: Path) -> None:
         list(stream.iter_chunks(str(f), chunk_bytes=64))
 
 
-@pytest.mark.parametrize("tid", ["cl100k_base", "o200k_base", "llama3", "bytes", "codepoints"])
+@pytest.mark.parametrize("tid", ["cl100k_base", "o200k_base", "llama3", "bytes", "codepoints", "words"])
 def test_tokenize_summary_equals_whole_encode(tid: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               small_chunks: None) -> None:
     text = corpus(120)
@@ -100,6 +100,7 @@ def test_tokenize_summary_equals_whole_encode(tid: str, tmp_path: Path, capsys: 
                                  "inside_codepoint": rep.inside_codepoint}
     assert got["words"] == len(text.split()) and got["bytes"] == len(text.encode("utf-8"))
     assert round(100.0 * rep.bad_tokens / len(enc.tokens), 4) == got["bad_pct"]
+    assert got["round_trip_ok"] is tok.round_trip_ok(text, enc) is True
     # JSON Lines: the same tokens as one whole encode, with offsets into the whole file.
     assert main(["tokenize", "--tokenizer", tid, "--file", str(f), "--jsonl", "--workers", "1"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]

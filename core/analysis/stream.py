@@ -19,7 +19,7 @@ cut only where the cut cannot change the answer:
   mismatch as an error instead of a wrong count. A tokenizer that fails a
   probe of this (SentencePiece adds a prefix space at the start of every
   text) is not cut at all: its file must fit in one chunk of
-  :data:`MAX_CHUNK_BYTES`.
+  :data:`NOCUT_MAX_BYTES`.
 
 Each shard's work is a pure function of (task, chunk) that returns a small
 statistics record (:class:`TextCounts`, :class:`GraphemeCounts`,
@@ -46,6 +46,8 @@ CHUNK_BYTES = 1 << 20
 #: Largest chunk: a file with no safe cut within this many bytes is refused (and so is a
 #: file bigger than this for a tokenizer that cannot be cut).
 MAX_CHUNK_BYTES = 16 << 20
+#: Largest file for a tokenizer that cannot be cut (it is encoded whole: memory grows with it).
+NOCUT_MAX_BYTES = 4 << 20
 #: Characters on each side of a cut that a shard re-encodes to verify it.
 JOIN_WINDOW = 256
 #: Chunks in flight per worker (bounds memory: about workers * this * CHUNK_BYTES of text).
@@ -129,9 +131,12 @@ def iter_chunks(path: str, *, cut: Cut = "line", chunk_bytes: int = CHUNK_BYTES,
     """
     with limits.open_regular(path, "text file") as fh:
         size = os.fstat(fh.fileno()).st_size
-        if cut == "none" and size - skip_bytes > max_chunk_bytes:
-            raise StreamError(f"{path} is {size:,} bytes; this tokenizer cannot be cut at line breaks (its tokens "
-                              f"depend on the whole text), so the limit for it is {max_chunk_bytes:,} bytes")
+        if cut == "none":
+            max_chunk_bytes = min(max_chunk_bytes, NOCUT_MAX_BYTES)
+            if size - skip_bytes > max_chunk_bytes:
+                raise StreamError(f"{path} is {size:,} bytes; this tokenizer cannot be cut at line breaks (its tokens "
+                                  f"depend on the whole text), so the limit for it is {max_chunk_bytes:,} bytes")
+            chunk_bytes = max_chunk_bytes + 1
         fh.seek(skip_bytes)
         buf = b""
         offset = skip_bytes
@@ -291,13 +296,16 @@ def text_counts(tok: Any, text: str) -> TextCounts:
     n = len(table)
     ids = [int(i) for i in table.ids.tolist()]
     unk = getattr(tok, "unk_id", None)
-    decoded = tok.decode_ids([i for i in ids if i >= 0]) if hasattr(tok, "decode_ids") else None
+    if any(i < 0 for i in ids):  # tokens without ids (the words baseline): decode the tokens themselves
+        decoded = tok.decode(table.tokens())
+    else:
+        decoded = tok.decode_ids(ids)
     return TextCounts(
         tokens=n, words=len(text.split()), chars=len(text), bytes=len(text.encode("utf-8")),
         boundaries=max(n - 1, 0), inside_grapheme=table.inside_grapheme, inside_codepoint=table.inside_codepoint,
         bad_tokens=int(n - int(table.valid_utf8.sum())), unknown=0 if unk is None else ids.count(unk),
         special_text=len(tok.special_hits(text)) if hasattr(tok, "special_hits") else 0,
-        round_trip_failures=0 if decoded is None or decoded == text else 1,
+        round_trip_failures=0 if decoded == text else 1,
     )  # fmt: skip
 
 
