@@ -552,6 +552,16 @@ def _run_dask(fn: Callable[[T, Chunk], R], task: T, chunks: Iterable[Chunk], add
         client = Client(address, timeout=10, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise StreamError(f"cannot reach the Dask scheduler at {address}: {str(exc).splitlines()[0][:160]}") from None
+    def result(f):  # noqa: ANN001, ANN202 - a distributed.Future
+        try:
+            return f.result()
+        except (ValueError, OSError):  # the shard's own one-line errors (bad text, limits)
+            raise
+        except Exception as exc:  # noqa: BLE001 - the cluster's: workers that cannot import core, lost workers
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+            raise StreamError(f"the Dask cluster at {address} failed on a chunk ({first}); its scheduler and workers "
+                              "need this package importable (PYTHONPATH) and the same tokenizer files") from None
+
     try:
         n = max(1, len(client.scheduler_info().get("workers", {})))
         window = n * IN_FLIGHT_PER_WORKER
@@ -560,10 +570,10 @@ def _run_dask(fn: Callable[[T, Chunk], R], task: T, chunks: Iterable[Chunk], add
             pending.append((c, client.submit(fn, task, c, pure=False)))
             if len(pending) >= window:
                 c0, f = pending.popleft()
-                yield c0, f.result()
+                yield c0, result(f)
         while pending:
             c0, f = pending.popleft()
-            yield c0, f.result()
+            yield c0, result(f)
     finally:
         client.close()
 
