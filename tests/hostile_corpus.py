@@ -89,6 +89,7 @@ def make_files(d: Path) -> dict[str, Path]:
     put("one.tiktoken", f"{_b64(b'a')} 0\n")
     put("empty.tiktoken", b"")
     put("ok.tiktoken", "\n".join(_bytes_ranks() + [f"{_b64(b'aa')} 256"]) + "\n")
+    put("ragged_ok.tsv", "en\tbn\n" + "house of the shop\tবাজারঘরের অর্ডার\n" * 200_000)
     put("ragged.tsv", "en\tbn\n" + "house\tঘর\n" * 50_000 + "one cell only\n")
     with open(d / "noline.txt", "wb") as fh:  # 20 MB without a line break: no safe place to cut
         fh.write(("বাজার " * 1024).encode("utf-8") * 1400)
@@ -96,8 +97,26 @@ def make_files(d: Path) -> dict[str, Path]:
     with open(d / "late_nul.txt", "wb") as fh:  # valid text, then a NUL byte after 3 MB
         fh.write(line * (3 * 1024 * 1024 // len(line)) + b"\x00tail\n")
     f["late_nul.txt"] = d / "late_nul.txt"
+    with open(d / "five.txt", "wb") as fh:  # a 5 MB corpus the streaming commands must answer
+        fh.write(line * (5 * 1024 * 1024 // len(line)))
+    f["five.txt"] = d / "five.txt"
     put("doc.txt", "বাজারঘরের অর্ডার আজ পৌঁছাবে।\n")
     return f
+
+
+def answers(d: Path) -> list[Case]:
+    """Big input the streaming commands must answer (exit 0, nothing on stderr) within the same limits.
+
+    Call after :func:`make` (it uses the files written there).
+    """
+    five = str(d / "five.txt")
+    return [
+        Case("tokenize --summary 5 MB, 2 workers", ("tokenize", "--tokenizer", "cl100k_base", "--file", five,
+                                                     "--summary", "--workers", "2")),
+        Case("graphemes --summary 5 MB", ("graphemes", "--file", five, "--summary", "--workers", "1")),
+        Case("compare --parallel 5 MB (one column)", ("compare", "--tokenizers", "o200k_base", "--parallel",
+                                                      str(d / "ragged_ok.tsv"), "--workers", "1")),
+    ]
 
 
 def make(d: Path) -> list[Case]:
@@ -280,6 +299,15 @@ def verdict(o: Outcome) -> str:
     return ""
 
 
+def answer_verdict(o: Outcome) -> str:
+    """'' when a big-input case answered: exit 0, JSON or a table on stdout, nothing on stderr."""
+    if o.signal is not None:
+        return f"killed by signal {o.signal} (time or memory limit)"
+    if o.status != 0 or o.stderr.strip() or not o.stdout.strip():
+        return f"exit status {o.status}, stderr {o.stderr.strip()[-200:]!r}"
+    return ""
+
+
 if __name__ == "__main__":  # a look at every case: python tests/hostile_corpus.py [--json]
     import sys
     import tempfile
@@ -288,12 +316,14 @@ if __name__ == "__main__":  # a look at every case: python tests/hostile_corpus.
     as_json = "--json" in sys.argv
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        for case in make(Path(tmp) / "files"):
+        files = Path(tmp) / "files"
+        cases = [(c, verdict) for c in make(files)] + [(c, answer_verdict) for c in answers(files)]
+        for case, judge in cases:
             o = run_case(case, Path(tmp))
-            bad = verdict(o)
+            bad = judge(o)
             if as_json:
                 results.append({"name": o.name, "argv": list(case.argv), "verdict": bad, "status": o.status,
-                                "signal": o.signal, "stderr": o.stderr[-2000:]})
+                                "signal": o.signal, "stderr": o.stderr[-2000:], "answer": judge is answer_verdict})
             else:
                 line = (o.stderr.strip().splitlines() or [""])[-1]
                 print(f"{'BAD ' + bad if bad else 'ok'}: {o.name}: {line[:160]}", flush=True)
