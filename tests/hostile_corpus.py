@@ -153,6 +153,8 @@ def make(d: Path) -> list[Case]:
         p = f.get(k, k)
         add(f"graphemes --summary file={k}", "graphemes", "--file", p, "--summary")
         add(f"tokenize --jsonl file={k}", "tokenize", "--tokenizer", "cl100k_base", "--file", p, "--jsonl")
+    add("tokenize --summary with a tokenizer.json path", "tokenize", "--tokenizer", f["hugeid.json"], "--file", doc,
+        "--summary")
     add("compare ragged TSV", "compare", "--tokenizers", "bytes", "--parallel", f["ragged.tsv"])
     add("compare no en column", "compare", "--tokenizers", "bytes", "--parallel", f["doc.txt"])
     add("tokenize sentencepiece big file", "tokenize", "--tokenizer", "mistral-spm-v1", "--file", f["big.txt"],

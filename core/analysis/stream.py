@@ -179,21 +179,24 @@ def iter_chunks(path: str, *, cut: Cut = "line", chunk_bytes: int = CHUNK_BYTES,
 
 @dataclass(frozen=True)
 class TokSpec:
-    """How a worker finds a tokenizer: a zoo id, ``file:PATH``, ``hf:ORG/NAME`` or a ``tokenizer.json`` path."""
+    """How a worker finds a tokenizer: a zoo id, ``file:PATH`` or ``hf:ORG/NAME``; with ``trained`` also a
+    ``tokenizer.json`` path saved by ``train`` (what ``evaluate`` and ``round-trip`` accept)."""
 
     spec: str
     pattern: str = "cl100k"
+    trained: bool = False
 
 
 _loaded: dict[TokSpec, Any] = {}
 
 
-def open_spec(spec: str, *, pattern: str = "cl100k") -> Any:
-    """A tokenizer from a spec: a saved ``tokenizer.json`` path (a trained recipe), else a zoo spec (not cached here)."""
+def open_spec(spec: str, *, pattern: str = "cl100k", trained: bool = True) -> Any:
+    """A tokenizer from a spec: a saved ``tokenizer.json`` path (a trained recipe, if ``trained``), else a zoo
+    spec (:func:`core.pretrained.zoo.resolve`); not cached here."""
     from pathlib import Path
 
     p = Path(spec)
-    if p.suffix == ".json" and not spec.startswith(("file:", "hf:")) and (p.is_file() or not p.exists()):
+    if trained and p.suffix == ".json" and not spec.startswith(("file:", "hf:")) and (p.is_file() or not p.exists()):
         from .recipes import load_json_bytes
 
         data = limits.read_regular(p, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what="tokenizer file")
@@ -207,7 +210,7 @@ def load_spec(spec: TokSpec) -> Any:
     """The tokenizer for ``spec``, loaded once per process (each worker loads it on its first chunk)."""
     tok = _loaded.get(spec)
     if tok is None:
-        tok = _loaded[spec] = open_spec(spec.spec, pattern=spec.pattern)
+        tok = _loaded[spec] = open_spec(spec.spec, pattern=spec.pattern, trained=spec.trained)
     return tok
 
 

@@ -174,7 +174,7 @@ def _evaluate_streamed(args: argparse.Namespace) -> dict[str, Any]:
     sentences = 0
     for spec, tok in zip(specs, toks):
         progress = Progress(size, f"evaluate {spec}")
-        task = stream.LinesTask(stream.TokSpec(spec), "evaluate", E.MAX_FAILURES)
+        task = stream.LinesTask(stream.TokSpec(spec, trained=True), "evaluate", E.MAX_FAILURES)
         total = E.EvalTally()
         for chunk, t in stream.run_shards(stream.lines_shard, task, stream.iter_chunks(args.heldout, cut="line"),
                                           workers=workers, scheduler=scheduler):
@@ -247,7 +247,7 @@ def _round_trip_streamed(args: argparse.Namespace) -> dict[str, Any]:
     out = {}
     for spec in specs:
         progress = Progress(size, f"round-trip {spec}")
-        task = stream.LinesTask(stream.TokSpec(spec), "round-trip", stream.MAX_LISTED_FAILURES)
+        task = stream.LinesTask(stream.TokSpec(spec, trained=True), "round-trip", stream.MAX_LISTED_FAILURES)
         total = stream.RoundTripTally()
         for chunk, t in stream.run_shards(stream.lines_shard, task, stream.iter_chunks(args.file, cut="line"),
                                           workers=workers, scheduler=scheduler):

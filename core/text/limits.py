@@ -36,8 +36,6 @@ ID_SLACK_FACTOR = 2
 ID_SLACK = 1024
 #: Largest text a step-by-step analysis takes at once (bytes); streaming commands have no such limit.
 MAX_STEP_TEXT_BYTES = 1_000_000
-#: Longest word (code points) a word-by-word algorithm (WordPiece, Unigram lattice) takes.
-MAX_WORD_CHARS = 10_000
 #: Seconds a user-supplied regex may spend on one text.
 REGEX_TIMEOUT_S = 2.0
 
@@ -161,13 +159,6 @@ def check_ids(ids: Iterable[object], where: str, *, what: str = "id") -> int:
         raise LimitError(f"{where}: {what} {top:,} is far beyond the {len(seen):,} entries (ids must be dense: "
                          f"below {limit:,})")
     return top
-
-
-def check_count(value: int, name: str, *, low: int, high: int) -> int:
-    """``value`` if ``low <= value <= high``, else :class:`LimitError` naming the option."""
-    if not low <= value <= high:
-        raise LimitError(f"{name} must be between {low:,} and {high:,} (got {value:,})")
-    return value
 
 
 def user_finditer(compiled, text: str, *, timeout: float = REGEX_TIMEOUT_S) -> Iterator:  # noqa: ANN001
