@@ -291,13 +291,37 @@ class Metrics:
         }
 
 
-def evaluate(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
-             longest: int = 10) -> Metrics:
-    """Metrics for ``tok`` on held-out ``sentences`` (see :class:`Metrics`).
+@dataclass(frozen=True)
+class EvalTally:
+    """The raw counts behind :class:`Metrics`, summable over parts of the held-out text (:meth:`merged`).
 
-    cut% and bad% are pooled over all sentences (boundaries inside a
-    grapheme cluster / all boundaries; invalid-UTF-8 tokens / all tokens).
+    ``failures`` keeps the first failures in sentence order, so merging the
+    tallies of consecutive parts gives the tally of the whole.
     """
+
+    sentences: int = 0
+    tokens: int = 0
+    unk: int = 0
+    ok: int = 0
+    boundaries: int = 0
+    inside: int = 0
+    bad: int = 0
+    usage: tuple[tuple[int | None, int], ...] = ()  # (token id, count), first-seen order
+    failure_count: int = 0
+    failures: tuple[RoundTripFailure, ...] = ()
+
+    def merged(self, o: "EvalTally", *, max_failures: int = MAX_FAILURES) -> "EvalTally":
+        usage: Counter[int | None] = Counter(dict(self.usage))
+        usage.update(dict(o.usage))
+        return EvalTally(
+            self.sentences + o.sentences, self.tokens + o.tokens, self.unk + o.unk, self.ok + o.ok,
+            self.boundaries + o.boundaries, self.inside + o.inside, self.bad + o.bad, tuple(usage.items()),
+            self.failure_count + o.failure_count, (self.failures + o.failures)[:max_failures],
+        )  # fmt: skip
+
+
+def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES) -> EvalTally:
+    """The counts of :func:`evaluate` for ``tok`` on ``sentences`` (empty ones skipped)."""
     sentences = [s for s in sentences if s.strip()]
     tokens = unk = ok = boundaries = inside = bad = 0
     usage: Counter[int | None] = Counter()
@@ -318,7 +342,24 @@ def evaluate(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MA
             n_fail += 1
             if len(failures) < max_failures:
                 failures.append(RoundTripFailure(norm, decoded, failure_reason(norm, decoded), char_diff(norm, decoded)))
-    n = len(sentences)
+    return EvalTally(len(sentences), tokens, unk, ok, boundaries, inside, bad, tuple(usage.items()), n_fail,
+                     tuple(failures))
+
+
+def evaluate(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
+             longest: int = 10) -> Metrics:
+    """Metrics for ``tok`` on held-out ``sentences`` (see :class:`Metrics`).
+
+    cut% and bad% are pooled over all sentences (boundaries inside a
+    grapheme cluster / all boundaries; invalid-UTF-8 tokens / all tokens).
+    """
+    return metrics_from(tok, tally(tok, sentences, max_failures=max_failures), longest=longest)
+
+
+def metrics_from(tok: Candidate, t: EvalTally, *, longest: int = 10) -> Metrics:
+    """The :class:`Metrics` row of a (possibly merged) :class:`EvalTally`."""
+    n, tokens = t.sentences, t.tokens
+    usage: Counter[int | None] = Counter(dict(t.usage))
     usage.pop(None, None)
     specials = set(getattr(tok, "special_ids", ()) or ())
     vocab = tok.vocab_size
@@ -334,13 +375,13 @@ def evaluate(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MA
         sentences=n,
         tokens=tokens,
         tokens_per_sentence=tokens / n if n else 0.0,
-        unk_pct=100.0 * unk / tokens if tokens else 0.0,
-        round_trip_pct=100.0 * ok / n if n else 0.0,
-        cut_pct=100.0 * inside / boundaries if boundaries else 0.0,
-        bad_pct=100.0 * bad / tokens if tokens else 0.0,
+        unk_pct=100.0 * t.unk / tokens if tokens else 0.0,
+        round_trip_pct=100.0 * t.ok / n if n else 0.0,
+        cut_pct=100.0 * t.inside / t.boundaries if t.boundaries else 0.0,
+        bad_pct=100.0 * t.bad / tokens if tokens else 0.0,
         train_seconds=getattr(tok, "train_seconds", None),
-        failure_count=n_fail,
-        failures=tuple(failures),
+        failure_count=t.failure_count,
+        failures=t.failures,
         usage=VocabUsage(
             counts=tuple(sorted(usage.values(), reverse=True)),
             top=top,

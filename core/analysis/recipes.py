@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Literal, Sequence
 
+from ..text import limits
 from ..text.units import bytelevel_bytes
 from ..tokens import Encoding, Token, tokens_from_char_spans
 
@@ -417,6 +418,10 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
     if not data.strip():
         raise LoadError(f"{name} is empty")
     try:
+        limits.check_json_bytes(data, name)
+    except limits.LimitError as exc:
+        raise LoadError(str(exc)) from None
+    try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.reason == "unexpected end of data":  # cut inside a multi-byte character
@@ -431,6 +436,10 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
         raise LoadError(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     if not isinstance(cfg, dict) or not isinstance(cfg.get("model"), dict):
         raise LoadError(f"{name} is JSON but not a tokenizer.json (no \"model\" section)")
+    try:
+        limits.parse_tokenizer_json(data, name)
+    except limits.LimitError as exc:
+        raise LoadError(str(exc)) from None
     try:
         tok = Tokenizer.from_str(text)
     except Exception as exc:  # tokenizers raises plain Exception for bad configs

@@ -29,7 +29,7 @@ import hashlib
 import html
 import platform
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import metadata
 from typing import Any, Sequence
@@ -113,11 +113,15 @@ class Report:
     tokenizers: tuple[TokenizerReport, ...]
     text_normalization: tuple[tuple[str, tuple[Reason, ...], str], ...]  # (form, warnings, notice)
     versions: tuple[tuple[str, str], ...]
+    #: For a big file: the detail sections (chips, normalization, special tokens, round-trip detail) come from
+    #: its first part, described here; the figures cover the whole file. Empty when the report saw the whole text.
+    sample_note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able summary (the CLI prints it)."""
         return {
             "title": self.title, "created": self.created, "input": self.label, "chars": self.chars,
+            **({"sample_note": self.sample_note} if self.sample_note else {}),
             "words": self.words, "bytes": self.bytes, "sha256": self.text_sha256, "parallel": self.parallel_label,
             "d_model": self.d_model,
             "tokenizers": [dict(t.row, source=t.source, sha256=t.sha256, round_trip_detail=t.round_trip)
@@ -223,6 +227,49 @@ def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, englis
     )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class WholeText:
+    """Figures of a whole file measured in chunks (:mod:`core.analysis.stream`): what a big-file report shows."""
+
+    chars: int
+    words: int
+    bytes: int
+    sha256: str
+    counts: dict[str, Any]  # tokenizer id -> stream.TextCounts over the whole file
+    english_tokens: dict[str, int] | None = None  # tokenizer id -> tokens of the whole English file
+
+
+def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Report:
+    """``report`` (built on the first ``sample_chars`` characters of a file) with its figures for the whole file.
+
+    The summary rows, token counts, premiums and the text facts are
+    replaced by the whole-file figures; the detail sections stay those of
+    the first part, and :attr:`Report.sample_note` says so.
+    """
+    sections = []
+    for t in report.tokenizers:
+        c = whole.counts[t.summary.tokenizer]
+        n, w = c.tokens, c.words
+        summary = replace(
+            t.summary, tokens=n, tokens_per_word=n / w if w else 0.0, chars_per_token=c.chars / n if n else 0.0,
+            bytes_per_token=c.bytes / n if n else 0.0,
+            cut_pct=100.0 * c.inside_grapheme / c.boundaries if c.boundaries else 0.0,
+            bad_pct=100.0 * c.bad_tokens / n if n else 0.0, unknown=c.unknown,
+            round_trip_ok=c.round_trip_failures == 0, special_text=c.special_text,
+        )  # fmt: skip
+        english = whole.english_tokens.get(t.summary.tokenizer) if whole.english_tokens else None
+        premium = n / english if english else None
+        detail = t.round_trip
+        if not summary.round_trip_ok and t.summary.round_trip_ok:
+            detail = (f"decode(encode(text)) != text in {c.round_trip_failures:,} chunk(s) of the file, "
+                      "beyond the first part shown here")
+        sections.append(replace(t, summary=summary, english_tokens=english, premium=premium, round_trip=detail))
+    note = (f"The figures cover the whole file ({whole.chars:,} characters); token chips, normalization, "
+            f"special-token and round-trip details are shown for its first {sample_chars:,} characters.")
+    return replace(report, chars=whole.chars, words=whole.words, bytes=whole.bytes, text_sha256=whole.sha256,
+                   tokenizers=tuple(sections), sample_note=note if sample_chars < whole.chars else "")
+
+
 # ---------------------------------------------------------------------------
 # HTML
 # ---------------------------------------------------------------------------
@@ -280,6 +327,8 @@ def to_html(report: Report) -> str:
     out = [f"<style>{_REPORT_CSS}</style>", f"<h1>{_e(r.title)}</h1>",
            f"<p>Created {_e(r.created)} · input: {_e(r.label)} · {r.chars:,} characters · {r.words:,} words · "
            f"{r.bytes:,} bytes · sha256 <code>{_e(r.text_sha256)}</code></p>"]
+    if r.sample_note:
+        out.append(f"<p><b>{_e(r.sample_note)}</b></p>")
     if r.parallel_label:
         out.append(f"<p>Premium: tokens of the text divided by tokens of its English version ({_e(r.parallel_label)}), "
                    "same tokenizer (Petrov et al. 2023).</p>")
@@ -350,6 +399,8 @@ def to_markdown(report: Report) -> str:
     out = [f"# {t_(r.title)}", "",
            f"Created {t_(r.created)} · input: {t_(r.label)} · {r.chars:,} characters · {r.words:,} words · "
            f"{r.bytes:,} bytes · sha256 {md_code(r.text_sha256)}", ""]
+    if r.sample_note:
+        out += [f"**{t_(r.sample_note)}**", ""]
     if r.parallel_label:
         out += [f"Premium: tokens of the text divided by tokens of its English version ({t_(r.parallel_label)}).", ""]
     out += ["## Summary", "", f"Embedding parameters at d\\_model = {r.d_model:,}.", ""]

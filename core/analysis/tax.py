@@ -59,11 +59,7 @@ def parse_tsv(text: str, *, label: str = "uploaded TSV") -> ParallelText:
     lines = [(n, ln) for n, ln in enumerate(lines, 1) if ln.strip()]
     if not lines:
         raise ParallelError(f"{label} is empty")
-    header = tuple(c.strip() for c in lines[0][1].split("\t"))
-    if "en" not in header:
-        raise ParallelError(f"{label}: the header row {list(header)} has no 'en' column (needed as the reference)")
-    if len(set(header)) != len(header) or any(not c for c in header):
-        raise ParallelError(f"{label}: header row has empty or repeated language codes: {list(header)}")
+    header = parse_header(lines[0][1], label)
     rows = []
     for n, ln in lines[1:]:
         cells = tuple(c.strip() for c in ln.split("\t"))
@@ -75,6 +71,16 @@ def parse_tsv(text: str, *, label: str = "uploaded TSV") -> ParallelText:
     if len(rows) > MAX_ROWS:
         raise ParallelError(f"{label} has {len(rows)} rows; the limit is {MAX_ROWS}")
     return ParallelText(header, tuple(rows), label)
+
+
+def parse_header(line: str, label: str) -> tuple[str, ...]:
+    """The language codes of a TSV header row (one must be ``en``; none empty or repeated)."""
+    header = tuple(c.strip() for c in line.lstrip("\ufeff").rstrip("\r").split("\t"))
+    if "en" not in header:
+        raise ParallelError(f"{label}: the header row {list(header)} has no 'en' column (needed as the reference)")
+    if len(set(header)) != len(header) or any(not c for c in header):
+        raise ParallelError(f"{label}: header row has empty or repeated language codes: {list(header)}")
+    return header
 
 
 def load_bundled() -> ParallelText:
@@ -134,14 +140,20 @@ class TaxResult:
     premium: dict[str, float]
 
 
+def count_tokens(tok: PretrainedTokenizer, texts: Sequence[str]) -> int:
+    """Tokens of each text encoded on its own (as separate documents), summed; control-token spellings count as text."""
+    if tok.entry.loader == "baseline":
+        return sum(len(tok.encode(s).tokens) for s in texts)
+    return tok.count_tokens(texts)
+
+
 def measure(tok: PretrainedTokenizer, parallel: ParallelText) -> TaxResult:
     """Token counts per language and the premium relative to English."""
     costs: dict[str, LanguageCost] = {}
     for lang in parallel.languages:
         col = parallel.column(lang)
-        tokens = sum(len(tok.encode_ids(s)) if tok.entry.loader != "baseline" else len(tok.encode(s).tokens) for s in col)
         costs[lang] = LanguageCost(
-            tokens=tokens,
+            tokens=count_tokens(tok, col),
             words=sum(len(s.split()) for s in col),
             chars=sum(len(s) for s in col),
             bytes=sum(len(s.encode("utf-8")) for s in col),

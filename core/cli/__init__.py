@@ -27,7 +27,7 @@ import sys
 from typing import Any, Callable, Sequence
 
 from . import algorithms, bpe, inspect, text, training, zoo
-from .common import CliError, _Parser
+from .common import STREAMED, CliError, _Parser
 
 #: The subcommand groups, in the order ``--help`` lists them.
 GROUPS = (text, bpe, zoo, algorithms, training, inspect)
@@ -41,6 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(exc: BaseException) -> str:
+    """The error as one line (a message with line breaks is joined; an empty one names the error type)."""
+    text = " ".join(str(exc).split()) if str(exc).strip() else type(exc).__name__
+    return text[:500]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     parser = build_parser()
@@ -48,12 +54,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], Any] = args.func
     try:
         result = func(args)
-    except CliError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except BrokenPipeError:  # streamed output piped into `head`
+        sys.stderr.close()
+        return 0
+    except (CliError, ValueError, OSError) as exc:
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
-    except (ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    if result is STREAMED:
+        return 0
     try:
         if getattr(args, "json", False) or getattr(args, "table", None) is None:
             json.dump(result, sys.stdout, ensure_ascii=False, indent=2)

@@ -18,14 +18,22 @@ from ..analysis import pretok_compare
 from ..assets import sample_lines
 from ..models import unigram, wordpiece
 from ..pipeline import normalize as norm
-from .common import CliError, text_arg
+from ..text import limits
+from .common import CliError, int_range, read_file_bytes, text_arg
+
+#: Largest vocabulary trained on the bundled sample (``--vocab sample`` / ``--tokenizer sample``).
+MAX_SAMPLE_VOCAB = 100_000
 
 
 def _read_bytes(path: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    """A tokenizer file's bytes: regular, within the size limit, and (if JSON) not nested too deep."""
+    data = read_file_bytes(path, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what="tokenizer file")
+    if data.lstrip()[:1] in (b"{", b"["):
+        try:
+            limits.check_json_bytes(data, path)
+        except limits.LimitError as exc:
+            raise CliError(str(exc)) from None
+    return data
 
 
 def _source(p: argparse.ArgumentParser) -> None:
@@ -235,15 +243,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the four subcommands to ``python -m core``."""
     p = sub.add_parser("wordpiece", help="WordPiece greedy longest-match, step by step")
     p.add_argument("--vocab", required=True, help="tokenizer.json or vocab.txt, or 'sample' to train on the bundled corpus")
-    p.add_argument("--vocab-size", type=int, default=300, help="vocabulary size when --vocab sample")
+    p.add_argument("--vocab-size", type=int_range(1, MAX_SAMPLE_VOCAB), default=300, help="vocabulary size when --vocab sample")
     _source(p)
     p.set_defaults(func=_wordpiece, table=_wordpiece_table)
 
     p = sub.add_parser("unigram", help="Unigram lattice, Viterbi best path and top segmentations")
     p.add_argument("--tokenizer", required=True,
                    help="Unigram tokenizer.json or SentencePiece .model, or 'sample' to train on the bundled corpus")
-    p.add_argument("--vocab-size", type=int, default=400, help="vocabulary size when --tokenizer sample")
-    p.add_argument("--top", type=int, default=5, help="how many best segmentations to list")
+    p.add_argument("--vocab-size", type=int_range(2, MAX_SAMPLE_VOCAB), default=400, help="vocabulary size when --tokenizer sample")
+    p.add_argument("--top", type=int_range(1, 100), default=5, help="how many best segmentations to list")
     _source(p)
     p.set_defaults(func=_unigram, table=_unigram_table)
 

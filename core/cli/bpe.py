@@ -6,7 +6,10 @@ from typing import Any
 
 from ..models.bpe import TIE_BREAKS, UNITS, BpeTrace, parse_word_table, train_bpe
 from ..text.units import utf8_hex
-from .common import CliError, read_text_file
+from .common import CliError, int_range, read_text_file
+
+#: Most merges a traced run records (every step is kept in the trace).
+MAX_MERGES = 100_000
 
 
 def _text(piece: bytes) -> str:
@@ -97,11 +100,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--words", help='word table, e.g. "কার:4,জার:2"')
     src.add_argument("--corpus", help="UTF-8 text file")
-    p.add_argument("--merges", type=int, required=True, help="number of merges K (>= 0)")
+    p.add_argument("--merges", type=int_range(0, MAX_MERGES), required=True, help="number of merges K (>= 0)")
     p.add_argument("--unit", choices=UNITS, default="codepoint")
     p.add_argument("--tie-break", choices=TIE_BREAKS, default="first-seen")
     p.add_argument("--pattern", help="pre-tokenizer name or a regex (with --corpus; default ws-attached)")
-    p.add_argument("--top-k", type=int, default=5, help="candidate pairs recorded per step")
+    p.add_argument("--top-k", type=int_range(1, 1000), default=5, help="candidate pairs recorded per step")
     p.add_argument("--encode", help="text to encode with the learned merges")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_bpe_train, table=_bpe_table)

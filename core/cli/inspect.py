@@ -16,16 +16,32 @@ Tokenizer specs are zoo ids, ``file:PATH`` or ``hf:ORG/NAME``
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
+import hashlib
 from pathlib import Path
 from typing import Any
 
+from ..analysis import stream
 from ..analysis.inspect import InspectError, inspect_word
-from ..analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
+from ..analysis.report import (
+    DEFAULT_D_MODEL,
+    MAX_REPORT_CHARS,
+    ReportError,
+    WholeText,
+    build_report,
+    to_html,
+    to_markdown,
+    with_whole_text,
+)
 from ..pretrained import zoo
 from ..render import piece_label
-from .common import CliError, read_text_file
+from .common import (
+    CliError,
+    Progress,
+    add_stream_options,
+    int_range,
+    stream_setup,
+    write_atomic,
+)
 
 
 def _tokenizers(spec: str, pattern: str) -> list:
@@ -81,37 +97,52 @@ def _inspect_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is meant to be shared
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def _whole_counts(path: str, specs: list[str], toks: list, args: argparse.Namespace) -> tuple[dict, str, str]:
+    """Per tokenizer, :class:`~core.analysis.stream.TextCounts` of the whole file (streamed), its sha256 and first chunk."""
+    size, workers, scheduler = stream_setup(path, args)
+    digest = hashlib.sha256()
+    first = ""
+    counts = {}
+    for n, (given, tok) in enumerate(zip(specs, toks)):
+        spec = stream.TokSpec(given, args.pattern)  # how a worker process finds this tokenizer again
+        cut = "text" if stream.can_cut_text(tok) else "none"
+        progress = Progress(size, f"report {tok.id}")
+        total = stream.TextCounts()
+        for chunk, (c, _) in stream.run_shards(stream.tokenize_shard, stream.TokenizeTask(spec),
+                                               stream.iter_chunks(path, cut=cut), workers=workers, scheduler=scheduler):
+            if n == 0:
+                digest.update(chunk.text.encode("utf-8"))
+                first = first or chunk.text
+            total = total + c
+            progress.update(chunk.byte_start + chunk.nbytes)
+        progress.close()
+        counts[tok.id] = total
+    return counts, digest.hexdigest(), first
 
 
 def _report(args: argparse.Namespace) -> dict[str, Any]:
-    text = read_text_file(args.file)
-    english = read_text_file(args.parallel) if args.parallel else None
     out = Path(args.out)
     if out.suffix.lower() not in (".html", ".htm"):
         raise CliError(f"--out must end in .html (got {args.out})")
     md = Path(args.md) if args.md else out.with_suffix(".md")
     toks = _tokenizers(args.tokenizers, args.pattern)
+    specs = [s.strip() for s in args.tokenizers.split(",") if s.strip()]
+    counts, sha, first = _whole_counts(args.file, specs, toks, args)
+    english = eng_counts = None
+    if args.parallel:
+        eng_counts, _, english = _whole_counts(args.parallel, specs, toks, args)
+    any_counts = next(iter(counts.values()))
+    sample = first[:MAX_REPORT_CHARS]
     try:
-        report = build_report(text, toks, english=english, d_model=args.d_model, label=Path(args.file).name,
+        report = build_report(sample, toks, english=english, d_model=args.d_model, label=Path(args.file).name,
                               parallel_label=Path(args.parallel).name if args.parallel else None)
     except ReportError as exc:
         raise CliError(str(exc)) from None
-    try:
-        _write_atomic(out, to_html(report))
-        _write_atomic(md, to_markdown(report))
-    except OSError as exc:
-        raise CliError(f"cannot write the report: {exc.strerror or exc}") from None
+    whole = WholeText(any_counts.chars, any_counts.words, any_counts.bytes, sha, counts,
+                      {k: v.tokens for k, v in eng_counts.items()} if eng_counts else None)
+    report = with_whole_text(report, whole, len(sample))
+    write_atomic(out, to_html(report))
+    write_atomic(md, to_markdown(report))
     return dict(report.to_json(), html=str(out), markdown=str(md))
 
 
@@ -131,6 +162,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--parallel", help="the English version of --file (for the premium)")
     r.add_argument("--out", required=True, help="report.html")
     r.add_argument("--md", help="Markdown output (default: --out with .md)")
-    r.add_argument("--d-model", type=int, default=DEFAULT_D_MODEL, help="model width for embedding parameters")
+    r.add_argument("--d-model", type=int_range(1, 1_000_000), default=DEFAULT_D_MODEL, help="model width for embedding parameters")
     r.add_argument("--pattern", default="cl100k", help="split pattern for a file:*.tiktoken tokenizer")
+    add_stream_options(r)
     r.set_defaults(func=_report, table=None)

@@ -25,15 +25,22 @@ from typing import Any
 
 from ..analysis import evaluate as E
 from ..analysis import recipes as R
+from ..analysis import stream
 from ..assets import BUNDLED_CORPUS
-from .common import CliError, read_text_file
+from ..text import limits
+from .common import CliError, Progress, add_stream_options, int_range, read_text_file, stream_setup, write_atomic
 
+#: Largest vocabulary ``train`` asks a recipe for.
+MAX_TRAIN_VOCAB = 1_000_000
+#: Largest corpus file the CLI trains on (bytes; training holds the whole corpus in memory).
+CLI_MAX_CORPUS_BYTES = 20_000_000
 #: Largest corpus the CLI trains on (characters).
 CLI_MAX_CORPUS_CHARS = 50_000_000
 
 
 def _corpus_text(path: str | None) -> str:
-    text = read_text_file(path) if path else BUNDLED_CORPUS.read_text(encoding="utf-8")
+    text = read_text_file(path, max_bytes=CLI_MAX_CORPUS_BYTES, hint="") if path else \
+        BUNDLED_CORPUS.read_text(encoding="utf-8")
     E.check_corpus_size(text, CLI_MAX_CORPUS_CHARS)
     return text
 
@@ -44,16 +51,7 @@ def _split(args: argparse.Namespace, text: str) -> E.Split:
 
 def load_spec(spec: str) -> Any:
     """A tokenizer from a spec: a ``tokenizer.json`` path, else a zoo spec."""
-    p = Path(spec)
-    if p.suffix == ".json" and (p.is_file() or not p.exists()):
-        try:
-            data = p.read_bytes()
-        except OSError as exc:
-            raise CliError(f"cannot read {spec}: {exc.strerror or exc}") from None
-        return R.load_json_bytes(data, name=p.name)
-    from ..pretrained import zoo
-
-    return zoo.resolve(spec)
+    return stream.open_spec(spec)
 
 
 def as_candidate(tok: Any) -> Any:
@@ -78,11 +76,8 @@ def _train(args: argparse.Namespace) -> dict[str, Any]:
     split = _split(args, text)
     tok = R.train(args.recipe, split.train, args.vocab_size, min_frequency=args.min_frequency)
     out = Path(args.out)
-    try:
-        out.write_text(tok.json, encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    saved = out.read_bytes()
+    write_atomic(out, tok.json)
+    saved = out.read_bytes()  # the proof reads back what landed on disk
     proof = E.save_load_proof(saved, split.heldout)
     metrics = E.evaluate(tok, split.heldout)
     return {
@@ -151,9 +146,7 @@ def _evaluate(args: argparse.Namespace) -> dict[str, Any]:
         split = _split(args, _corpus_text(args.corpus))
         sentences = list(split.heldout)
     else:
-        sentences = [ln for ln in read_text_file(args.heldout).splitlines() if ln.strip()]
-        if not sentences:
-            raise CliError(f"{args.heldout} has no non-empty lines to evaluate on")
+        return _evaluate_streamed(args)
     rows = []
     proofs = {}
     for spec in _specs(args.tokenizers):
@@ -169,6 +162,33 @@ def _evaluate(args: argparse.Namespace) -> dict[str, Any]:
         "rows": rows,
         "proofs": proofs,
     }
+
+
+def _evaluate_streamed(args: argparse.Namespace) -> dict[str, Any]:
+    """``evaluate --heldout F``: every non-empty line of F, read in chunks cut after line breaks."""
+    specs = _specs(args.tokenizers)
+    toks = [load_spec(s) for s in specs]  # here first: a bad tokenizer is one error line before any worker starts
+    size, workers, scheduler = stream_setup(args.heldout, args)
+    rows = []
+    proofs = {}
+    sentences = 0
+    for spec, tok in zip(specs, toks):
+        progress = Progress(size, f"evaluate {spec}")
+        task = stream.LinesTask(stream.TokSpec(spec, trained=True), "evaluate", E.MAX_FAILURES)
+        total = E.EvalTally()
+        for chunk, t in stream.run_shards(stream.lines_shard, task, stream.iter_chunks(args.heldout, cut="line"),
+                                          workers=workers, scheduler=scheduler):
+            total = total.merged(t)
+            progress.update(chunk.byte_start + chunk.nbytes)
+        progress.close()
+        if not total.sentences:
+            raise CliError(f"{args.heldout} has no non-empty lines to evaluate on")
+        sentences = total.sentences
+        rows.append(E.metrics_from(as_candidate(tok), total).to_json())
+        if isinstance(tok, R.TrainedTokenizer) and size <= limits.MAX_STEP_TEXT_BYTES:
+            held = [ln for ln in read_text_file(args.heldout).splitlines() if ln.strip()]
+            proofs[spec] = _proof_json(E.save_load_proof(tok.json.encode("utf-8"), held))
+    return {"heldout": {"sentences": sentences, "file": args.heldout}, "rows": rows, "proofs": proofs}
 
 
 def _evaluate_table(res: dict[str, Any]) -> str:
@@ -205,14 +225,10 @@ def _special_table(res: dict[str, Any]) -> str:
 
 def _round_trip(args: argparse.Namespace) -> dict[str, Any]:
     if args.file:
-        cases = [(f"line {i + 1}", ln) for i, ln in enumerate(read_text_file(args.file).splitlines()) if ln.strip()]
-        if not cases:
-            raise CliError(f"{args.file} has no non-empty lines")
-    else:
-        cases = list(E.HARD_CASES)
+        return _round_trip_streamed(args)
     out = {}
     for spec in _specs(args.tokenizers):
-        results = E.round_trip_suite(as_candidate(load_spec(spec)), cases)
+        results = E.round_trip_suite(as_candidate(load_spec(spec)), list(E.HARD_CASES))
         out[spec] = {
             "passed": sum(r.ok for r in results),
             "cases": len(results),
@@ -222,22 +238,34 @@ def _round_trip(args: argparse.Namespace) -> dict[str, Any]:
     return {"tokenizers": out}
 
 
+def _round_trip_streamed(args: argparse.Namespace) -> dict[str, Any]:
+    """``round-trip --file F``: every non-empty line is a case; ``results`` lists the first failures only."""
+    specs = _specs(args.tokenizers)
+    for spec in specs:
+        load_spec(spec)  # here first: a bad tokenizer is one error line before any worker starts
+    size, workers, scheduler = stream_setup(args.file, args)
+    out = {}
+    for spec in specs:
+        progress = Progress(size, f"round-trip {spec}")
+        task = stream.LinesTask(stream.TokSpec(spec, trained=True), "round-trip", stream.MAX_LISTED_FAILURES)
+        total = stream.RoundTripTally()
+        for chunk, t in stream.run_shards(stream.lines_shard, task, stream.iter_chunks(args.file, cut="line"),
+                                          workers=workers, scheduler=scheduler):
+            total = total.merged(t, stream.MAX_LISTED_FAILURES)
+            progress.update(chunk.byte_start + chunk.nbytes)
+        progress.close()
+        if not total.cases:
+            raise CliError(f"{args.file} has no non-empty lines")
+        out[spec] = {"passed": total.passed, "cases": total.cases, "results": list(total.failures)}
+    return {"tokenizers": out}
+
+
 def _round_trip_table(res: dict[str, Any]) -> str:
     lines = []
     for spec, r in res["tokenizers"].items():
         lines.append(f"{spec}: {r['passed']}/{r['cases']} round-trip")
         lines += [f"  FAIL {x['case']}: {x['text']!r} -> {x['decoded']!r} ({x['reason']})" for x in r["results"] if not x["ok"]]
     return "\n".join(lines)
-
-
-def _positive(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return n
 
 
 def _fraction(value: str) -> float:
@@ -260,10 +288,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``train``, ``evaluate``, ``special-tokens`` and ``round-trip`` to the CLI."""
     p = sub.add_parser("train", help="train a tokenizer recipe, save tokenizer.json, report held-out metrics")
     p.add_argument("--recipe", required=True, choices=list(R.RECIPES))
-    p.add_argument("--vocab-size", type=_positive, required=True)
+    p.add_argument("--vocab-size", type=int_range(1, MAX_TRAIN_VOCAB), required=True)
     p.add_argument("--corpus", help="UTF-8 text file (default: the bundled Bangla corpus)")
     p.add_argument("--out", required=True, help="where to write tokenizer.json")
-    p.add_argument("--min-frequency", type=_positive, default=R.DEFAULT_MIN_FREQUENCY)
+    p.add_argument("--min-frequency", type=int_range(1, 1_000_000_000), default=R.DEFAULT_MIN_FREQUENCY)
     _split_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_train, table=_train_table)
@@ -274,6 +302,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--corpus", help="UTF-8 corpus: evaluate on the held-out part of its split")
     p.add_argument("--baselines", action="store_true", help="add words/code-point baselines (needs --corpus)")
     _split_args(p)
+    add_stream_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_evaluate, table=_evaluate_table)
 
@@ -285,6 +314,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("round-trip", help="decode(encode(text)) == text over hard cases or a file's lines")
     p.add_argument("--tokenizers", required=True, help="comma-separated: tokenizer.json paths or zoo ids")
-    p.add_argument("--file", help="UTF-8 file: every non-empty line is a case")
+    p.add_argument("--file", help="UTF-8 file: every non-empty line is a case (streamed; lists the first "
+                   f"{stream.MAX_LISTED_FAILURES} failures)")
+    add_stream_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_round_trip, table=_round_trip_table)

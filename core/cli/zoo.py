@@ -16,15 +16,18 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import json
 import sys
 from typing import Any
 
-from ..analysis import tax
+from ..analysis import stream, tax
+from ..assets import BUNDLED_TSV
 from ..pretrained import zoo
 from ..pretrained.adapter import PretrainedTokenizer
 from ..pretrained.replay import replay
+from ..text import limits
 from ..text.units import utf8_hex
-from .common import CliError, read_text_file, text_arg
+from .common import STREAMED, CliError, Progress, add_stream_options, decode_utf8, stream_setup, text_arg
 
 
 def _list(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -63,7 +66,11 @@ def _warn_specials(tok: PretrainedTokenizer, text: str) -> None:
         )
 
 
-def _tokenize(args: argparse.Namespace) -> dict[str, Any]:
+def _tokenize(args: argparse.Namespace) -> Any:
+    if args.summary or args.jsonl:
+        if not args.file:
+            raise CliError("--summary and --jsonl read a --file")
+        return _tokenize_streamed(args)
     text = text_arg(args)
     tok = _tokenizer(args)
     _warn_specials(tok, text)
@@ -87,8 +94,43 @@ def _tokenize(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _tokenize_streamed(args: argparse.Namespace) -> Any:
+    """``tokenize --file F --summary|--jsonl``: the file in chunks cut where the tokens cannot change."""
+    spec = stream.TokSpec(args.tokenizer, args.pattern)
+    tok = stream.load_spec(spec)  # here first: a bad tokenizer is one error line before any worker starts
+    cut = "text" if stream.can_cut_text(tok) else "none"
+    size, workers, scheduler = stream_setup(args.file, args)
+    progress = Progress(size, f"tokenize {tok.id}")
+    total = stream.TextCounts()
+    done = 0
+    out = sys.stdout
+    task = stream.TokenizeTask(spec, jsonl=args.jsonl)
+    for chunk, (counts, lines) in stream.run_shards(stream.tokenize_shard, task, stream.iter_chunks(args.file, cut=cut),
+                                                    workers=workers, scheduler=scheduler):
+        total = total + counts
+        if lines:
+            out.write(lines)
+        done += counts.bytes
+        progress.update(done)
+    progress.close()
+    if total.special_text:
+        print(f"warning: {total.special_text:,} places in {args.file} spell control tokens of {tok.id}; "
+              "encoded as plain text", file=sys.stderr)
+    summary = {"tokenizer": tok.id, "file": args.file, **total.to_json()}
+    if args.jsonl:
+        out.write(json.dumps({"summary": summary}, ensure_ascii=False) + "\n")
+        out.flush()
+        return STREAMED
+    return summary
+
+
 def _tokenize_table(result: dict[str, Any]) -> str:
     b = result["boundaries"]
+    if "tokens" not in result or not isinstance(result["tokens"], list):
+        return (f"{result['tokenizer']}: {result['tokens']:,} tokens, {result['words']:,} words, "
+                f"{result['tokens_per_word']:.3f} tokens/word, {result['bytes_per_token']:.3f} bytes/token; "
+                f"{b['inside_grapheme']:,} of {b['total']:,} boundaries inside a grapheme cluster "
+                f"({b['inside_codepoint']:,} inside a code point)")
     lines = [
         f"{result['tokenizer']}: {result['count']} tokens; {b['inside_grapheme']} of {b['total']} boundaries "
         f"inside a grapheme cluster ({b['inside_codepoint']} inside a code point)"
@@ -123,25 +165,55 @@ def _replay_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _tsv_header(path: str, label: str) -> tuple[tuple[str, ...], int, int]:
+    """(languages, bytes up to and including the header line, lines before the rows) of a TSV file."""
+    with limits.open_regular(path, "TSV file") as fh:
+        consumed = lines = 0
+        while True:
+            line = fh.readline(limits.MAX_STEP_TEXT_BYTES + 1)
+            if not line:
+                raise tax.ParallelError(f"{label} is empty")
+            if len(line) > limits.MAX_STEP_TEXT_BYTES:
+                raise tax.ParallelError(f"{label}: the header row is longer than {limits.MAX_STEP_TEXT_BYTES:,} bytes")
+            consumed += len(line)
+            lines += 1
+            text = decode_utf8(line, path)
+            if text.strip():
+                return tax.parse_header(text.rstrip("\n"), label), consumed, lines
+
+
 def _compare(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "csv", False):
         args.table = compare_csv  # the CLI prints args.table(result) after this returns
-    if args.parallel:
-        parallel = tax.parse_tsv(read_text_file(args.parallel), label=args.parallel)
-    else:
-        parallel = tax.load_bundled()
+    path = args.parallel or str(BUNDLED_TSV)
+    label = args.parallel or "bundled sentences (assets/parallel.tsv)"
     ids = [t.strip() for t in args.tokenizers.split(",") if t.strip()]
     if not ids:
         raise CliError("give at least one tokenizer id to --tokenizers")
+    size, workers, scheduler = stream_setup(path, args)
+    languages, skip, header_lines = _tsv_header(path, label)
+    specs = tuple(stream.TokSpec(t) for t in ids)
+    toks = [stream.load_spec(s) for s in specs]  # here first: a bad id is one error line before any worker starts
+    task = stream.TaxTask(specs, languages, label, header_lines)
+    progress = Progress(size, "compare")
+    total = stream.TaxCounts(())
+    done = skip
+    for chunk, counts in stream.run_shards(stream.tax_shard, task, stream.iter_chunks(path, cut="line", skip_bytes=skip),
+                                           workers=workers, scheduler=scheduler):
+        total = total + counts
+        done += chunk.nbytes
+        progress.update(done)
+    progress.close()
+    if not total.rows:
+        raise CliError(f"{label} has a header but no rows")
     out: dict[str, Any] = {}
-    for tid in ids:
-        res = tax.measure(zoo.resolve(tid), parallel)
-        out[res.tokenizer] = {
-            "languages": {
-                lang: {"tokens": c.tokens, "words": c.words, "chars": c.chars, "bytes": c.bytes}
-                for lang, c in res.languages.items()
-            },
-            "premium": {lang: round(p, 4) for lang, p in res.premium.items()},
+    en = languages.index("en")
+    for tok, cells in zip(toks, total.cells):
+        en_tokens = cells[en][0]
+        out[tok.id] = {
+            "languages": {lang: {"tokens": c[0], "words": c[1], "chars": c[2], "bytes": c[3]}
+                          for lang, c in zip(languages, cells)},
+            "premium": {lang: round(c[0] / en_tokens, 4) if en_tokens else 0.0 for lang, c in zip(languages, cells)},
         }
     return out
 
@@ -183,6 +255,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argpars
     p.add_argument("--tokenizer", required=True, help=spec_help)
     p.add_argument("--pattern", default="cl100k", help="split pattern for a .tiktoken file: cl100k, o200k, llama3 or a regex")
     _text_source(p)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--summary", action="store_true", help="stream --file: the counts only")
+    mode.add_argument("--jsonl", action="store_true", help="stream --file: one JSON line per token, then the summary")
+    add_stream_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_tokenize, table=_tokenize_table)
 
@@ -199,4 +275,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argpars
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print JSON")
     fmt.add_argument("--csv", action="store_true", help="print CSV")
+    add_stream_options(p)
     p.set_defaults(func=_compare, table=_compare_table)

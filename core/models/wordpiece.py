@@ -24,6 +24,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from ..text import limits
+
 #: Hugging Face's defaults for a WordPiece model.
 DEFAULT_UNK = "[UNK]"
 DEFAULT_PREFIX = "##"
@@ -221,6 +223,10 @@ def load_vocab_bytes(data: bytes, filename: str) -> WordPieceVocab:
     except UnicodeDecodeError as exc:
         raise VocabError(f"{filename} is not UTF-8 text (byte {exc.start})") from None
     if _looks_json(text.lstrip("\ufeff")):
+        try:
+            limits.parse_tokenizer_json(text.lstrip("\ufeff").encode("utf-8"), filename)
+        except limits.LimitError as exc:
+            raise VocabError(str(exc)) from None
         return load_tokenizer_json(text.lstrip("\ufeff"), source=filename)
     return load_vocab_txt(text, source=filename)
 

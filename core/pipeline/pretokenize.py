@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import regex
 
+from ..text.limits import user_finditer
 from ..text.units import Span
 
 _CONTRACTIONS = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)"
@@ -133,7 +134,10 @@ def pretokenize(text: str, pattern: str | Pattern = "ws-attached") -> list[Span]
     pat = pattern if isinstance(pattern, Pattern) else resolve_pattern(pattern)
     if pat.regex is None:
         return [Span(text, 0, len(text))] if text else []
-    return [Span(m.group(), m.start(), m.end()) for m in _compiled(pat).finditer(text) if m.end() > m.start()]
+    compiled = _compiled(pat)
+    # A user's regex may backtrack for ever ((a|aa)+$ on a long run of a): it runs with a timeout.
+    matches = compiled.finditer(text) if pat.name != "custom" else user_finditer(compiled, text)
+    return [Span(m.group(), m.start(), m.end()) for m in matches if m.end() > m.start()]
 
 
 # ---------------------------------------------------------------------------

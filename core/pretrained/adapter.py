@@ -133,6 +133,10 @@ class PretrainedTokenizer:
         """Text from ids, as the library decodes it."""
         raise NotImplementedError
 
+    def count_tokens(self, texts: Sequence[str]) -> int:
+        """Tokens of each text encoded on its own, summed (control-token spellings count as text)."""
+        return sum(len(self.encode_ids(t)) for t in texts)
+
     # -- shared ------------------------------------------------------------
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
         """Tokens of ``text`` with ids, exact bytes, byte and code point spans.

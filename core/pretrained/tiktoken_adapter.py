@@ -130,6 +130,11 @@ class TiktokenTokenizer(PretrainedTokenizer):
             self._special_mask[ids], self._valid[ids],
         )  # fmt: skip
 
+    def count_tokens(self, texts: Sequence[str]) -> int:
+        # encode_ordinary is encode(..., disallowed_special=()) without the Python-side checks per call.
+        enc = self._enc.encode_ordinary
+        return sum(len(enc(t)) for t in texts)
+
     def token_bytes(self, token_id: int) -> bytes:
         if not 0 <= token_id < len(self._by_id):
             raise ValueError(f"token id {token_id} is outside {self.id}'s vocabulary")

@@ -29,6 +29,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from ..text import limits
 from .adapter import PretrainedTokenizer
 from .baseline_adapter import BaselineTokenizer
 from .catalog import (
@@ -95,18 +96,42 @@ def read_checked(entry: ZooEntry) -> bytes:
 
 
 def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
-    """Parse a ``.tiktoken`` file (``base64 rank`` per line) into a ranks table."""
+    """Parse a ``.tiktoken`` file (``base64 rank`` per line) into a ranks table.
+
+    Checked so the engine never sees a table it would crash or stall on:
+    at most :data:`core.text.limits.MAX_TOKENIZER_FILE_BYTES`, no token
+    listed twice, ranks unique, dense and below 2^31
+    (:func:`core.text.limits.check_ids`), and all 256 single bytes present
+    (byte-level BPE starts from them; without one, some text has no tokens).
+    """
+    if len(data) > limits.MAX_TOKENIZER_FILE_BYTES:
+        raise ZooError(f"{where} is {len(data):,} bytes; the limit for a tokenizer file is "
+                       f"{limits.MAX_TOKENIZER_FILE_BYTES:,}")
     ranks: dict[bytes, int] = {}
+    lineno = 0
     try:
         for lineno, line in enumerate(data.splitlines(), 1):
             if not line:
                 continue
             tok, rank = line.split()
-            ranks[base64.b64decode(tok, validate=True)] = int(rank)
+            piece = base64.b64decode(tok, validate=True)
+            if not piece:
+                raise ValueError("empty token")
+            if piece in ranks:
+                raise ValueError(f"token {piece!r} is listed twice")
+            ranks[piece] = int(rank)
     except (ValueError, TypeError) as exc:
         raise ZooError(f"{where} is not a valid .tiktoken ranks file (line {lineno}: {exc})") from None
     if not ranks:
         raise ZooError(f"{where} is empty: no ranks")
+    try:
+        limits.check_ids(ranks.values(), where, what="rank")
+    except limits.LimitError as exc:
+        raise ZooError(str(exc)) from None
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise ZooError(f"{where} is not a byte-level ranks table: {len(missing)} of the 256 single bytes have no rank "
+                       f"(first: {missing[0]:#04x})")
     return ranks
 
 
@@ -130,6 +155,10 @@ def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[s
         special_list = obj.get("special_tokens")
     except (ValueError, KeyError, TypeError) as exc:
         raise ZooError(f"{where} is not a valid Tekken tokenizer file ({type(exc).__name__}: {exc})") from None
+    try:
+        limits.check_ids(ranks.values(), where, what="rank")
+    except limits.LimitError as exc:
+        raise ZooError(str(exc)) from None
     if special_list:
         names = {s["token_str"]: int(s["rank"]) for s in special_list}
     else:
@@ -199,6 +228,7 @@ def _build(entry: ZooEntry) -> PretrainedTokenizer:
     if entry.loader == "sentencepiece":
         return SentencePieceTokenizer.from_bytes(entry, data, where)
     if entry.loader == "hf-json":
+        limits.parse_tokenizer_json(data, where)
         return HFTokenizer.from_bytes(entry, data, where)
     raise ZooError(f"{entry.id}: unknown loader {entry.loader!r}")
 
@@ -261,6 +291,7 @@ def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTo
                          "user file", "none declared", {"pattern": pat}, offline=True)
         return TiktokenTokenizer(entry, ranks, pat, {})
     if kind == "tekken":
+        limits.check_json_bytes(data, name)
         ranks, pat, specials = parse_tekken(data, name)
         entry = ZooEntry(uid, name, "byte-level BPE (user Tekken)", len(ranks) + len(specials), "tekken", None, name,
                          digest, "user file", SPECIAL_NOTE)
@@ -270,6 +301,7 @@ def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTo
                          "control pieces are never made from text")
         return SentencePieceTokenizer.from_bytes(entry, data, name)
     if kind == "hf-json":
+        limits.parse_tokenizer_json(data, name)
         entry = ZooEntry(uid, name, "Hugging Face tokenizer.json (user)", 0, "hf-json", None, name, digest,
                          "user file", "special tokens in text are encoded as text (encode_special_tokens=True)")
         return HFTokenizer.from_bytes(entry, data, name)
@@ -280,9 +312,9 @@ def load_user_file(path: str | os.PathLike[str], *, kind: UserKind = "auto", pat
     """:func:`load_user_bytes` for a file on disk."""
     p = Path(path)
     try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise ZooError(f"cannot read {p}: {exc.strerror or exc}") from None
+        data = limits.read_regular(p, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what="tokenizer file")
+    except limits.LimitError as exc:
+        raise ZooError(str(exc)) from None
     return load_user_bytes(p.name, data, kind=kind, pattern=pattern)
 
 

@@ -1,0 +1,222 @@
+"""Input limits: what the engine refuses before it tries, so hostile input gets a clear, bounded answer.
+
+Every path the user names is read through :func:`read_regular` (or opened
+for streaming with :func:`open_regular`): devices (``/dev/zero``), FIFOs and
+directories are refused before they are opened, and a file above its size
+limit is refused before it is read. Tokenizer files are checked by
+:func:`check_json_bytes` (size, nesting depth, without recursion) and
+:func:`check_ids` (unique, below 2^31, dense enough that a table indexed by
+id stays small). User regexes run with a timeout (:data:`REGEX_TIMEOUT_S`,
+the ``regex`` module's ``timeout=``) through :func:`user_finditer`.
+
+Every refusal is a :class:`LimitError` (a ``ValueError``) with a one-line
+message, so the CLI prints it as one line and the pages show it as a message.
+
+This module lives in the lowest wing (it imports nothing of ``core``)
+because parsers in every wing need it. It does not decide what a command
+does with a big file (streaming is :mod:`core.analysis.stream`).
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+from typing import BinaryIO, Iterable, Iterator
+
+import numpy as np
+
+#: Largest tokenizer file read (``tokenizer.json``, ``.tiktoken``, ``.model``, ``vocab.txt``), in bytes.
+MAX_TOKENIZER_FILE_BYTES = 64 * 1024 * 1024
+#: Deepest nesting accepted in a tokenizer JSON file (real ones nest under 10 levels).
+MAX_JSON_DEPTH = 64
+#: Ids at or above this are refused (tiktoken and ``tokenizers`` store ids as 32-bit integers).
+MAX_ID = 2**31 - 1
+#: Largest id allowed for a vocabulary of ``n`` entries: ``n * ID_SLACK_FACTOR + ID_SLACK``.
+ID_SLACK_FACTOR = 2
+ID_SLACK = 1024
+#: Largest text a step-by-step analysis takes at once (bytes); streaming commands have no such limit.
+MAX_STEP_TEXT_BYTES = 1_000_000
+#: Seconds a user-supplied regex may spend on one text.
+REGEX_TIMEOUT_S = 2.0
+
+
+class LimitError(ValueError):
+    """Input refused by a limit (not a regular file, too big, too deep, bad ids, a regex that runs away)."""
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1024 * 1024):,.1f} MB" if n >= 1024 * 1024 else f"{n:,} bytes"
+
+
+def check_regular(path: str | os.PathLike[str], what: str = "file") -> os.stat_result:
+    """``os.stat`` of ``path``, or :class:`LimitError` unless it is a regular file.
+
+    >>> check_regular("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    core.text.limits.LimitError: /dev/zero is not a regular file (a character device); give a file
+    """
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise LimitError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a character device" if stat.S_ISCHR(st.st_mode)
+                else "a block device" if stat.S_ISBLK(st.st_mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(st.st_mode)
+                else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file")
+        raise LimitError(f"{os.fspath(path)} is not a regular file ({kind}); give a {what}")
+    return st
+
+
+def open_regular(path: str | os.PathLike[str], what: str = "file") -> BinaryIO:
+    """Open a regular file for reading in binary (never a device or FIFO: checked before opening)."""
+    check_regular(path, what)
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise LimitError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # replaced between stat and open
+        fh.close()
+        raise LimitError(f"{os.fspath(path)} is not a regular file; give a {what}")
+    return fh
+
+
+def read_regular(path: str | os.PathLike[str], *, max_bytes: int, what: str = "file", hint: str = "") -> bytes:
+    """All bytes of a regular file no bigger than ``max_bytes``, else :class:`LimitError`.
+
+    ``hint`` is appended to the too-big message (e.g. which command streams instead).
+    """
+    with open_regular(path, what) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > max_bytes:
+            raise LimitError(f"{os.fspath(path)} is {_mib(size)}; the limit for a {what} is {_mib(max_bytes)}{hint}")
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:  # grew while we read it
+        raise LimitError(f"{os.fspath(path)} is larger than the limit for a {what} ({_mib(max_bytes)}){hint}")
+    return data
+
+
+def check_size(data: bytes | str, *, max_bytes: int, what: str, hint: str = "") -> None:
+    """:class:`LimitError` if ``data`` (bytes, or text measured in UTF-8 bytes) exceeds ``max_bytes``."""
+    n = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", errors="surrogatepass"))
+    if n > max_bytes:
+        raise LimitError(f"the {what} is {_mib(n)}; the limit is {_mib(max_bytes)}{hint}")
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]+|\\.)*"', re.S)
+
+
+def json_depth(data: bytes) -> int:
+    """Deepest ``[``/``{`` nesting of a JSON text, brackets inside strings ignored (no recursion).
+
+    >>> json_depth(b'{"a": [1, {"b": "[[["}]}')
+    3
+    """
+    bare = np.frombuffer(_JSON_STRING.sub(b'""', data), dtype=np.uint8)
+    step = np.zeros(bare.size, dtype=np.int8)
+    step[(bare == ord("[")) | (bare == ord("{"))] = 1
+    step[(bare == ord("]")) | (bare == ord("}"))] = -1
+    return int(np.cumsum(step, dtype=np.int64).max(initial=0))
+
+
+def check_json_bytes(data: bytes, where: str, *, max_bytes: int = MAX_TOKENIZER_FILE_BYTES,
+                     max_depth: int = MAX_JSON_DEPTH) -> None:
+    """:class:`LimitError` if a JSON tokenizer file is too big or nested too deep to parse safely."""
+    if len(data) > max_bytes:
+        raise LimitError(f"{where} is {_mib(len(data))}; the limit for a tokenizer file is {_mib(max_bytes)}")
+    depth = json_depth(data)
+    if depth > max_depth:
+        raise LimitError(f"{where} nests {depth:,} levels deep; a tokenizer file may nest at most {max_depth}")
+
+
+def check_ids(ids: Iterable[object], where: str, *, what: str = "id") -> int:
+    """Check a vocabulary's ids: whole numbers, unique, ``0 <= id < 2^31``, and dense.
+
+    Dense means the largest id is below ``ID_SLACK_FACTOR * n + ID_SLACK``
+    for ``n`` ids, so a table indexed by id stays about the vocabulary's
+    size. Returns the largest id (-1 for none).
+
+    >>> check_ids([0, 1, 2], "t")
+    2
+    >>> check_ids([0, 0], "t")
+    Traceback (most recent call last):
+    ...
+    core.text.limits.LimitError: t: id 0 is used twice
+    """
+    seen: set[int] = set()
+    top = -1
+    for i in ids:
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise LimitError(f"{where}: {what} {i!r} is not a whole number")
+        if i < 0 or i > MAX_ID:
+            raise LimitError(f"{where}: {what} {i:,} is outside 0..2^31-1")
+        if i in seen:
+            raise LimitError(f"{where}: {what} {i:,} is used twice")
+        seen.add(i)
+        top = max(top, i)
+    limit = ID_SLACK_FACTOR * len(seen) + ID_SLACK
+    if top >= limit:
+        raise LimitError(f"{where}: {what} {top:,} is far beyond the {len(seen):,} entries (ids must be dense: "
+                         f"below {limit:,})")
+    return top
+
+
+def user_finditer(compiled, text: str, *, timeout: float = REGEX_TIMEOUT_S) -> Iterator:  # noqa: ANN001
+    """``compiled.finditer(text)`` (a ``regex`` pattern) that gives up after ``timeout`` seconds overall.
+
+    Raises :class:`LimitError` naming the pattern when it runs away (e.g.
+    ``(a|aa)+$`` on a long run of ``a``).
+    """
+    try:
+        yield from compiled.finditer(text, timeout=timeout)
+    except TimeoutError:
+        raise LimitError(f"the pattern {compiled.pattern!r} took more than {timeout:g} s on this text "
+                         "(catastrophic backtracking?); simplify it") from None
+
+
+def parse_tokenizer_json(data: bytes, where: str) -> dict:
+    """A Hugging Face ``tokenizer.json``'s content, checked before any library sees it.
+
+    Size and depth (:func:`check_json_bytes`), UTF-8 and JSON, a ``model``
+    section, a non-empty vocabulary, its ids and the added tokens' ids
+    (:func:`check_ids`), and for WordPiece / WordLevel an unknown token that
+    is in the vocabulary. Raises :class:`LimitError` with one line.
+    """
+    import json
+
+    check_json_bytes(data, where)
+    try:
+        cfg = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise LimitError(f"{where} is not UTF-8 text (byte {exc.start:,}), so it is not a tokenizer.json") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise LimitError(f"{where} is not a valid tokenizer.json (not valid JSON: {getattr(exc, 'msg', exc)})") from None
+    model = cfg.get("model") if isinstance(cfg, dict) else None
+    if not isinstance(model, dict):
+        raise LimitError(f"{where} is JSON but not a tokenizer.json (no \"model\" section)")
+    vocab = model.get("vocab")
+    mtype = model.get("type")
+    if isinstance(vocab, dict):
+        if not vocab:
+            raise LimitError(f"{where}: the {mtype or 'model'} vocabulary is empty")
+        n = len(vocab)
+        check_ids(vocab.values(), where)
+        unk = model.get("unk_token")
+        if mtype in ("WordPiece", "WordLevel") and isinstance(unk, str) and unk not in vocab:
+            raise LimitError(f"{where}: the unknown token {unk!r} is not in the vocabulary ({mtype})")
+    elif isinstance(vocab, list):
+        if not vocab:
+            raise LimitError(f"{where}: the {mtype or 'model'} vocabulary is empty")
+        n = len(vocab)
+    else:
+        raise LimitError(f"{where}: the model has no vocabulary")
+    added = cfg.get("added_tokens") or []
+    if not isinstance(added, list) or not all(isinstance(a, dict) for a in added):
+        raise LimitError(f"{where}: added_tokens is not a list of tokens")
+    ids = [a.get("id") for a in added]
+    for i in ids:
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= MAX_ID:
+            raise LimitError(f"{where}: added token id {i!r} is not a whole number in 0..2^31-1")
+    if ids and max(ids) >= ID_SLACK_FACTOR * (n + len(ids)) + ID_SLACK:
+        raise LimitError(f"{where}: added token id {max(ids):,} is far beyond the {n:,} vocabulary entries")
+    return cfg

@@ -1,0 +1,333 @@
+"""The hostile-input corpus: bad and big files, and the CLI calls that must refuse them.
+
+:func:`make` writes every bad kind into a directory (nothing is committed in
+bulk: a 200 MB file is sparse, the 50 MB text is generated) and returns the
+cases: a name and the ``python -m core`` arguments. Every case must end in
+exit status 2 with one line on stderr and no traceback, within the time and
+memory limits ``tests/test_hostile.py`` sets on the child process.
+
+Run it alone to see each case's outcome: ``python tests/hostile_corpus.py``
+(``--json`` for machine-readable results: what ``tests/test_hostile.py`` reads).
+The kinds follow issue 13's list (50 MB files, ``/dev/zero``, FIFOs, deep
+JSON, huge ids, empty WordPiece vocabularies, bad ``.tiktoken`` files,
+``file:/dev/zero``, bad numbers, a backtracking ``--pattern``,
+``report --out /dev/full.html``).
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    argv: tuple[str, ...]
+
+
+#: Size of the big text file (the issue's 50 MB).
+BIG_BYTES = 50 * 1024 * 1024
+
+
+def _b64(b: bytes) -> str:
+    return base64.b64encode(b).decode()
+
+
+def _bytes_ranks() -> list[str]:
+    return [f"{_b64(bytes([i]))} {i}" for i in range(256)]
+
+
+def make_files(d: Path) -> dict[str, Path]:
+    """Write every bad file kind into ``d``; returns kind -> path."""
+    d.mkdir(parents=True, exist_ok=True)
+    f: dict[str, Path] = {}
+
+    def put(name: str, data: bytes | str) -> None:
+        p = d / name
+        p.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        f[name] = p
+
+    line = ("বাজারঘরের অর্ডার আজ পৌঁছাবে। Your order arrives today. सामान आज पहुँचेगा।\n").encode("utf-8")
+    with open(d / "big.txt", "wb") as fh:
+        block = line * (1024 * 1024 // len(line) + 1)
+        written = 0
+        while written < BIG_BYTES:
+            fh.write(block)
+            written += len(block)
+    f["big.txt"] = d / "big.txt"
+    with open(d / "sparse.bin", "wb") as fh:  # 200 MB of NUL bytes that take no disk space
+        fh.truncate(200 * 1024 * 1024)
+    f["sparse.bin"] = d / "sparse.bin"
+    fifo = d / "fifo"
+    os.mkfifo(fifo)
+    f["fifo"] = fifo
+    (d / "dir").mkdir()
+    f["dir"] = d / "dir"
+    put("nul.txt", b"abc\x00def\n")
+    put("latin1.txt", "café\n".encode("latin-1"))
+    put("aaaa.txt", "a" * 100_000 + "b")
+    deep = "[" * 100_000 + "]" * 100_000
+    put("deep.json", '{"model": {"type": "BPE", "vocab": ' + deep + "}}")
+    put("deep_plain.json", deep)
+    base = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
+            "pre_tokenizer": {"type": "Whitespace"}, "post_processor": None, "decoder": None}
+    put("hugeid.json", json.dumps({**base, "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 4_000_000_000},
+                                                     "unk_token": "[UNK]"}}))
+    put("sparseid.json", json.dumps({**base, "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 50_000_000},
+                                                       "unk_token": "[UNK]"}}))
+    put("dupid.json", json.dumps({**base, "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 1, "b": 1},
+                                                    "unk_token": "[UNK]"}}))
+    put("emptywp.json", json.dumps({**base, "model": {"type": "WordPiece", "vocab": {}, "unk_token": "[UNK]",
+                                                      "continuing_subword_prefix": "##",
+                                                      "max_input_chars_per_word": 100}}))
+    put("empty_vocab.txt", "\n\n")
+    put("dup.tiktoken", "\n".join(_bytes_ranks() + [f"{_b64(b'ab')} 5"]) + "\n")
+    put("bigrank.tiktoken", "\n".join(_bytes_ranks() + [f"{_b64(b'ab')} {2**32 - 2}"]) + "\n")
+    put("one.tiktoken", f"{_b64(b'a')} 0\n")
+    put("empty.tiktoken", b"")
+    put("ok.tiktoken", "\n".join(_bytes_ranks() + [f"{_b64(b'aa')} 256"]) + "\n")
+    put("ragged_ok.tsv", "en\tbn\n" + "house of the shop\tবাজারঘরের অর্ডার\n" * 200_000)
+    put("ragged.tsv", "en\tbn\n" + "house\tঘর\n" * 50_000 + "one cell only\n")
+    with open(d / "noline.txt", "wb") as fh:  # 20 MB without a line break: no safe place to cut
+        fh.write(("বাজার " * 1024).encode("utf-8") * 1400)
+    f["noline.txt"] = d / "noline.txt"
+    with open(d / "late_nul.txt", "wb") as fh:  # valid text, then a NUL byte after 3 MB
+        fh.write(line * (3 * 1024 * 1024 // len(line)) + b"\x00tail\n")
+    f["late_nul.txt"] = d / "late_nul.txt"
+    with open(d / "five.txt", "wb") as fh:  # a 5 MB corpus the streaming commands must answer
+        fh.write(line * (5 * 1024 * 1024 // len(line)))
+    f["five.txt"] = d / "five.txt"
+    put("doc.txt", "বাজারঘরের অর্ডার আজ পৌঁছাবে।\n")
+    return f
+
+
+def answers(d: Path) -> list[Case]:
+    """Big input the streaming commands must answer (exit 0, nothing on stderr) within the same limits.
+
+    Call after :func:`make` (it uses the files written there).
+    """
+    five = str(d / "five.txt")
+    return [
+        Case("tokenize --summary 5 MB, 2 workers", ("tokenize", "--tokenizer", "cl100k_base", "--file", five,
+                                                     "--summary", "--workers", "2")),
+        Case("graphemes --summary 5 MB", ("graphemes", "--file", five, "--summary", "--workers", "1")),
+        Case("compare --parallel 5 MB (one column)", ("compare", "--tokenizers", "o200k_base", "--parallel",
+                                                      str(d / "ragged_ok.tsv"), "--workers", "1")),
+    ]
+
+
+def make(d: Path) -> list[Case]:
+    """The files and every case over them."""
+    f = {k: str(v) for k, v in make_files(d).items()}
+    bad_text = ["sparse.bin", "fifo", "dir", "nul.txt", "latin1.txt"]
+    devices = ["/dev/zero", f["fifo"], f["dir"], f["sparse.bin"]]
+    bad_tok = ["deep.json", "deep_plain.json", "hugeid.json", "sparseid.json", "dupid.json", "emptywp.json",
+               "dup.tiktoken", "bigrank.tiktoken", "one.tiktoken", "empty.tiktoken", "sparse.bin", "fifo", "dir"]
+    cases: list[Case] = []
+
+    def add(name: str, *argv: str) -> None:
+        cases.append(Case(name, tuple(argv)))
+
+    doc = f["doc.txt"]
+    for k in bad_text + ["/dev/zero"]:
+        p = f.get(k, k)
+        add(f"graphemes file={k}", "graphemes", "--file", p)
+        add(f"tokenize file={k}", "tokenize", "--tokenizer", "cl100k_base", "--file", p)
+        add(f"compare parallel={k}", "compare", "--tokenizers", "bytes", "--parallel", p)
+        add(f"evaluate heldout={k}", "evaluate", "--tokenizers", "bytes", "--heldout", p)
+        add(f"round-trip file={k}", "round-trip", "--tokenizers", "bytes", "--file", p)
+        add(f"report file={k}", "report", "--tokenizers", "bytes", "--file", p, "--out", str(d / "r.html"))
+        add(f"bpe-train corpus={k}", "bpe-train", "--corpus", p, "--merges", "5")
+        add(f"wordpiece file={k}", "wordpiece", "--vocab", "sample", "--file", p)
+        add(f"unigram file={k}", "unigram", "--tokenizer", "sample", "--file", p)
+        add(f"normalize file={k}", "normalize", "--form", "NFC", "--file", p)
+        add(f"pretokenize file={k}", "pretokenize", "--pattern", "gpt2", "--file", p)
+        add(f"replay file={k}", "replay", "--tokenizer", "cl100k_base", "--file", p)
+        add(f"train corpus={k}", "train", "--recipe", "bpe", "--vocab-size", "300", "--corpus", p,
+            "--out", str(d / "t.json"))
+    # Streaming forms over bad files, and files that cannot be cut.
+    for k in bad_text + ["/dev/zero", "noline.txt", "late_nul.txt"]:
+        p = f.get(k, k)
+        add(f"graphemes --summary file={k}", "graphemes", "--file", p, "--summary")
+        add(f"tokenize --jsonl file={k}", "tokenize", "--tokenizer", "cl100k_base", "--file", p, "--jsonl")
+    add("tokenize --summary with a tokenizer.json path", "tokenize", "--tokenizer", f["hugeid.json"], "--file", doc,
+        "--summary")
+    add("compare ragged TSV", "compare", "--tokenizers", "bytes", "--parallel", f["ragged.tsv"])
+    add("compare no en column", "compare", "--tokenizers", "bytes", "--parallel", f["doc.txt"])
+    add("tokenize sentencepiece big file", "tokenize", "--tokenizer", "mistral-spm-v1", "--file", f["big.txt"],
+        "--summary")
+    # The 50 MB file: step-by-step commands refuse it; whole-document output asks for --jsonl / --summary.
+    big = f["big.txt"]
+    add("graphemes big document", "graphemes", "--file", big, "--json")
+    add("tokenize big document", "tokenize", "--tokenizer", "cl100k_base", "--file", big, "--json")
+    add("bpe-train big", "bpe-train", "--corpus", big, "--merges", "10")
+    add("wordpiece big", "wordpiece", "--vocab", "sample", "--file", big)
+    add("unigram big", "unigram", "--tokenizer", "sample", "--file", big)
+    add("normalize big", "normalize", "--form", "NFKC", "--file", big)
+    add("pretokenize big", "pretokenize", "--pattern", "gpt2", "--file", big)
+    add("replay big", "replay", "--tokenizer", "cl100k_base", "--file", big)
+    add("train big", "train", "--recipe", "bpe", "--vocab-size", "300", "--corpus", big, "--out", str(d / "t.json"))
+    # Tokenizer files.
+    for k in bad_tok:
+        spec = "file:" + f[k]
+        add(f"tokenize tokenizer={k}", "tokenize", "--tokenizer", spec, "--file", doc)
+        add(f"compare tokenizer={k}", "compare", "--tokenizers", spec)
+        add(f"evaluate tokenizer={k}", "evaluate", "--tokenizers", f[k] if k.endswith(".json") else spec, "--heldout", doc)
+        add(f"special-tokens tokenizer={k}", "special-tokens", "--tokenizers", spec)
+        add(f"inspect tokenizer={k}", "inspect", "--word", "ঘর", "--tokenizers", spec)
+        add(f"wordpiece vocab={k}", "wordpiece", "--vocab", f[k], "--text", "ঘর")
+        add(f"unigram tokenizer={k}", "unigram", "--tokenizer", f[k], "--text", "ঘর")
+    add("wordpiece vocab=empty_vocab.txt", "wordpiece", "--vocab", f["empty_vocab.txt"], "--text", "ঘর")
+    for dev in devices:
+        add(f"tokenize tokenizer=file:{dev}", "tokenize", "--tokenizer", "file:" + dev, "--text", "a")
+        add(f"wordpiece vocab={dev}", "wordpiece", "--vocab", dev, "--text", "a")
+    # Numbers.
+    for n in ("0", "-5", "1000000000"):
+        add(f"unigram vocab-size {n}", "unigram", "--tokenizer", "sample", "--vocab-size", n, "--text", "ঘর")
+        add(f"wordpiece vocab-size {n}", "wordpiece", "--vocab", "sample", "--vocab-size", n, "--text", "ঘর")
+        add(f"train vocab-size {n}", "train", "--recipe", "bpe", "--vocab-size", n, "--out", str(d / "t.json"))
+    add("bpe-train top-k -1", "bpe-train", "--words", "ab:2,abc:1", "--merges", "2", "--top-k", "-1")
+    add("bpe-train merges -1", "bpe-train", "--words", "ab:2,abc:1", "--merges", "-1")
+    add("bpe-train merges huge", "bpe-train", "--words", "ab:2,abc:1", "--merges", "1000000000000")
+    add("unigram top 0", "unigram", "--tokenizer", "sample", "--top", "0", "--text", "ঘর")
+    add("unigram top huge", "unigram", "--tokenizer", "sample", "--top", "100000000", "--text", "ঘর")
+    add("compare workers 0", "compare", "--tokenizers", "bytes", "--workers", "0")
+    add("tokenize workers -1", "tokenize", "--tokenizer", "bytes", "--file", doc, "--summary", "--workers", "-1")
+    add("report d-model 0", "report", "--tokenizers", "bytes", "--file", doc, "--d-model", "0",
+        "--out", str(d / "r.html"))
+    # Patterns that backtrack.
+    add("pretokenize backtracking pattern", "pretokenize", "--pattern", "(a|aa)+$", "--file", f["aaaa.txt"])
+    add("bpe-train backtracking pattern", "bpe-train", "--corpus", f["aaaa.txt"], "--merges", "2",
+        "--pattern", "(a|aa)+$")
+    add("tokenize tiktoken backtracking pattern", "tokenize", "--tokenizer", "file:" + f["ok.tiktoken"],
+        "--pattern", "(a|aa)+(?=b)$", "--file", f["aaaa.txt"], "--summary")
+    # Output that cannot be written.
+    add("report out /dev/full.html", "report", "--tokenizers", "bytes", "--file", doc, "--out", "/dev/full.html")
+    add("train out /dev/full", "train", "--recipe", "bpe", "--vocab-size", "300", "--out", "/dev/full")
+    add("report out in missing dir", "report", "--tokenizers", "bytes", "--file", doc,
+        "--out", str(d / "nul.txt" / "r.html"))
+    return cases
+
+
+#: Limits on each case's process: address space (bytes) and CPU seconds (RLIMIT_AS, RLIMIT_CPU).
+MEMORY_LIMIT = 2 * 1024**3
+CPU_LIMIT_S = 20
+#: Wall-clock guard: a case blocked without using CPU (e.g. reading a FIFO) is killed after this.
+WALL_GUARD_S = 60.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    status: int | None  # exit status; None when killed by a signal
+    signal: int | None
+    stdout: str
+    stderr: str
+
+
+def run_case(case: Case, workdir: Path) -> Outcome:
+    """Run ``python -m core ARGV`` in a forked child with RLIMIT_AS / RLIMIT_CPU set, stdin at /dev/null.
+
+    The child is forked from this process after ``core.cli`` is imported,
+    so a case costs only its own work; it runs :func:`core.cli.main`
+    exactly as ``python -m core`` does (``core/__main__.py``).
+    """
+    import resource
+    import signal
+    import sys
+    import time
+
+    from core.cli import main
+
+    out_p, err_p = workdir / "case.out", workdir / "case.err"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: limits, redirections, the CLI, then exit without cleanup handlers
+        code = 1
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+            resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
+            for fd, path, flags in ((0, os.devnull, os.O_RDONLY), (1, out_p, os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+                                    (2, err_p, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
+                new = os.open(path, flags, 0o644)
+                os.dup2(new, fd)
+                os.close(new)
+            try:
+                code = main(list(case.argv))
+            except SystemExit as exc:  # argparse
+                code = exc.code if isinstance(exc.code, int) else 2
+            except BaseException:  # what the real entry point would print: a traceback
+                import traceback
+
+                traceback.print_exc()
+                code = 1
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code if isinstance(code, int) else 1)
+    deadline = time.monotonic() + WALL_GUARD_S
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+            break
+        time.sleep(0.01)
+    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    read = lambda p: p.read_text(encoding="utf-8", errors="replace") if p.exists() else ""  # noqa: E731
+    return Outcome(case.name, code, sig, read(out_p), read(err_p))
+
+
+def verdict(o: Outcome) -> str:
+    """'' when the outcome is what every hostile case must give, else what is wrong."""
+    lines = o.stderr.strip().splitlines()
+    if o.signal is not None:
+        return f"killed by signal {o.signal} (time or memory limit)"
+    if o.status != 2:
+        return f"exit status {o.status}"
+    if "Traceback" in o.stderr or "panicked" in o.stderr:
+        return "traceback on stderr"
+    if len(lines) != 1 or not lines[0].startswith("error: "):
+        return f"{len(lines)} lines on stderr"
+    return ""
+
+
+def answer_verdict(o: Outcome) -> str:
+    """'' when a big-input case answered: exit 0, JSON or a table on stdout, nothing on stderr."""
+    if o.signal is not None:
+        return f"killed by signal {o.signal} (time or memory limit)"
+    if o.status != 0 or o.stderr.strip() or not o.stdout.strip():
+        return f"exit status {o.status}, stderr {o.stderr.strip()[-200:]!r}"
+    return ""
+
+
+if __name__ == "__main__":  # a look at every case: python tests/hostile_corpus.py [--json]
+    import sys
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    as_json = "--json" in sys.argv
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        files = Path(tmp) / "files"
+        cases = [(c, verdict) for c in make(files)] + [(c, answer_verdict) for c in answers(files)]
+        for case, judge in cases:
+            o = run_case(case, Path(tmp))
+            bad = judge(o)
+            if as_json:
+                results.append({"name": o.name, "argv": list(case.argv), "verdict": bad, "status": o.status,
+                                "signal": o.signal, "stderr": o.stderr[-2000:], "answer": judge is answer_verdict})
+            else:
+                line = (o.stderr.strip().splitlines() or [""])[-1]
+                print(f"{'BAD ' + bad if bad else 'ok'}: {o.name}: {line[:160]}", flush=True)
+    if as_json:
+        print(json.dumps(results, ensure_ascii=False))
