@@ -304,6 +304,8 @@ def _gguf(tid: str, name: str, vendor: str, algorithm: str, vocab: int, stem: st
                     shelf=ShelfSource("0.3.36", sdist=True, extras=extras), note=note)
 
 
+_DEEPSEEK_NOTE = ("Adds Latin-1 letters (õ, ý, À, ...) as user-defined tokens; the ByteLevel decoder reads them as "
+                  "bytes, so decode(encode('ý')) is not 'ý' (the original Hugging Face tokenizer does the same).")
 _GGUF_SPECIALS = "control tokens (type 3 in the file) are never made from text; user-defined ones are, as in llama.cpp"
 
 SHELF: tuple[ZooEntry, ...] = (
@@ -337,10 +339,12 @@ SHELF: tuple[ZooEntry, ...] = (
                                "and so do we. llama.cpp ships no test vectors for it."),
     _gguf("deepseek-llm", "DeepSeek LLM", "DeepSeek", "byte-level BPE", 102400, "deepseek-llm",
           "867f77537b54565f0d81d508c04edc41aa1d4ffc1a92745f225b4c1b02755f76", "DeepSeek model licence",
-          _GGUF_SPECIALS, (_INP_SHA, "87cfc1a8a9a7ef25d04d28c26a67b6a620af7be938c9bd0feeb4d319b9302832")),
+          _GGUF_SPECIALS, (_INP_SHA, "87cfc1a8a9a7ef25d04d28c26a67b6a620af7be938c9bd0feeb4d319b9302832"),
+          note=_DEEPSEEK_NOTE),
     _gguf("deepseek-coder", "DeepSeek Coder", "DeepSeek", "byte-level BPE", 32256, "deepseek-coder",
           "91cb1379f2e33af1c4866b194622b7a0e12e8f0c9dba7ba2f10d55978730bec1", "DeepSeek model licence",
-          _GGUF_SPECIALS, (_INP_SHA, "c2cea4584b0487e67fbd81f491bb44f89238722062126120d2c412edb3dbd853")),
+          _GGUF_SPECIALS, (_INP_SHA, "c2cea4584b0487e67fbd81f491bb44f89238722062126120d2c412edb3dbd853"),
+          note=_DEEPSEEK_NOTE),
     _gguf("gpt-neox", "GPT-NeoX-20B", "EleutherAI", "byte-level BPE", 50432, "gpt-neox",
           "ae593a7f9b8bb174ed4f5019e41530463e4dac7aa06e42dee8aa650d2bdac53d", "GPT-NeoX (Apache-2.0)",
           _GGUF_SPECIALS, (_INP_SHA, "9d0982a7e7950b81bc2e325fb61bb7e295d2238934ab889737494de2dc4d906b"), options={"pre": "gpt-2", "vectors_from": "mpt"},
