@@ -359,3 +359,14 @@ def test_cli_list_counts_the_whole_shelf(capsys):
     assert len(rows) >= 28 and all(r["available"] for r in rows)
     assert {"gemma4", "qwen", "deepseek-v3"} <= {r["id"] for r in rows}
 
+
+
+def test_readme_commands_install_the_shelf_and_ci_runs_the_readme_test_command():
+    from .conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0].strip() for b in readme.split("```bash\n")[1:3]]
+    assert "python -m core zoo install && python -m streamlit run app.py" in blocks[0]
+    assert "python -m core zoo install && python -m pytest -q" in blocks[1]
+    ci = [line for line in (REPO / ".ci" / "run").read_text().splitlines() if line.startswith("apt-get")]
+    assert ci == [blocks[1]]
