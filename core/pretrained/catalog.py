@@ -373,9 +373,13 @@ SHELF: tuple[ZooEntry, ...] = (
              "dashscope/resources/qwen.tiktoken", "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186",
              "dashscope (Apache-2.0); Tongyi Qianwen licence",
              f"208 specials from 151643 (<|endoftext|>, <|im_start|>, <|im_end|>, <|extra_0..204|>); {SPECIAL_NOTE}",
-             {"pattern": QWEN_PAT, "specials": QWEN_SPECIALS}, vendor="Alibaba", shelf=ShelfSource("2.0.2"),
-             note="Qwen2/2.5 GGUF files (llama.cpp's ggml-vocab-qwen2.gguf) hold the same ranks: its test vectors "
-                  "are checked against this entry."),
+             {"pattern": QWEN_PAT, "specials": QWEN_SPECIALS}, vendor="Alibaba", shelf=ShelfSource("2.0.2", extras={
+                 "dashscope/tokenizers/qwen_tokenizer.py": "a0ee3d948526834e906354652506719a08d2c266de056fa532195ae7705fa3f5",
+                 "dashscope/tokenizers/tokenizer_base.py": "c5313b8a3fbe2ee7752f81e9f0ae8cac11ed697f036ee38f7830ee76477364ab"}),
+             note="Qwen2/2.5 use the same ranks (llama.cpp's ggml-vocab-qwen2.gguf is them, a duplicate we skip). "
+                  "Checked against dashscope's own QwenTokenizer, which NFC-normalizes the text first and by "
+                  "default lets typed special tokens become control ids; we encode the text as given, specials as "
+                  "text (the ids are the same on NFC text)."),
     ZooEntry("whisper", "Whisper (multilingual)", "byte-level BPE", 51865, "tiktoken", "openai-whisper",
              "whisper/assets/multilingual.tiktoken", "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126",
              "MIT (openai-whisper)",
@@ -407,8 +411,10 @@ SHELF: tuple[ZooEntry, ...] = (
              "MIT (open_clip; OpenAI CLIP)", "<start_of_text> <end_of_text> are control tokens: " + SPECIAL_NOTE,
              vendor="OpenAI", shelf=ShelfSource("3.3.0", extras={
                  "open_clip/tokenizer.py": "90d743e462d051f4c921e652e0aa8af06c40ee7ac38dfdc7bb5ede6381024734"}),
-             note="open_clip's rules: NFC (ftfy), whitespace collapsed, lowercased, its split regex, </w> on the "
-                  "last piece of a word. Checked against open_clip's own SimpleTokenizer."),
+             note="open_clip's rules: ftfy's quote uncurling and NFC, whitespace collapsed, lowercased, its split "
+                  "regex, </w> on the last piece of a word. Checked against open_clip's own SimpleTokenizer; ftfy's "
+                  "repairs of broken text (mojibake, ligatures such as ǲ, full-width forms) are not mirrored, so "
+                  "such text can get other ids than open_clip's."),
     ZooEntry("j2", "AI21 Jurassic-2", "SentencePiece", 262144, "sentencepiece", "ai21-tokenizer",
              "ai21_tokenizer/resources/j2-tokenizer/j2-tokenizer.model",
              "0da75c7b7590806e6eb791ecb2beeb89df79ef2b94728809a91d1349fa9b3d82", "Apache-2.0 (ai21-tokenizer)",

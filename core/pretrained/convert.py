@@ -200,9 +200,11 @@ def clip_to_hf_json(merges_text: str) -> bytes:
 
     The vocabulary is derived as open_clip derives it: the 256 byte
     characters, the same with ``</w>``, one token per merge (the first
-    48,894 lines after the header), then the two specials. Text is NFC
-    normalized (what ftfy.fix_text does to ordinary text), whitespace runs
-    become one space, everything is lowercased.
+    48,894 lines after the header), then the two specials. Text gets the
+    parts of ``ftfy.fix_text`` that apply to clean text (curly quotes and
+    ʼ become ' and ", then NFC), whitespace runs become one space,
+    everything is lowercased. ftfy's repairs of broken text (mojibake, HTML
+    entities, ligatures, full-width forms) are not mirrored.
     """
     lines = merges_text.split("\n")[1 : 49152 - 256 - 2 + 1]
     merges = [line.split() for line in lines]
@@ -211,6 +213,9 @@ def clip_to_hf_json(merges_text: str) -> bytes:
     vocab = {tok: i for i, tok in enumerate(vocab_list)}
     bpe = _bpe_model(vocab, merges, end_of_word_suffix="</w>", continuing_subword_prefix="")
     normalizer = {"type": "Sequence", "normalizers": [
+        # ftfy.fix_text's uncurl_quotes (its SINGLE_QUOTE_RE / DOUBLE_QUOTE_RE classes), then its NFC
+        {"type": "Replace", "pattern": {"Regex": "[\u02bc\u2018-\u201b]"}, "content": "'"},
+        {"type": "Replace", "pattern": {"Regex": "[\u201c-\u201f]"}, "content": '"'},
         {"type": "NFC"}, {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "}, {"type": "Lowercase"}]}
     pre_tok = {"type": "Sequence", "pretokenizers": [
         _split(CLIP_PAT, "Removed", invert=True),
