@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import socket
 import struct
 import sys
 import types
@@ -24,23 +23,12 @@ from core.pretrained import catalog, shelf, zoo
 from core.pretrained.catalog import ENTRIES, ShelfSource, ZooEntry, ZooError
 from core.pretrained.gguf import GGUFError, read_metadata
 
+from .test_zoo import no_network  # noqa: F401 - the fixture: sockets refuse, Hub offline
+
 SHELF = shelf.shelf_entries()
 SHELF_IDS = [e.id for e in SHELF]
 SEP = "\n__ggml_vocab_test__\n"
 BN = "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    """No route anywhere: sockets refuse to connect."""
-
-    def refuse(*args, **kwargs):
-        raise OSError("network is unreachable (blocked by test)")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
 def test_the_shelf_has_the_issues_tokenizers_as_data():
@@ -169,9 +157,9 @@ def test_clip_equals_open_clip_simple_tokenizer(tmp_path):
     mod = _load_vendor_module(tmp_path / "tokenizer.py", src, {"torch": torch})
     vendor = mod.SimpleTokenizer(bpe_path=str(entry.path()))
     tok = zoo.load("clip")
-    from .zoo_textgen import generate
-
     import ftfy
+
+    from .zoo_textgen import generate
 
     texts = [*TEXTS, "A photo of a CAT, isn't it?", "don't  STOP", "‘quoted’ “twice” Oʻzbekistonʼ", *generate(300, seed=9)]
     # ftfy steps our normalizer mirrors (line breaks only turn whitespace into "\n", which then collapses);
@@ -192,9 +180,11 @@ def test_the_issues_bangla_counts():
     assert {tid: len(zoo.load(tid).encode_ids(BN)) for tid in want} == want
 
 
+@pytest.mark.usefixtures("no_network")
 @pytest.mark.parametrize("tokenizer_id", SHELF_IDS)
-def test_every_entry_loads_offline_and_round_trips(tokenizer_id, no_network):
-    tok = zoo.load_entry(ENTRIES[tokenizer_id])  # a fresh load, not the process cache
+def test_every_entry_loads_offline_and_round_trips(tokenizer_id):
+    zoo._cache.pop(tokenizer_id, None)  # noqa: SLF001 - a fresh load from disk, kept for the later tests
+    tok = zoo.load(tokenizer_id)
     enc = tok.encode(BN)
     assert 0 < len(enc.tokens) < 200
     if tokenizer_id not in ("bert-bge", "clip", "claude-legacy", "xlm-r"):  # these normalize (lowercase, NFKC, marks)
@@ -236,7 +226,8 @@ def test_table_matches_encoding_on_varied_text(tokenizer_id):
             assert tok.round_trip_ok(text, enc) or tokenizer_id.startswith("deepseek-") and "ý" in text, text
 
 
-def test_install_works_offline_once_present(no_network, capsys):
+@pytest.mark.usefixtures("no_network")
+def test_install_works_offline_once_present(capsys):
     rows = shelf.install(progress=print)
     assert {r.id for r in rows} == set(SHELF_IDS) and all(r.status == "present" for r in rows)
     assert "0 to fetch" in capsys.readouterr().out
@@ -409,23 +400,15 @@ def test_qwen_equals_dashscope_qwen_tokenizer_on_generated_text(tmp_path, monkey
     assert tok.specials == vendor._special_tokens
 
 
-@pytest.fixture(scope="module")
-def tiktoken_cache_for_shelf(tmp_path_factory):
+@pytest.fixture
+def tiktoken_cache_for_shelf(tmp_path, monkeypatch):
     """tiktoken's own registry, fed the shelf's r50k/p50k files through its cache (nothing downloaded)."""
     import hashlib
-    import os
 
-    d = tmp_path_factory.mktemp("tiktoken-cache")
     for tid in ("r50k_base", "p50k_base"):
         url = f"https://openaipublic.blob.core.windows.net/encodings/{tid}.tiktoken"
-        (d / hashlib.sha1(url.encode()).hexdigest()).write_bytes(shelf.read_member(ENTRIES[tid]))
-    old = os.environ.get("TIKTOKEN_CACHE_DIR")
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(d)
-    yield d
-    if old is None:
-        os.environ.pop("TIKTOKEN_CACHE_DIR", None)
-    else:
-        os.environ["TIKTOKEN_CACHE_DIR"] = old
+        (tmp_path / hashlib.sha1(url.encode()).hexdigest()).write_bytes(shelf.read_member(ENTRIES[tid]))
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
 
 
 @pytest.mark.parametrize("tokenizer_id", ["r50k_base", "p50k_base"])
