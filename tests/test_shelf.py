@@ -435,3 +435,11 @@ def test_tokenizer_json_entries_equal_the_library_on_generated_text(tokenizer_id
     tok = zoo.load(tokenizer_id)
     for text in [*TEXTS, *generate(400, seed=6)]:
         assert tok.encode_ids(text) == ref.encode(text, add_special_tokens=False).ids, text
+
+
+def test_xlm_r_gives_xlm_roberta_ids():
+    """No llama.cpp vectors ship for this file; xlm-roberta-base encodes "Hello world" as <s> 35378 8999 </s>."""
+    tok = zoo.load("xlm-r")
+    assert tok.encode_ids("Hello world") == [35378, 8999]
+    assert [t.text for t in tok.encode("Hello world").tokens] == [" Hello", " world"]
+    assert tok.specials.keys() >= {"<s>", "</s>", "<pad>"} and tok.unk_id == 3
