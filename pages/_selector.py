@@ -23,7 +23,7 @@ from core.analysis.inspect import chip_links
 from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
-from core.pretrained.catalog import vendor_of
+from core.pretrained.catalog import shared_by, vendor_of
 from core.pretrained.shelf import install_hint
 from core.render import render_table
 from core.tokens import EncodingStats, Tokenizer, table_stats, token_table
@@ -88,7 +88,8 @@ def _options() -> dict[str, TokenizerOption]:
     pretrained = [
         TokenizerOption(
             e.id, e.name, "Pretrained", _pretrained(e.id),
-            help=f"{e.algorithm}, vocabulary {e.vocab_size:,}; {e.licence}; loaded offline from {e.source} (sha256 checked).",
+            help=f"{e.algorithm}, vocabulary {e.vocab_size:,}; {e.licence}; loaded offline from {e.source} (sha256 checked)."
+                 + "".join(f" Also used by {who}." for who in shared_by(e.id)) + (f" {e.note}" if e.note else ""),
         )
         for e in zoo.ENTRIES.values()
         if e.loader != "baseline"

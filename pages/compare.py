@@ -10,6 +10,7 @@ import streamlit as st
 from core.analysis.inspect import chip_links
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer, summarize
+from core.pretrained.catalog import shared_by
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
 from core.tokens import stats
 from pages._report import report_button
@@ -93,7 +94,9 @@ else:
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
         st.markdown(f"#### {tok.name}")
-        st.caption(f"{tok.entry.algorithm} · vocabulary {tok.vocab_size:,} · {tok.entry.licence} · {tok.entry.source}")
+        shared = "".join(f" · also used by {who}" for who in shared_by(tok.id))
+        st.caption(f"{tok.entry.algorithm} · vocabulary {tok.vocab_size:,} · {tok.entry.licence} · {tok.entry.source}"
+                   + shared + (f" · {tok.entry.note}" if tok.entry.note else ""))
         hits = tok.special_hits(text)
         if hits:
             spelled = ", ".join(sorted({h.text for h in hits}))

@@ -443,3 +443,11 @@ def test_xlm_r_gives_xlm_roberta_ids():
     assert tok.encode_ids("Hello world") == [35378, 8999]
     assert [t.text for t in tok.encode("Hello world").tokens] == [" Hello", " world"]
     assert tok.specials.keys() >= {"<s>", "</s>", "<pad>"} and tok.unk_id == 3
+
+
+def test_duplicates_are_said_and_point_at_entries():
+    from core.pretrained.catalog import DUPLICATES, shared_by
+
+    assert set(DUPLICATES) >= {"ggml-vocab-qwen2.gguf", "ggml-vocab-llama-bpe.gguf", "ggml-vocab-mpt.gguf"}
+    assert all(tid in ENTRIES for tid, _ in DUPLICATES.values())
+    assert any("Qwen2" in w for w in shared_by("qwen")) and shared_by("llama3") and shared_by("gpt-neox") == ["MPT"]

@@ -423,6 +423,24 @@ SHELF: tuple[ZooEntry, ...] = (
 
 ENTRIES.update((e.id, e) for e in SHELF)
 
+#: Vocabulary files of llama.cpp's test set (llama-cpp-python 0.3.36) we do not add, because an entry
+#: already holds the same vocabulary: file -> (entry id, who uses it). Each file's own test vectors pass on
+#: that entry (checked when the shelf was built; mpt's run in tests/test_shelf.py on gpt-neox). Qwen 3.5's
+#: split differs from Qwen's only on combining marks, which its vectors do not contain.
+DUPLICATES: dict[str, tuple[str, str]] = {
+    "ggml-vocab-qwen2.gguf": ("qwen", "Qwen2, Qwen2.5 (same ranks and split as Qwen)"),
+    "ggml-vocab-llama-bpe.gguf": ("llama3", "Llama 3, 3.1, 3.2, 3.3"),
+    "ggml-vocab-mpt.gguf": ("gpt-neox", "MPT"),
+    "ggml-vocab-gpt-2.gguf": ("r50k_base", "GPT-2"),
+    "ggml-vocab-phi-3.gguf": ("llama2", "Phi-3 (Llama 2's pieces plus 64 chat tokens)"),
+    "ggml-vocab-qwen35.gguf": ("qwen", "Qwen 3.5 (the same ranks with a split that keeps \\p{M} marks)"),
+}
+
+
+def shared_by(tokenizer_id: str) -> list[str]:
+    """Who else uses this entry's vocabulary (from :data:`DUPLICATES`)."""
+    return [who for tid, who in DUPLICATES.values() if tid == tokenizer_id]
+
 #: Vendors of the entries declared before the shelf (which say ``vendor`` themselves).
 _VENDORS = {"cl100k_base": "OpenAI", "o200k_base": "OpenAI", "llama3": "Meta", "llama4": "Meta",
             "tekken": "Mistral AI", "tekken_240718": "Mistral AI", "mistral-spm-v1": "Mistral AI",
