@@ -326,9 +326,7 @@ SHELF: tuple[ZooEntry, ...] = (
     _gguf("llama2", "Llama 2", "Meta", "SentencePiece BPE (byte fallback)", 32000, "llama-spm",
           "16c3724582d59aa8bf84711894e833f916ee46a31d80e21312759c48bf8d0e69", "Llama 2 Community License",
           "<unk> <s> </s> are control pieces: SentencePiece never makes them from text",
-          (_INP_SHA, "ad6905c925c49c022974fe67e030382e8a4f56eb4489a0b9481dcedb1ec73b29"),
-          note="Phi-3 uses the same 32,000 pieces plus 64 chat tokens (llama.cpp's ggml-vocab-phi-3.gguf: "
-               "identical test output)."),
+          (_INP_SHA, "ad6905c925c49c022974fe67e030382e8a4f56eb4489a0b9481dcedb1ec73b29")),
     _gguf("baichuan", "Baichuan 7B", "Baichuan", "SentencePiece BPE (byte fallback)", 64000, "baichuan",
           "4f5b955697f3bd3108070b1d5936c7eb9fc542b81c6932e59abddec75bca1963", "Baichuan-7B model licence",
           "<unk> <s> </s> are control pieces: SentencePiece never makes them from text",
@@ -348,8 +346,8 @@ SHELF: tuple[ZooEntry, ...] = (
     _gguf("gpt-neox", "GPT-NeoX-20B", "EleutherAI", "byte-level BPE", 50432, "gpt-neox",
           "ae593a7f9b8bb174ed4f5019e41530463e4dac7aa06e42dee8aa650d2bdac53d", "GPT-NeoX (Apache-2.0)",
           _GGUF_SPECIALS, (_INP_SHA, "9d0982a7e7950b81bc2e325fb61bb7e295d2238934ab889737494de2dc4d906b"), options={"pre": "gpt-2", "vectors_from": "mpt"},
-          note="MPT uses the same vocabulary (llama.cpp's ggml-vocab-mpt.gguf, whose test vectors we check it "
-               "against). This file names no pre-tokenizer, so llama.cpp would fall back to its 'default' split; "
+          note="Checked against the test vectors of llama.cpp's ggml-vocab-mpt.gguf (the same vocabulary). "
+               "This file names no pre-tokenizer, so llama.cpp would fall back to its 'default' split; "
                "we follow the original GPT-NeoX tokenizer (GPT-2's ByteLevel split), as MPT's file does."),
     _gguf("falcon", "Falcon", "TII", "byte-level BPE", 65024, "falcon",
           "9f0bf8b0733680398b72e652e90f260f43782f326e75545fc0e49611a5ba35ad", "Falcon model licence (TII)",
@@ -376,8 +374,7 @@ SHELF: tuple[ZooEntry, ...] = (
              {"pattern": QWEN_PAT, "specials": QWEN_SPECIALS}, vendor="Alibaba", shelf=ShelfSource("2.0.2", extras={
                  "dashscope/tokenizers/qwen_tokenizer.py": "a0ee3d948526834e906354652506719a08d2c266de056fa532195ae7705fa3f5",
                  "dashscope/tokenizers/tokenizer_base.py": "c5313b8a3fbe2ee7752f81e9f0ae8cac11ed697f036ee38f7830ee76477364ab"}),
-             note="Qwen2/2.5 use the same ranks (llama.cpp's ggml-vocab-qwen2.gguf is them, a duplicate we skip). "
-                  "Checked against dashscope's own QwenTokenizer, which NFC-normalizes the text first and by "
+             note="Checked against dashscope's own QwenTokenizer, which NFC-normalizes the text first and by "
                   "default lets typed special tokens become control ids; we encode the text as given, specials as "
                   "text (the ids are the same on NFC text)."),
     ZooEntry("whisper", "Whisper (multilingual)", "byte-level BPE", 51865, "tiktoken", "openai-whisper",
@@ -393,8 +390,7 @@ SHELF: tuple[ZooEntry, ...] = (
              "MIT (openai-whisper / tiktoken)", f"<|endoftext|> = 50256; {SPECIAL_NOTE}",
              {"pattern": GPT2_PAT, "specials": {"<|endoftext|>": 50256}}, vendor="OpenAI",
              shelf=ShelfSource("20250625", sdist=True),
-             note="The same hash tiktoken pins for r50k_base; llama.cpp's ggml-vocab-gpt-2.gguf is this vocabulary "
-                  "(its test vectors are checked against this entry)."),
+             note="The same hash tiktoken pins for r50k_base; checked against tiktoken's own r50k_base."),
     ZooEntry("p50k_base", "p50k_base (Codex, text-davinci-002/003)", "byte-level BPE", 50281, "tiktoken", "litellm",
              "litellm/litellm_core_utils/tokenizers/ec7223a39ce59f226a68acc30dc1af2788490e15",
              "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069", "MIT (litellm / tiktoken)",
