@@ -14,7 +14,14 @@ from core.pretrained.catalog import shared_by
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
 from core.tokens import stats
 from pages._report import report_button
-from pages._selector import add_session_tokenizer, get_tokenizer, known, pick_tokenizers, ready, session_tokenizers
+from pages._selector import (
+    add_session_tokenizer,
+    get_tokenizer,
+    known,
+    pick_tokenizers,
+    ready,
+    session_tokenizers,
+)
 from pages._shared import (
     classroom,
     page_header,

@@ -183,7 +183,7 @@ def test_the_issues_bangla_counts():
 @pytest.mark.usefixtures("no_network")
 @pytest.mark.parametrize("tokenizer_id", SHELF_IDS)
 def test_every_entry_loads_offline_and_round_trips(tokenizer_id):
-    zoo._cache.pop(tokenizer_id, None)  # noqa: SLF001 - a fresh load from disk, kept for the later tests
+    zoo._cache.pop(tokenizer_id, None)  # a fresh load from disk, kept for the later tests
     tok = zoo.load(tokenizer_id)
     enc = tok.encode(BN)
     assert 0 < len(enc.tokens) < 200
