@@ -452,3 +452,15 @@ def test_duplicates_are_said_and_point_at_entries():
     assert all(tid in ENTRIES for tid, _ in DUPLICATES.values())
     assert any("Qwen2" in w for w in shared_by("qwen")) and shared_by("llama3") and shared_by("gpt-neox") == ["MPT"]
     assert any("Phi-3" in w for w in shared_by("llama2")) and shared_by("r50k_base") == ["GPT-2"]
+
+
+@pytest.mark.parametrize("tokenizer_id", ["qwen", "whisper", "r50k_base", "p50k_base"])
+def test_tiktoken_shelf_entries_replay_merge_by_merge(tokenizer_id):
+    """The replay page offers the shelf's ranks-table BPE; its last step equals the library's ids."""
+    from core.pretrained.replay import replay
+
+    tok = zoo.load(tokenizer_id)
+    assert tok.replayable
+    for word in ("রাজশাহী", "Oʻzbekiston", "می‌رسد", "नमस्ते 123"):
+        r = replay(tok, word)
+        assert r.matches_library and r.final_ids == tok.encode_ids(word), word
