@@ -87,7 +87,7 @@ def _options() -> dict[str, TokenizerOption]:
     ]
     pretrained = [
         TokenizerOption(
-            e.id, e.name, "Pretrained", _pretrained(e.id),
+            e.id, e.name, vendor_of(e), _pretrained(e.id),
             help=f"{e.algorithm}, vocabulary {e.vocab_size:,}; {e.licence}; loaded offline from {e.source} (sha256 checked)."
                  + "".join(f" Also used by {who}." for who in shared_by(e.id)) + (f" {e.note}" if e.note else ""),
         )

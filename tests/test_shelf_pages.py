@@ -56,3 +56,13 @@ def test_a_session_tokenizer_joins_the_compare_selector():
     box = at.multiselect(key="cmp_tok")
     assert "This session (uploaded or trained) · mine.tiktoken" in box.options
     assert list(at.dataframe[0].value["tokenizer"]) == [mine.id, "gemma4"]
+
+
+def test_home_page_lists_the_shelf_by_vendor_and_a_missing_entry_is_a_notice(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOKENIZER_LAB_SHELF", str(tmp_path / "empty"))
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.query_params["tok"] = "gemma4,codepoints"
+    at.run()
+    assert not at.exception and not at.error
+    assert "Google · Gemma 4" in at.multiselect(key="home_tok").options
+    assert any("python -m core zoo install gemma4" in i.value for i in at.info)
