@@ -3,6 +3,13 @@
 The sources are listed directly below (:func:`tokenizer_options`), each a
 plain import; :func:`load_tokenizer` keeps loaded tokenizers for the
 server's life and :func:`encode_cached` is the one cached result layer.
+
+The pretrained pages (compare, tax, inspector, replay, report) pick from the
+whole shelf with :func:`pick_tokenizers`: grouped by vendor, with a search
+box; an entry whose file is not installed is listed as such and
+:func:`ready` turns it into a notice with the command that fixes it, never
+an error. Tokenizers the user uploads or trains in this session join the
+same list (:func:`add_session_tokenizer`).
 """
 from __future__ import annotations
 
@@ -15,6 +22,9 @@ import streamlit as st
 from core.analysis.inspect import chip_links
 from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import zoo
+from core.pretrained.adapter import PretrainedTokenizer
+from core.pretrained.catalog import shared_by, vendor_of
+from core.pretrained.shelf import install_hint
 from core.render import render_table
 from core.tokens import EncodingStats, Tokenizer, table_stats, token_table
 from pages._shared import bpe_trace, sample
@@ -77,8 +87,9 @@ def _options() -> dict[str, TokenizerOption]:
     ]
     pretrained = [
         TokenizerOption(
-            e.id, e.name, "Pretrained", _pretrained(e.id),
-            help=f"{e.algorithm}, vocabulary {e.vocab_size:,}; {e.licence}; loaded offline from {e.source} (sha256 checked).",
+            e.id, e.name, vendor_of(e), _pretrained(e.id),
+            help=f"{e.algorithm}, vocabulary {e.vocab_size:,}; {e.licence}; loaded offline from {e.source} (sha256 checked)."
+                 + "".join(f" Also used by {who}." for who in shared_by(e.id)) + (f" {e.note}" if e.note else ""),
         )
         for e in zoo.ENTRIES.values()
         if e.loader != "baseline"
@@ -108,3 +119,115 @@ def encode_cached(option_id: str, size: int | None, text: str, max_tokens: int) 
     table = token_table(tok, text)
     link = chip_links(text, [option_id] if option_id in zoo.ENTRIES else [])  # a chip opens the word inspector
     return table_stats(text, table), render_table(text, table, max_tokens=max_tokens, link=link), tok.name
+
+
+# ---------------------------------------------------------------------------
+# The shelf picker (pretrained pages)
+# ---------------------------------------------------------------------------
+
+#: Session state key of the tokenizers uploaded or trained in this session (id -> tokenizer).
+SESSION_KEY = "session_tokenizers"
+SESSION_GROUP = "This session (uploaded or trained)"
+
+
+def session_tokenizers() -> dict[str, PretrainedTokenizer]:
+    """Tokenizers the user added in this browser session, by id (uploads, Hub ids, trained on the Train page)."""
+    return st.session_state.setdefault(SESSION_KEY, {})
+
+
+def add_session_tokenizer(tok: PretrainedTokenizer) -> None:
+    """Make ``tok`` selectable on every pretrained page for the rest of the session."""
+    session_tokenizers()[tok.id] = tok
+
+
+def _group(tid: str) -> str:
+    if tid in session_tokenizers():
+        return SESSION_GROUP
+    return vendor_of(zoo.ENTRIES[tid])
+
+
+def label(tid: str) -> str:
+    """``Vendor · Name``, with ``(not installed)`` for a shelf entry whose file is missing."""
+    tok = session_tokenizers().get(tid)
+    if tok is not None:
+        return f"{SESSION_GROUP} · {tok.name}"
+    e = zoo.ENTRIES[tid]
+    return f"{vendor_of(e)} · {e.name}" + ("" if e.available else " (not installed)")
+
+
+def shelf_ids(*, only: Callable[[str], bool] | None = None) -> list[str]:
+    """Zoo ids then session ids, grouped by vendor (groups in first-seen order, catalog order inside)."""
+    ids = [*zoo.ENTRIES, *session_tokenizers()]
+    if only is not None:
+        ids = [i for i in ids if only(i)]
+    order: dict[str, int] = {}
+    for i in ids:
+        order.setdefault(_group(i), len(order))
+    return sorted(ids, key=lambda i: order[_group(i)])
+
+
+def known(tid: str) -> bool:
+    """A zoo id or a tokenizer of this session (for URL parameters)."""
+    return tid in zoo.ENTRIES or tid in session_tokenizers()
+
+
+def pick_tokenizers(label_text: str, key: str, *, only: Callable[[str], bool] | None = None,
+                    container: Any = None) -> list[str]:
+    """A search box and a multiselect over the whole shelf; returns the chosen ids.
+
+    The search matches vendor, name, id and algorithm; chosen entries stay
+    listed whatever the search, so searching never drops a selection.
+    """
+    box = container if container is not None else st
+    ids = shelf_ids(only=only)
+    query = box.text_input("Search tokenizers", key=f"{key}_search", placeholder="vendor, name or algorithm: gemma, qwen, bert, unigram…")
+    chosen = [i for i in st.session_state.get(key, []) if i in ids]
+    if query.strip():
+        q = query.strip().lower()
+
+        def hit(i: str) -> bool:
+            e = zoo.ENTRIES.get(i)
+            words = f"{label(i)} {i} {e.algorithm if e else ''}".lower()
+            return all(w in words for w in q.split())
+
+        ids = [i for i in ids if hit(i) or i in chosen]
+    st.session_state[key] = chosen
+    return box.multiselect(label_text, ids, key=key, format_func=label)
+
+
+def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = None,
+             extra: dict[str, str] | None = None, container: Any = None) -> str:
+    """One tokenizer from the shelf (plus ``extra`` id -> label options first), with the same search box."""
+    box = container if container is not None else st
+    extra = extra or {}
+    ids = list(extra) + shelf_ids(only=only)
+    query = box.text_input("Search tokenizers", key=f"{key}_search", placeholder="gemma, qwen, whisper…")
+    current = st.session_state.get(key)
+    if query.strip():
+        q = query.strip().lower()
+        ids = [i for i in ids if all(w in f"{extra.get(i) or label(i)} {i}".lower() for w in q.split()) or i == current]
+    if not ids:
+        ids = [current] if current else list(extra)[:1]
+    return box.selectbox(label_text, ids, key=key, format_func=lambda i: extra.get(i) or label(i))
+
+
+def get_tokenizer(tid: str) -> PretrainedTokenizer:
+    """The session's tokenizer for ``tid``, else the zoo's (loaded once per server)."""
+    tok = session_tokenizers().get(tid)
+    if tok is not None:
+        return tok
+    with st.spinner(f"Loading {tid} (first use only)…"):
+        return zoo.load(tid)
+
+
+def ready(ids: list[str]) -> list[str]:
+    """The ids whose files are present; for each missing one a notice with the command that installs it."""
+    out = []
+    for tid in ids:
+        e = zoo.ENTRIES.get(tid)
+        if e is not None and not e.available:
+            st.info(f"**{e.name}** is not installed on this machine. Run `{install_hint(e)}` "
+                    "(or `python -m core zoo install` for the whole shelf; needs the network once), then reload.")
+        else:
+            out.append(tid)
+    return out

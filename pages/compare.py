@@ -10,9 +10,18 @@ import streamlit as st
 from core.analysis.inspect import chip_links
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer, summarize
+from core.pretrained.catalog import shared_by
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
 from core.tokens import stats
 from pages._report import report_button
+from pages._selector import (
+    add_session_tokenizer,
+    get_tokenizer,
+    known,
+    pick_tokenizers,
+    ready,
+    session_tokenizers,
+)
 from pages._shared import (
     classroom,
     page_header,
@@ -26,18 +35,17 @@ from pages._shared import (
 )
 
 DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
-USER_KEY = "cmp_user_tokenizers"
 
 page_header(
     "Compare tokenizers",
-    "The same text through real pretrained tokenizers, loaded offline from installed packages and checked by "
-    "sha256. Each row is drawn with the same chips; the table sorts by any column.",
+    "The same text through real pretrained tokenizers, loaded offline from installed packages and the checkpoint "
+    "shelf (`python -m core zoo install`) and checked by sha256. Each row is drawn with the same chips; the table sorts by any column.",
 )
 
 default_text = sample("shop_bn").splitlines()[1]
 text = text_input("cmp_text", default_text, label="Text to compare")
 
-user: dict[str, PretrainedTokenizer] = st.session_state.setdefault(USER_KEY, {})
+user: dict[str, PretrainedTokenizer] = session_tokenizers()
 with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
     up = st.file_uploader(
         "tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json",
@@ -50,7 +58,7 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
         except zoo.ZooError as exc:
             st.error(f"Could not load “{up.name}”: {exc}")
         else:
-            user[tok.id] = tok
+            add_session_tokenizer(tok)
             st.success(f"Loaded {up.name}: {tok.entry.algorithm}, {tok.vocab_size:,} tokens, sha256 {tok.entry.sha256[:16]}…")
     hub_id = st.text_input("Hugging Face Hub id (needs the network)", placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button("Fetch from the Hub", disabled=not hub_id.strip()):
@@ -60,17 +68,11 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
         except zoo.ZooError as exc:
             st.error(str(exc))
         else:
-            user[tok.id] = tok
+            add_session_tokenizer(tok)
             st.success(f"Loaded {tok.id} ({tok.vocab_size:,} tokens).")
 
-ids = list(zoo.ENTRIES) + list(user)
-qp_init("cmp_tok", [i for i in DEFAULT if i in ids], param="tok", cast=lambda s: [i for i in s.split(",") if i in ids])
-chosen: list[str] = st.multiselect(
-    "Tokenizers",
-    ids,
-    key="cmp_tok",
-    format_func=lambda i: zoo.ENTRIES[i].name if i in zoo.ENTRIES else user[i].name,
-)
+qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
+chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "cmp_tok")
 unsafe = st.toggle(
     "Let typed special tokens become control tokens (what an unsafe app does)",
     key="cmp_unsafe",
@@ -79,12 +81,7 @@ unsafe = st.toggle(
 qp_sync(text=url_text(text), tok=",".join(chosen))
 
 
-def get(tid: str) -> PretrainedTokenizer:
-    if tid in user:
-        return user[tid]
-    with st.spinner(f"Loading {tid} (first use only)…"):
-        return zoo.load(tid)  # cached by the engine for the server's life
-
+get = get_tokenizer
 
 if not text:
     st.info("Type or paste some text above (or upload a .txt file) to compare tokenizers.")
@@ -94,7 +91,7 @@ else:
     show_tokens(legend_html())
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     rows = []
-    for tid in chosen:
+    for tid in ready(chosen):
         try:
             tok = get(tid)
             enc = tok.encode(text, allow_special=unsafe)
@@ -104,7 +101,9 @@ else:
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
         st.markdown(f"#### {tok.name}")
-        st.caption(f"{tok.entry.algorithm} · vocabulary {tok.vocab_size:,} · {tok.entry.licence} · {tok.entry.source}")
+        shared = "".join(f" · also used by {who}" for who in shared_by(tok.id))
+        st.caption(f"{tok.entry.algorithm} · vocabulary {tok.vocab_size:,} · {tok.entry.licence} · {tok.entry.source}"
+                   + shared + (f" · {tok.entry.note}" if tok.entry.note else ""))
         hits = tok.special_hits(text)
         if hits:
             spelled = ", ".join(sorted({h.text for h in hits}))

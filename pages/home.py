@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.render import DEFAULT_MAX_TOKENS, legend_html
-from pages._selector import encode_cached, tokenizer_options
+from pages._selector import encode_cached, ready, tokenizer_options
 from pages._shared import (
     classroom,
     page_header,
@@ -56,7 +56,7 @@ elif not chosen:
 else:
     show_tokens(legend_html())
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
-    for option_id in chosen:
+    for option_id in ready(chosen):  # a shelf entry not installed: a notice with the command, not an error
         opt = options[option_id]
         try:
             st_stats, chips, name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)

@@ -15,6 +15,7 @@ import streamlit as st
 from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, explain, word_facts
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
+from pages._selector import pick_tokenizers, ready
 from pages._shared import page_header, qp_init, qp_sync, show_tokens
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
@@ -35,7 +36,7 @@ c1, c2 = st.columns([2, 2])
 word = c1.text_input("Word (or a short text)", key="in_word", max_chars=MAX_WORD_CHARS)
 english = c2.text_input("English translation (optional, for the same counts)", key="in_en",
                         placeholder="Rajshahi")
-chosen: list[str] = st.multiselect("Tokenizers", IDS, key="in_tok", format_func=lambda i: zoo.ENTRIES[i].name)
+chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "in_tok", only=lambda i: i in zoo.ENTRIES)
 st.caption("Try: " + " · ".join(f"[{w}](?word={w}&en={e})" for w, e in EXAMPLES.items()))
 qp_sync(word=word or None, en=english or None, tok=",".join(chosen))
 
@@ -74,7 +75,7 @@ st.html("<style>.tl-reasons ul{margin:.1rem 0 .5rem 1rem}.tl-reasons li{margin:.
 try:
     facts = word_facts(word)
     views = []
-    for tid in chosen:
+    for tid in ready(chosen):
         try:
             with st.spinner(f"Loading {tid} (first use only)…"):
                 tok = zoo.load(tid)

@@ -9,7 +9,7 @@ from core.pretrained import zoo
 from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay_trained
 from core.render import render_pieces
 from core.text.units import utf8_hex
-from pages._selector import MAX_SAMPLE_MERGES, sample_corpus
+from pages._selector import MAX_SAMPLE_MERGES, pick_one, ready, sample_corpus
 from pages._shared import bpe_trace, page_header, qp_init, qp_sync, show_tokens
 
 PRETRAINED = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
@@ -27,10 +27,13 @@ page_header(
 qp_init("rp_tok", "cl100k_base", param="tok", choices=REPLAYABLE)
 qp_init("rp_text", "রাজশাহী", param="text")
 c1, c2 = st.columns([1, 2])
-tid = c1.selectbox("Tokenizer", REPLAYABLE, key="rp_tok", format_func=lambda i: LABELS.get(i) or zoo.ENTRIES[i].name)
+tid = pick_one("Tokenizer (byte-level BPE with a ranks table)", "rp_tok", only=lambda i: i in PRETRAINED, extra=LABELS,
+               container=c1)
 word = c2.text_input("Word or short text", key="rp_text", max_chars=MAX_REPLAY_CHARS)
 qp_sync(tok=tid, text=word)
 
+if not ready([tid]):
+    st.stop()
 if not word:
     st.info("Type a word to replay, e.g. রাজশাহী, नमस्ते, Oʻzbekiston or tokenization.")
     st.stop()

@@ -7,9 +7,11 @@ import streamlit as st
 
 from core.analysis import tax
 from core.pretrained import zoo
+from pages._selector import pick_tokenizers, ready
 from pages._shared import decode_upload, page_header, qp_init, qp_sync
 
-DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
+#: The spread on Bangla: 9 (Gemma 4) to 61 (cl100k_base) tokens for the same sentence.
+DEFAULT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base"]
 DATASETS = {
     "sentences": "Bundled sentences (36 rows, written for this project)",
     "countries": "CLDR country names (babel): names, not sentences",
@@ -27,9 +29,8 @@ qp_init("tax_data", "sentences", param="data", choices=list(DATASETS))
 qp_init("tax_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if i in zoo.ENTRIES])
 c1, c2 = st.columns([1, 2])
 data_key = c1.radio("Parallel text", list(DATASETS), key="tax_data", format_func=DATASETS.get)
-chosen: list[str] = c2.multiselect(
-    "Tokenizers", list(zoo.ENTRIES), key="tax_tok", format_func=lambda i: zoo.ENTRIES[i].name
-)
+chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "tax_tok", only=lambda i: i in zoo.ENTRIES,
+                                    container=c2)
 qp_sync(data=data_key, tok=",".join(chosen))
 
 
@@ -70,6 +71,7 @@ if parallel is not None and chosen:
                    "sentence-level figures such as Petrov et al. 2023.")
     cache_key = data_key if data_key != "upload" else f"upload:{hash(parallel.rows)}"
     results = []
+    chosen = ready(chosen)
     for tid in chosen:
         try:
             with st.spinner(f"Encoding with {tid}…"):

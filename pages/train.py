@@ -7,6 +7,8 @@ import streamlit as st
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
+from core.pretrained import zoo
+from pages._selector import add_session_tokenizer
 from pages._shared import MAX_UPLOAD_MB, decode_upload, esc, page_header, qp_init, qp_sync
 from pages._training import (
     DIFF_CSS,
@@ -242,6 +244,11 @@ if savable:
     c1.download_button("Download tokenizer.json", saved, f"{tok.id}.tokenizer.json", "application/json",
                        key="tr_download")
     c1.caption(f"{len(saved):,} bytes · sha256 `{tok.sha256}`")
+    if c1.button("Compare it with the shelf (Gemma 4, Qwen, …)", key="tr_to_selector",
+                 help="Adds this tokenizer to the selector of the Compare page for this session."):
+        add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"))
+        st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
+        st.switch_page("pages/compare.py")
     verdict = "identical" if proof.identical else "NOT identical"
     c2.markdown(
         f"Loaded back and saved again: sha256 `{proof.sha256_second[:16]}…` "
@@ -262,6 +269,10 @@ if up is not None:
         proof = proof_cached(loaded.sha256, sha, split.seed, data, split.heldout)
         lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
         same = [t for t in trained if t.sha256 == loaded.sha256]
+        try:
+            add_session_tokenizer(zoo.load_user_bytes(up.name, data, kind="hf-json"))  # selectable on Compare too
+        except zoo.ZooError:
+            pass  # checked above by the recipes loader; the selector only misses it
         st.success(
             f"Loaded “{up.name}”: {loaded.vocab_obtained:,} tokens, sha256 `{loaded.sha256}`"
             + (f" — the same file as {same[0].name}." if same else ".")

@@ -10,7 +10,7 @@ from core.pretrained.zoo import ENTRIES
 
 from .zoo_textgen import generate
 
-ALL_IDS = list(ENTRIES)
+ALL_IDS = [i for i, e in ENTRIES.items() if e.shelf is None]  # shelf entries: tests/test_shelf.py
 SPECIAL_TEXT = "a <|endoftext|> b [SEP] c [INST] d <s> e <|begin_of_text|> f [CLS]"
 
 

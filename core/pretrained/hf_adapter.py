@@ -36,6 +36,8 @@ class HFTokenizer(PretrainedTokenizer):
         self._unsafe: object | None = None
         cfg = json.loads(json_text)
         self.specials = {a["content"]: a["id"] for a in cfg.get("added_tokens") or [] if a.get("special")}
+        # Added tokens hold their text as written (never in the ByteLevel alphabet), special or not.
+        self._added_ids = frozenset(a["id"] for a in cfg.get("added_tokens") or [])
         model = cfg.get("model") or {}
         self._wp_prefix = model.get("continuing_subword_prefix") if model.get("type") == "WordPiece" else None
         self._byte_level = '"ByteLevel"' in json.dumps(cfg.get("decoder")) or '"ByteLevel"' in json.dumps(cfg.get("pre_tokenizer"))
@@ -68,7 +70,7 @@ class HFTokenizer(PretrainedTokenizer):
         return self._engine(allow_special).encode(text, add_special_tokens=False).ids
 
     def _piece_bytes(self, tid: int, piece: str) -> bytes:
-        if tid in self.special_ids:
+        if tid in self.special_ids or tid in self._added_ids:
             return piece.encode("utf-8")
         if self._byte_level:
             try:

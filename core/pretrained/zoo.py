@@ -32,6 +32,7 @@ from pathlib import Path
 from ..text import limits
 from .adapter import PretrainedTokenizer
 from .baseline_adapter import BaselineTokenizer
+from .clip_adapter import ClipTokenizer
 from .catalog import (
     CL100K_PAT,
     ENTRIES,
@@ -49,6 +50,7 @@ from .catalog import (
     llama4_specials,
 )
 from .hf_adapter import HFTokenizer
+from .shelf import read_member
 from .sentencepiece_adapter import SentencePieceTokenizer
 from .tiktoken_adapter import TiktokenTokenizer
 
@@ -114,9 +116,9 @@ def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
             if not line:
                 continue
             tok, rank = line.split()
-            piece = base64.b64decode(tok, validate=True)
-            if not piece:
-                raise ValueError("empty token")
+            # subtle: Whisper's multilingual file spells its one empty token as "=" (tiktoken accepts it);
+            # strict base64 refuses "=", so that is the only way to an empty token
+            piece = base64.b64decode(tok, validate=True) if tok != b"=" else b""
             if piece in ranks:
                 raise ValueError(f"token {piece!r} is listed twice")
             ranks[piece] = int(rank)
@@ -210,8 +212,20 @@ def load_entry(entry: ZooEntry) -> PretrainedTokenizer:
 def _build(entry: ZooEntry) -> PretrainedTokenizer:
     if entry.loader == "baseline":
         return BaselineTokenizer.for_id(entry)
-    data = read_checked(entry)
+    data = read_member(entry) if entry.shelf is not None else read_checked(entry)
     where = str(entry.path())
+    if entry.loader == "gguf":
+        from . import convert
+        from .gguf import read_metadata
+
+        kind, payload = convert.from_gguf(read_metadata(data, prefix="tokenizer.ggml."), pre=entry.options.get("pre"))  # type: ignore[arg-type]
+        if kind == "sentencepiece":
+            return SentencePieceTokenizer.from_bytes(entry, payload, where)
+        return HFTokenizer.from_bytes(entry, payload, where)
+    if entry.loader == "clip-bpe":
+        from .convert import clip_to_hf_json
+
+        return ClipTokenizer.from_bytes(entry, clip_to_hf_json(data.decode("utf-8")), where)
     if entry.loader == "tiktoken":
         ranks = parse_tiktoken_ranks(data, where)
         fn = entry.options.get("specials_fn")

