@@ -12,6 +12,7 @@ and fails here; nothing is timed in this process.
 """
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -69,3 +70,62 @@ def test_verdict_catches_a_traceback() -> None:
     assert verdict(Outcome("x", 1, None, "", "Traceback (most recent call last):\n  ...\nKeyError: 1\n"))
     assert verdict(Outcome("x", 2, None, "", "error: a\nerror: b\n"))
     assert verdict(Outcome("x", None, 24, "", ""))  # SIGXCPU: over the CPU limit
+
+
+# -- the same protection in the engine (what the app's uploads and pasted patterns go through) ----------
+
+
+def test_json_depth_ignores_brackets_in_strings() -> None:
+    from core.text.limits import json_depth
+
+    assert json_depth(b'{"a": [1, {"b": "[[["}]}') == 3
+    assert json_depth(rb'["\"[[", {"k\\": "]"}]') == 2
+    assert json_depth(b"[" * 5000 + b"]" * 5000) == 5000
+    assert json_depth(b"") == 0
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("deep.json", b'{"model": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nests 100,001 levels"),
+    ("huge.json", json.dumps({"model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 2**32}, "unk_token": "[UNK]"}}
+                             ).encode(), "outside 0..2^31-1"),
+    ("sparse.json", json.dumps({"model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 10**7},
+                                          "unk_token": "[UNK]"}}).encode(), "ids must be dense"),
+    ("empty.json", json.dumps({"model": {"type": "WordPiece", "vocab": {}, "unk_token": "[UNK]"}}).encode(),
+     "vocabulary is empty"),
+    ("dup.tiktoken", b"YQ== 0\nYQ== 1\n", "listed twice"),
+    ("rank.tiktoken", b"\n".join(b"%s %d" % (base64.b64encode(bytes([i])), i if i else 2**32 - 2)
+                                  for i in range(256)), "outside 0..2^31-1"),
+    ("one.tiktoken", b"YQ== 0\n", "256 single bytes"),
+])
+def test_uploads_get_the_same_checks(name: str, data: bytes, message: str) -> None:
+    from core.pretrained import zoo
+
+    with pytest.raises(zoo.ZooError, match=message.replace("^", r"\^").replace(".", r"\.")):
+        zoo.load_user_bytes(name, data)
+
+
+def test_devices_and_fifos_are_refused_before_opening(tmp_path: Path) -> None:
+    from core.pretrained import zoo
+    from core.text.limits import LimitError, read_regular
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for p in ("/dev/zero", str(fifo), str(tmp_path)):
+        with pytest.raises(LimitError, match="not a regular file"):
+            read_regular(p, max_bytes=10)
+        with pytest.raises(zoo.ZooError, match="not a regular file"):
+            zoo.resolve("file:" + p)
+    big = tmp_path / "big.bin"
+    with open(big, "wb") as fh:
+        fh.truncate(11)
+    with pytest.raises(LimitError, match="the limit"):
+        read_regular(big, max_bytes=10)
+
+
+def test_a_backtracking_user_pattern_times_out() -> None:
+    from core.pipeline.pretokenize import pretokenize, resolve_pattern
+    from core.text.limits import LimitError
+
+    with pytest.raises(LimitError, match="took more than"):
+        pretokenize("a" * 50_000 + "b", resolve_pattern("(a|aa)+$"))
+    assert [p.text for p in pretokenize("ab ab", resolve_pattern(r"\w+"))] == ["ab", "ab"]  # a sane one still runs

@@ -188,3 +188,21 @@ class Progress:
         if self._drawn:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def run_streamed(fn, task, chunks, start, *, size: int, label: str, workers: int, scheduler: str | None):  # noqa: ANN001, ANN201
+    """Run a shard function whose results are ``(counts, jsonl_text)`` over ``chunks``: write the JSON Lines to
+    stdout as they come (in chunk order), draw progress, and return ``start`` plus every ``counts``."""
+    import sys
+
+    from ..analysis.stream import run_shards
+
+    progress = Progress(size, label)
+    total = start
+    for chunk, (counts, lines) in run_shards(fn, task, chunks, workers=workers, scheduler=scheduler):
+        total = total + counts
+        if lines:
+            sys.stdout.write(lines)
+        progress.update(chunk.byte_start + chunk.nbytes)
+    progress.close()
+    return total

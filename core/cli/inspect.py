@@ -34,14 +34,7 @@ from ..analysis.report import (
 )
 from ..pretrained import zoo
 from ..render import piece_label
-from .common import (
-    CliError,
-    Progress,
-    add_stream_options,
-    int_range,
-    stream_setup,
-    write_atomic,
-)
+from .common import CliError, add_stream_options, int_range, run_streamed, stream_setup, write_atomic
 
 
 def _tokenizers(spec: str, pattern: str) -> list:
@@ -101,23 +94,26 @@ def _whole_counts(path: str, specs: list[str], toks: list, args: argparse.Namesp
     """Per tokenizer, :class:`~core.analysis.stream.TextCounts` of the whole file (streamed), its sha256 and first chunk."""
     size, workers, scheduler = stream_setup(path, args)
     digest = hashlib.sha256()
-    first = ""
+    keep: list[str] = []
     counts = {}
     for n, (given, tok) in enumerate(zip(specs, toks)):
         spec = stream.TokSpec(given, args.pattern)  # how a worker process finds this tokenizer again
         cut = "text" if stream.can_cut_text(tok) else "none"
-        progress = Progress(size, f"report {tok.id}")
-        total = stream.TextCounts()
-        for chunk, (c, _) in stream.run_shards(stream.tokenize_shard, stream.TokenizeTask(spec),
-                                               stream.iter_chunks(path, cut=cut), workers=workers, scheduler=scheduler):
-            if n == 0:
-                digest.update(chunk.text.encode("utf-8"))
-                first = first or chunk.text
-            total = total + c
-            progress.update(chunk.byte_start + chunk.nbytes)
-        progress.close()
+        chunks = stream.iter_chunks(path, cut=cut)
+        if n == 0:  # the first pass also hashes the file and keeps its first chunk
+            chunks = _hashing(chunks, digest, keep)
+        total = run_streamed(stream.tokenize_shard, stream.TokenizeTask(spec), chunks, stream.TextCounts(), size=size,
+                             label=f"report {tok.id}", workers=workers, scheduler=scheduler)
         counts[tok.id] = total
-    return counts, digest.hexdigest(), first
+    return counts, digest.hexdigest(), keep[0] if keep else ""
+
+
+def _hashing(chunks, digest, keep: list[str]):  # noqa: ANN001, ANN202 - chunk iterator, hashlib object
+    for chunk in chunks:
+        digest.update(chunk.text.encode("utf-8"))
+        if not keep:
+            keep.append(chunk.text)
+        yield chunk
 
 
 def _report(args: argparse.Namespace) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 from ..analysis import stream
 from ..text import limits
 from ..text.units import UNICODE_VERSION, codepoint_info, graphemes, utf8_hex
-from .common import STREAMED, CliError, Progress, add_stream_options, stream_setup, text_arg
+from .common import STREAMED, CliError, add_stream_options, run_streamed, stream_setup, text_arg
 
 
 def _document(text: str) -> dict[str, Any]:
@@ -47,19 +47,9 @@ def _graphemes(args: argparse.Namespace) -> Any:
 
 def _streamed(args: argparse.Namespace) -> Any:
     size, workers, scheduler = stream_setup(args.file, args)
-    progress = Progress(size, "graphemes")
-    total = stream.GraphemeCounts()
-    chunks = stream.iter_chunks(args.file, cut="line")
-    done = 0
+    total = run_streamed(stream.graphemes_shard, bool(args.jsonl), stream.iter_chunks(args.file, cut="line"),
+                         stream.GraphemeCounts(), size=size, label="graphemes", workers=workers, scheduler=scheduler)
     out = sys.stdout
-    for chunk, (counts, lines) in stream.run_shards(stream.graphemes_shard, bool(args.jsonl), chunks,
-                                                    workers=workers, scheduler=scheduler):
-        total = total + counts
-        if lines:
-            out.write(lines)
-        done += counts.bytes
-        progress.update(done)
-    progress.close()
     summary = {"unicode_version": UNICODE_VERSION, "file": args.file, **total.to_json()}
     if args.jsonl:
         out.write(json.dumps({"summary": summary}, ensure_ascii=False) + "\n")

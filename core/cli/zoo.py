@@ -27,7 +27,7 @@ from ..pretrained.adapter import PretrainedTokenizer
 from ..pretrained.replay import replay
 from ..text import limits
 from ..text.units import utf8_hex
-from .common import STREAMED, CliError, Progress, add_stream_options, decode_utf8, stream_setup, text_arg
+from .common import STREAMED, CliError, Progress, add_stream_options, decode_utf8, run_streamed, stream_setup, text_arg
 
 
 def _list(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -100,19 +100,10 @@ def _tokenize_streamed(args: argparse.Namespace) -> Any:
     tok = stream.load_spec(spec)  # here first: a bad tokenizer is one error line before any worker starts
     cut = "text" if stream.can_cut_text(tok) else "none"
     size, workers, scheduler = stream_setup(args.file, args)
-    progress = Progress(size, f"tokenize {tok.id}")
-    total = stream.TextCounts()
-    done = 0
+    total = run_streamed(stream.tokenize_shard, stream.TokenizeTask(spec, jsonl=args.jsonl),
+                         stream.iter_chunks(args.file, cut=cut), stream.TextCounts(), size=size,
+                         label=f"tokenize {tok.id}", workers=workers, scheduler=scheduler)
     out = sys.stdout
-    task = stream.TokenizeTask(spec, jsonl=args.jsonl)
-    for chunk, (counts, lines) in stream.run_shards(stream.tokenize_shard, task, stream.iter_chunks(args.file, cut=cut),
-                                                    workers=workers, scheduler=scheduler):
-        total = total + counts
-        if lines:
-            out.write(lines)
-        done += counts.bytes
-        progress.update(done)
-    progress.close()
     if total.special_text:
         print(f"warning: {total.special_text:,} places in {args.file} spell control tokens of {tok.id}; "
               "encoded as plain text", file=sys.stderr)
