@@ -51,7 +51,9 @@ def build_navigation() -> dict[str, list[st.Page]]:
     return nav
 
 
-st.set_page_config(page_title="Tokenizer Lab", page_icon=":material/token:", layout="wide")
+# The tab icon is a local file (a material icon would make the browser fetch it from Google).
+st.set_page_config(page_title="Tokenizer Lab", page_icon=str(HERE / "assets" / "icon.png"), layout="wide",
+                   initial_sidebar_state="auto")
 page = st.navigation(build_navigation(), position="sidebar", expanded=True)
 sidebar_controls()
 mark_router_run(True)

@@ -89,9 +89,40 @@ def page_header(title: str, why: str) -> None:
     if classroom():
         css += CLASSROOM_CSS
     st.html(f"<style>{css}</style>")
+    st.html(NAV_SCRIPT, unsafe_allow_javascript=True)
     st.title(title)
     st.caption(why)
 
+
+#: In-app links (token chips ``a.tl-link``, example links ``a.tl-nav``): a click moves
+#: the URL with ``history.pushState`` and lets Streamlit's own history handler
+#: (``popstate``) run the target page in the same session, so pasted text,
+#: uploaded tokenizers and classroom mode survive, the tab is the same one and
+#: Back returns with one press. Ctrl/middle click still opens a new tab (the
+#: link then carries ``classroom=1`` when classroom mode is on).
+NAV_SCRIPT = """<script>
+(() => {
+  const w = window.parent && window.parent.document ? window : window;
+  if (w.__tlNav) return;
+  w.__tlNav = true;
+  const keepClassroom = (url) => {
+    if (new URLSearchParams(w.location.search).get("classroom") === "1") url.searchParams.set("classroom", "1");
+    return url;
+  };
+  w.document.addEventListener("click", (ev) => {
+    const a = ev.target.closest && ev.target.closest("a.tl-link, a.tl-nav");
+    if (!a) return;
+    const url = keepClassroom(new URL(a.getAttribute("href"), w.location.href));
+    if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey || url.origin !== w.location.origin) {
+      a.href = url.toString();
+      return;
+    }
+    ev.preventDefault();
+    w.history.pushState({}, "", url.toString());
+    w.dispatchEvent(new PopStateEvent("popstate"));
+  }, true);
+})();
+</script>"""
 
 CLASSROOM_CSS = """
 .tl-tokens{font-size:2.1rem !important;line-height:2.3}
@@ -121,12 +152,22 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
             choices: Any = None) -> None:
     """Give widget ``key`` its starting value: the URL's ``param`` if valid, else ``default``.
 
-    Only acts when the key has no value yet (first run of the page in this
-    session), so the widget stays the source of truth afterwards.
+    Acts when the key has no value yet (first run of the page in this session),
+    or once when the URL carries the parameter and is not the one this session
+    last wrote (a chip or example link was followed, see :data:`NAV_SCRIPT`);
+    otherwise the widget stays the source of truth.
     """
-    if key in st.session_state:
-        return
     raw = st.query_params.get(param or key)
+    url = repr(sorted(st.query_params.to_dict().items()))
+    used = st.session_state.setdefault("_qp_used", {})
+    kept = st.session_state.setdefault("_qp_kept", {})
+    st.session_state.setdefault("_qp_keys", set()).add(key)
+    if key in st.session_state and (raw is None or not _url_moved() or used.get(key) == url):
+        return
+    used[key] = url  # this URL has given its value once; later reruns keep the widget's
+    if raw is None and key in kept:  # back on a page after visiting another: its values were kept
+        st.session_state[key] = kept[key]
+        return
     value = default
     if raw is not None:
         try:
@@ -138,6 +179,13 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     st.session_state[key] = value
 
 
+def _url_moved() -> bool:
+    """True when the URL is not the one this session last wrote: the user followed a
+    link (a token chip, an example) or edited the address, so the URL wins over the
+    widgets' remembered values."""
+    return st.query_params.to_dict() != st.session_state.get("_qp_synced")
+
+
 def qp_sync(**values: Any) -> None:
     """Write the page's main settings to the URL (None removes a parameter)."""
     current = st.query_params.to_dict()
@@ -146,6 +194,13 @@ def qp_sync(**values: Any) -> None:
         wanted["classroom"] = "1"
     if current != wanted:
         st.query_params.from_dict(wanted)
+    st.session_state["_qp_synced"] = wanted
+    # Streamlit forgets a widget's value when another page runs; keep the URL-backed ones
+    # (pasted text longer than the URL holds, chosen tokenizers) for the way back.
+    kept = st.session_state.setdefault("_qp_kept", {})
+    for key in st.session_state.get("_qp_keys", ()):
+        if key in st.session_state:
+            kept[key] = st.session_state[key]
 
 
 def url_text(text: str) -> str | None:

@@ -38,6 +38,7 @@ default_text = sample("shop_bn").splitlines()[1]
 text = text_input("cmp_text", default_text, label="Text to compare")
 
 user: dict[str, PretrainedTokenizer] = st.session_state.setdefault(USER_KEY, {})
+added: str | None = None  # a tokenizer loaded on this run joins the selection
 with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
     up = st.file_uploader(
         "tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json",
@@ -51,6 +52,7 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
             st.error(f"Could not load “{up.name}”: {exc}")
         else:
             user[tok.id] = tok
+            added = tok.id
             st.success(f"Loaded {up.name}: {tok.entry.algorithm}, {tok.vocab_size:,} tokens, sha256 {tok.entry.sha256[:16]}…")
     hub_id = st.text_input("Hugging Face Hub id (needs the network)", placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button("Fetch from the Hub", disabled=not hub_id.strip()):
@@ -61,10 +63,13 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
             st.error(str(exc))
         else:
             user[tok.id] = tok
+            added = tok.id
             st.success(f"Loaded {tok.id} ({tok.vocab_size:,} tokens).")
 
 ids = list(zoo.ENTRIES) + list(user)
 qp_init("cmp_tok", [i for i in DEFAULT if i in ids], param="tok", cast=lambda s: [i for i in s.split(",") if i in ids])
+if added and added not in st.session_state["cmp_tok"]:
+    st.session_state["cmp_tok"] = [*st.session_state["cmp_tok"], added]
 chosen: list[str] = st.multiselect(
     "Tokenizers",
     ids,

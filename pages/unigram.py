@@ -79,7 +79,13 @@ st.markdown(f"**{len(lat.tokens)} tokens**, total log-probability **{lat.best.sc
             + " ".join(f"`{t}`" for t, _ in lat.tokens))
 # a chip opens the word inspector on its word (the pieces join to lat.word, whose ▁ are spaces)
 best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _ in lat.tokens) == lat.word else None
-show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens], link=best_link))
+show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens], link=best_link,
+                          unknown=() if model.unk_id is None else (model.unk_id,)))
+n_unk = sum(1 for _, i in lat.tokens if model.unk_id is not None and i == model.unk_id)
+if n_unk:
+    st.warning(f"{n_unk} token{'s' if n_unk != 1 else ''} of this word {'are' if n_unk != 1 else 'is'} unknown "
+               f"({model.unk_piece}): no piece of the model covers {'them' if n_unk != 1 else 'it'}, so the model "
+               "sees only “something unknown” there (drawn with a red UNK tag).")
 
 # ---- the lattice drawing: positions on x, each piece an arc from its start to its end.
 # One trace per kind (others / unknown / best path), arcs separated by None, so a 200-character word stays fast.
