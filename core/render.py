@@ -116,7 +116,6 @@ CSS = """
 .tl-c4{background:#99DDFF}.tl-c5{background:#44BB99}.tl-c6{background:#BBCC33}.tl-c7{background:#AAAA00}
 .tl-ws{color:#555;opacity:.85}
 .tl-fmt{font-size:.65em;color:#333;border:1px dotted #555;border-radius:.2em;padding:0 .1em;vertical-align:middle}
-.tl-dot{color:#666}
 .tl-hex{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.8em;letter-spacing:.02em;
   background:repeating-linear-gradient(45deg,rgba(255,255,255,.55) 0 4px,rgba(255,255,255,0) 4px 8px);
   padding:0 .15em;border-radius:.15em}
@@ -124,10 +123,10 @@ CSS = """
 .tl-sep{display:inline-block;vertical-align:top;margin:.12em .08em;height:1.5em;line-height:1.5;text-align:center;
   font-size:1em}
 .tl-sep-clean{width:0;border-left:1.5px solid #777}
-.tl-sep-g{width:.55em;border-left:2px dashed #D55E00;border-right:2px dashed #D55E00;color:#D55E00;font-size:.6em;
-  height:2.5em;line-height:2.5}
-.tl-sep-cp{width:.9em;border-left:3px solid #B00;border-right:3px solid #B00;color:#B00;font-size:.6em;font-weight:700;
-  height:2.5em;line-height:2.5;background:#fde}
+.tl-sep-g{width:.9em;border-left:2px dashed #D55E00;border-right:2px dashed #D55E00;color:#A04000;font-size:.75em;
+  height:2em;line-height:2;font-weight:700}
+.tl-sep-cp{width:1.2em;border-left:3px solid #B00;border-right:3px solid #B00;color:#B00;font-size:.75em;font-weight:700;
+  height:2em;line-height:2;background:#fde}
 .tl-grp{display:inline-flex;flex-direction:column;align-items:stretch;vertical-align:top;margin:0 .05em;
   border-bottom:2px dashed #D55E00}
 .tl-grp-toks{white-space:nowrap}
@@ -243,9 +242,11 @@ def visible_text(text: str, *, mark_orphan: bool = False) -> str:
     'a<span class="tl-ws">·</span>&lt;b&gt;<span class="tl-ws">→</span>'
     """
     out: list[str] = []
-    if mark_orphan and text and unicodedata.category(text[0]).startswith("M"):
-        out.append('<span class="tl-dot" title="no base letter in this token">◌</span>')
     run: list[str] = []
+    if mark_orphan and text and unicodedata.category(text[0]).startswith("M"):
+        # subtle: ◌ goes in the same text run as the mark (no span around it): a styled span would
+        # break shaping there, and the font would draw a second dotted circle of its own.
+        run.append("◌")
 
     def flush() -> None:
         if run:

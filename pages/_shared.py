@@ -91,7 +91,8 @@ def page_header(title: str, why: str) -> None:
     st.html(f"<style>{css}</style>")
     st.html(NAV_SCRIPT, unsafe_allow_javascript=True)
     st.title(title)
-    st.caption(why)
+    if not classroom():  # on a projector the first screen is for the lesson, not the explanation
+        st.caption(why)
 
 
 #: In-app links (token chips ``a.tl-link``, example links ``a.tl-nav``): a click moves
@@ -125,11 +126,30 @@ NAV_SCRIPT = """<script>
 </script>"""
 
 CLASSROOM_CSS = """
+.stMainBlockContainer{padding-top:2.2rem !important;padding-bottom:2rem !important}
+h1{font-size:2.2rem !important;padding-bottom:.2rem !important}
 .tl-tokens{font-size:2.1rem !important;line-height:2.3}
+.tl-words .tl-tokens,.tl-pairs .tl-tokens,.tl-enc-steps .tl-tokens,.tl-watch .tl-tokens{font-size:1.7rem !important;line-height:1.9}
 .tl-legend{font-size:1.1rem}
-.stMarkdown p, .stCaption, label p {font-size:1.25rem !important}
+.stMarkdown p, .stCaption, label p, [data-testid="stExpander"] summary p {font-size:1.25rem !important}
+.stButton button p, .stButton button div{font-size:1.25rem !important;white-space:nowrap}
+.stTextArea textarea, .stTextInput input, .stNumberInput input, [data-baseweb="select"] div{font-size:1.3rem !important}
 .tl-watch{font-size:1.6rem !important}
+.tl-words td,.tl-words th,.tl-pairs td,.tl-pairs th,.tl-algo-table td,.tl-algo-table th{font-size:1.3rem}
+.tl-chart-title,.tl-chart-legend{font-size:1.2rem !important}
+.tl-chart-tick{font-size:15px !important}
+.tl-chart-axis{font-size:16px !important}
+.tl-sep-g{width:1.1em !important}
+.tl-sep-cp{width:1.4em !important}
 """
+
+
+def classroom_requested() -> bool:
+    """Classroom display wanted on this run (session state, else the URL), usable before the toggle exists
+    (``app.py`` collapses the sidebar with it)."""
+    if "classroom" in st.session_state:
+        return bool(st.session_state["classroom"])
+    return st.query_params.get("classroom") == "1"
 
 
 def sidebar_controls() -> None:

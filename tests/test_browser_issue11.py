@@ -168,3 +168,51 @@ def test_unigram_unknown_is_drawn_as_unknown(app):
     assert "UNK" in unk.first.inner_text() and "UNKNOWN" in unk.first.get_attribute("title")
     assert app.page.locator(".tl-tokens .tl-tok:not(.tl-unk)").count() >= 2
     app.page.locator(".tl-tokens").first.screenshot(path=str(app.output_dir / "unigram-unk.png"))
+
+
+def test_classroom_stepper_fits_a_projector(app):
+    """1280x720, classroom on: sidebar folded, step buttons, the current merge and the word table
+    on the first screen, no label cut off."""
+    app.page.set_viewport_size({"width": 1280, "height": 720})
+    app.open("stepper", "classroom=1&corpus=toy&merges=10&step=3")
+    app.assert_no_exception()
+    geo = app.page.evaluate(
+        """() => {
+          const r = (el) => el ? el.getBoundingClientRect() : null;
+          const buttons = Array.from(document.querySelectorAll('.stButton button'));
+          const labels = Array.from(document.querySelectorAll('.stButton button p, [data-testid="stWidgetLabel"] p'));
+          const rows = document.querySelectorAll('.tl-words tbody tr');
+          const sidebar = document.querySelector('[data-testid="stSidebar"]');
+          return {
+            buttons: buttons.map(b => ({text: b.innerText, bottom: r(b).bottom})),
+            cut: labels.filter(p => p.offsetParent && p.scrollWidth > p.clientWidth + 1).map(p => p.innerText),
+            ellipsis: labels.filter(p => p.offsetParent && p.innerText.includes('…')).map(p => p.innerText),
+            watch: r(document.querySelector('.tl-watch')).bottom,
+            firstRow: rows.length ? r(rows[0]).bottom : 9999,
+            sidebarRight: sidebar ? r(sidebar).right : 0,
+            mainLeft: r(document.querySelector('[data-testid="stMainBlockContainer"]')).left,
+            font: parseFloat(getComputedStyle(document.querySelector('.tl-watch')).fontSize),
+          };
+        }"""
+    )
+    texts = [b["text"] for b in geo["buttons"]]
+    assert any("Previous" in t for t in texts) and any("Next" in t for t in texts)
+    assert all(b["bottom"] <= 720 for b in geo["buttons"])
+    assert geo["watch"] <= 720 and geo["firstRow"] <= 720, geo
+    assert geo["cut"] == [] and geo["ellipsis"] == [], geo
+    assert geo["sidebarRight"] <= 1 and geo["mainLeft"] < 200, geo  # sidebar folded away
+    assert geo["font"] >= 24
+    app.page.screenshot(path=str(app.output_dir / "classroom-stepper-1280x720.png"))
+
+
+def test_stepper_colour_by_token_gives_a_token_one_colour(app):
+    app.open("stepper", "corpus=toy&merges=10&step=3")
+    colours = app.page.evaluate(
+        """() => { const m = {};
+          for (const c of document.querySelectorAll('.tl-words .tl-tok')) {
+            const k = c.innerText; const col = getComputedStyle(c).backgroundColor;
+            (m[k] = m[k] || new Set()).add(col); }
+          return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.size])); }"""
+    )
+    assert colours and max(colours.values()) == 1, colours  # each token text drawn in one colour everywhere
+    assert sum(1 for v in colours.values()) >= 4
