@@ -1,11 +1,14 @@
 """Small charts as inline SVG (no Streamlit import, no JavaScript, no network).
 
+Each chart is an ``<img>`` of an SVG data URI: Streamlit's ``st.html`` sanitizer
+drops inline ``<svg>``, and an image also keeps the chart's own fonts and sizes.
+
 Why not plotly: in a fresh browser a plotly chart makes Streamlit fetch and
 run a 4.7 MB script before anything is drawn, which kept the stepper, train
 and tax pages grey for seconds (``bench/browser_speed.py``). These charts are
 a few kilobytes of SVG drawn with the page. Every series has its own dash or
-marker shape besides its colour (not colour alone), each point has a tooltip
-(``<title>``), and every label goes through :func:`pages._shared.esc`.
+marker shape besides its colour (not colour alone), the chart's ``alt`` text
+names what it shows, and every label goes through :func:`pages._shared.esc`.
 
 - :func:`line_chart` ``(series, ...)``: lines and/or markers, optional second
   y axis, log axes, a vertical marker line (the stepper's current step).
@@ -14,6 +17,7 @@ marker shape besides its colour (not colour alone), each point has a tooltip
 """
 from __future__ import annotations
 
+import base64
 import math
 from dataclasses import dataclass
 from typing import Sequence
@@ -48,13 +52,8 @@ def _nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     raw = (hi - lo) / n
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    start = math.floor(lo / step) * step
-    ticks = []
-    t = start
-    while t <= hi + step * 1e-9:
-        ticks.append(round(t, 10))
-        t += step
-    return ticks
+    first, last = math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9)  # the ticks cover [lo, hi]
+    return [round(k * step, 10) for k in range(first, last + 1)]
 
 
 def _log_ticks(lo: float, hi: float) -> list[float]:
@@ -106,21 +105,33 @@ def _marker(shape: str, x: float, y: float, colour: str, size: float = 4.5) -> s
     return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{s:.1f}" fill="{colour}"/>'
 
 
+_SVG_STYLE = ("<style>.tl-chart-tick{font:11px 'Noto Sans',sans-serif;fill:#444}"
+              ".tl-chart-axis{font:12px 'Noto Sans',sans-serif;fill:#222}</style>")
+
+
+def _img(svg: str, alt: str, cls: str, width: int | None = None, height: int | None = None) -> str:
+    """An SVG string as an ``<img>`` data URI (``svg`` starts with ``<svg``)."""
+    svg = svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    size = (f' width="{width}"' if width else "") + (f' height="{height}"' if height else "")
+    return f'<img class="{cls}" alt="{esc(alt)}"{size} src="data:image/svg+xml;base64,{data}">'
+
+
 def _legend(series: Sequence[Series]) -> str:
     items = []
     for s in series:
         line = (f'<line x1="0" y1="8" x2="26" y2="8" stroke="{s.colour}" stroke-width="2.5" '
                 f'stroke-dasharray="{s.dash}"/>') if "lines" in s.mode else ""
         mark = _marker(s.shape, 13, 8, s.colour, 4) if "markers" in s.mode else ""
-        items.append(f'<span class="tl-chart-key"><svg width="28" height="16" aria-hidden="true">{line}{mark}</svg>'
-                     f"{esc(s.name)}</span>")
+        key = _img(f'<svg width="28" height="16" viewBox="0 0 28 16">{line}{mark}</svg>', "", "tl-chart-keyimg", 28, 16)
+        items.append(f'<span class="tl-chart-key">{key}{esc(s.name)}</span>')
     return f'<div class="tl-chart-legend">{"".join(items)}</div>'
 
 
 def _frame(title: str, svg: str, legend: str, label: str) -> str:
     cap = f'<figcaption class="tl-chart-title">{esc(title)}</figcaption>' if title else ""
-    return (f'<figure class="tl-chart" data-testid="tl-chart" aria-label="{esc(label or title)}">{cap}'
-            f"{svg}{legend}</figure>")
+    return (f'<figure class="tl-chart" data-testid="tl-chart">{cap}'
+            f'{_img(svg, label or title, "tl-chart-svg")}{legend}</figure>')
 
 
 def line_chart(series: Sequence[Series], *, title: str = "", x_title: str = "", y_title: str = "",
@@ -133,8 +144,7 @@ def line_chart(series: Sequence[Series], *, title: str = "", x_title: str = "", 
     ay = _Axis([y for s in series if s.axis == "y" for y in s.ys], height - bottom, top, log_y)
     ay2 = _Axis([y for s in series if s.axis == "y2" for y in s.ys], height - bottom, top, log_y) \
         if any(s.axis == "y2" for s in series) else None
-    out = [f'<svg viewBox="0 0 {width} {height}" width="100%" role="img" class="tl-chart-svg" '
-           f'preserveAspectRatio="xMidYMid meet">']
+    out = [f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}">{_SVG_STYLE}']
     for t in ay.ticks:
         y = ay(t)
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e4e4e4"/>'
@@ -193,7 +203,7 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
                                    else '<circle cx="3" cy="3" r="1.2" fill="#fff"/>')
         patterns.append(f'<pattern id="tlp{k}" width="6" height="6" patternUnits="userSpaceOnUse">'
                         f'<rect width="6" height="6" fill="{c}"/>{lines}</pattern>')
-    out = [f'<svg viewBox="0 0 {width} {height}" width="100%" role="img" class="tl-chart-svg">'
+    out = [f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}">{_SVG_STYLE}'
            f"<defs>{''.join(patterns)}</defs>"]
     for t in ay.ticks:
         y = ay(t)
@@ -220,7 +230,9 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
                    f'class="tl-chart-axis">{esc(y_title)}</text>')
     out.append("</svg>")
     keys = "".join(
-        f'<span class="tl-chart-key"><svg width="18" height="14" aria-hidden="true"><defs>{patterns[k]}</defs>'
-        f'<rect width="18" height="14" fill="url(#tlp{k})" stroke="#333" stroke-width=".5"/></svg>{esc(name)}</span>'
+        '<span class="tl-chart-key">' + _img(f'<svg width="18" height="14" viewBox="0 0 18 14"><defs>{patterns[k]}</defs>'
+                                             f'<rect width="18" height="14" fill="url(#tlp{k})" stroke="#333" '
+                                             f'stroke-width=".5"/></svg>', "", "tl-chart-keyimg", 18, 14)
+        + f"{esc(name)}</span>"
         for k, (name, _) in enumerate(series))
     return _frame(title, "".join(out), f'<div class="tl-chart-legend">{keys}</div>', title or y_title)

@@ -137,8 +137,6 @@ h1{font-size:2.2rem !important;padding-bottom:.2rem !important}
 .tl-watch{font-size:1.6rem !important}
 .tl-words td,.tl-words th,.tl-pairs td,.tl-pairs th,.tl-algo-table td,.tl-algo-table th{font-size:1.3rem}
 .tl-chart-title,.tl-chart-legend{font-size:1.2rem !important}
-.tl-chart-tick{font-size:15px !important}
-.tl-chart-axis{font-size:16px !important}
 .tl-sep-g{width:1.1em !important}
 .tl-sep-cp{width:1.4em !important}
 """
