@@ -72,6 +72,20 @@ def sample(name: str) -> str:
     return (ASSETS / "samples" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
 
 
+#: Languages of the learning pages' own samples (stepper, WordPiece, Unigram, train):
+#: Bangla is ``assets/algos/corpus_bn.txt``, the others ``assets/learn/<code>.txt``.
+LEARN_LANGS = {"bn": "Bangla", "hi": "Hindi", "fa": "Persian", "uz": "Uzbek"}
+#: A word of each sample to encode / inspect first (it is not always in the vocabulary whole).
+LEARN_WORDS = {"bn": "বাজারঘরের", "hi": "बाज़ारघर", "fa": "کتاب‌خانه", "uz": "bozorgʻhardan"}
+
+
+@st.cache_data(show_spinner=False)
+def learn_lines(lang: str) -> list[str]:
+    """The learning sample of ``lang`` (a :data:`LEARN_LANGS` code), one sentence per line."""
+    path = ASSETS / "algos" / "corpus_bn.txt" if lang == "bn" else ASSETS / "learn" / f"{lang}.txt"
+    return [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+
+
 @st.cache_data(show_spinner=False)
 def _app_css() -> str:
     return (ASSETS / "app.css").read_text(encoding="utf-8")
@@ -180,12 +194,15 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     used = st.session_state.setdefault("_qp_used", {})
     kept = st.session_state.setdefault("_qp_kept", {})
     st.session_state.setdefault("_qp_keys", set()).add(key)
-    if key in st.session_state and (raw is None or not _url_moved() or used.get(key) == url):
+    moved = _url_moved()
+    if key in st.session_state and (raw is None or not moved or used.get(key) == url):
+        return
+    if key not in st.session_state and (raw is None or not moved):
+        # a new widget while the URL is this session's own: the page's earlier value (kept when
+        # another page ran) or the default; never a value the URL held for another widget
+        st.session_state[key] = kept.get(key, default)
         return
     used[key] = url  # this URL has given its value once; later reruns keep the widget's
-    if raw is None and key in kept:  # back on a page after visiting another: its values were kept
-        st.session_state[key] = kept[key]
-        return
     value = default
     if raw is not None:
         try:

@@ -12,9 +12,12 @@ from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize
 from core.render import piece_label, render_pieces
 from pages._charts import COLOURS, Series, line_chart
 from pages._shared import (
+    LEARN_LANGS,
+    LEARN_WORDS,
     bpe_trace,
     classroom,
     decode_upload,
+    learn_lines,
     limit_text,
     page_header,
     qp_init,
@@ -28,6 +31,9 @@ CORPORA = {
     "toy": "Eight-word table",
     "shop_bn": "Bangla shop text",
     "shop_en": "English translation",
+    "hi": "Hindi sample",
+    "fa": "Persian sample",
+    "uz": "Uzbek sample",
     "paste": "Paste text",
     "upload": "Upload a .txt",
 }
@@ -64,8 +70,8 @@ with settings:
         qp_init("st_words", sample("toy_words"), param="words")
         words_spec = st.text_input("Word table (WORD:COUNT, comma-separated)", key="st_words",
                                    help="Each word is trained as it is; the pre-tokenizer pattern is not used.")
-    elif corpus_kind in ("shop_bn", "shop_en"):
-        corpus_text = sample(corpus_kind)
+    elif corpus_kind in ("shop_bn", "shop_en", *LEARN_LANGS):
+        corpus_text = sample(corpus_kind) if corpus_kind.startswith("shop") else "\n".join(learn_lines(corpus_kind))
         with st.expander("Show the corpus"):
             st.text(corpus_text)
     elif corpus_kind == "paste":
@@ -208,8 +214,8 @@ with right:
 # ---------------------------------------------------------------- encode a new word
 st.subheader(f"Encode new text with the first {step} merges", divider="gray")
 st.caption("Merges are applied in the order they were learned, each to every place it fits; decoding joins the bytes.")
-new_text = st.text_input("Text to encode", "বাজারঘর" if corpus_kind != "shop_en" else "Bazargharer", key="st_new",
-                         max_chars=200)
+default_new = {"shop_en": "Bazargharer", **{k: w for k, w in LEARN_WORDS.items() if k != "bn"}}.get(corpus_kind, "বাজারঘর")
+new_text = st.text_input("Text to encode", default_new, key=f"st_new_{corpus_kind}", max_chars=200)
 if new_text:
     rank = trace.rank_of(step)
     final: list[bytes] = []

@@ -7,7 +7,16 @@ import streamlit as st
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from pages._charts import Series, line_chart
-from pages._shared import MAX_UPLOAD_MB, decode_upload, esc, page_header, qp_init, qp_sync
+from pages._shared import (
+    LEARN_LANGS,
+    MAX_UPLOAD_MB,
+    decode_upload,
+    esc,
+    learn_lines,
+    page_header,
+    qp_init,
+    qp_sync,
+)
 from pages._training import (
     DIFF_CSS,
     MAX_TRAIN_CHARS,
@@ -43,7 +52,9 @@ page_header(
 st.html(f"<style>{DIFF_CSS}</style>")
 
 # ---------------------------------------------------------------- corpus
-qp_init("tr_source", "bundled", param="corpus", choices=("bundled", "upload"))
+SOURCES = {"bundled": "Bundled Bangla corpus", **{k: f"{v} sample" for k, v in LEARN_LANGS.items() if k != "bn"},
+           "upload": "Upload a UTF-8 .txt"}
+qp_init("tr_source", "bundled", param="corpus", choices=tuple(SOURCES))
 qp_init("tr_recipes", list(R.RECIPES), param="recipes",
         cast=lambda s: [r for r in s.split(",") if r in R.RECIPES] or list(R.RECIPES))
 qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
@@ -51,12 +62,13 @@ qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
 qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=lambda s: max(1, min(50, int(s))))
 
 with st.container(border=True):
-    source = st.radio(
-        "Training corpus", ["bundled", "upload"], key="tr_source", horizontal=True,
-        format_func={"bundled": "Bundled Bangla corpus", "upload": "Upload a UTF-8 .txt"}.get,
-    )  # fmt: skip
+    source = st.radio("Training corpus", list(SOURCES), key="tr_source", horizontal=True, format_func=SOURCES.get)
     text: str | None = None
-    if source == "bundled":
+    if source in LEARN_LANGS:
+        text = "\n\n".join(learn_lines(source))  # each sentence its own document
+        st.caption(f"{len(learn_lines(source))} {LEARN_LANGS[source]} sentences written for this project "
+                   f"(assets/learn/{source}.txt), each its own document: small, so keep the vocabulary sizes small.")
+    elif source == "bundled":
         text = bundled_corpus()
         st.caption("Original Bangla text written for this project: shop messages, weather, school, family, farming, "
                    "travel, health, food, culture and news, in documents separated by blank lines.")
@@ -197,7 +209,9 @@ failing = [m for m in metrics if m.failure_count]
 if not failing:
     st.success("Every tokenizer gives every held-out sentence back exactly.")
 else:
-    pick = st.selectbox("Tokenizer", [m.id for m in failing], key="tr_fail_tok",
+    # keyed by what it lists: after retraining, a new box (its label and the failures below always agree)
+    pick = st.selectbox("Tokenizer", [m.id for m in failing],
+                        key="tr_fail_tok",
                         format_func=lambda i: f"{by_id[i].name} — {by_id[i].failure_count:,} of "
                                               f"{by_id[i].sentences:,} sentences fail")
     m = by_id[pick]

@@ -216,3 +216,33 @@ def test_stepper_colour_by_token_gives_a_token_one_colour(app):
     )
     assert colours and max(colours.values()) == 1, colours  # each token text drawn in one colour everywhere
     assert sum(1 for v in colours.values()) >= 4
+
+
+def test_wordpiece_word_box_follows_new_text(app):
+    """Paste new text: the "Word" box names a word of the new text, the one the steps below explain."""
+    app.open("wordpiece", "vocab=typed")
+    box = app.page.locator('textarea[aria-label="Text to encode"]')
+    for text, first_unk in (("ঘরের দামি ঘরেই", "ঘরেই"), ("দাম বাজার", "বাজার")):
+        box.fill(text)
+        box.press("Control+Enter")
+        app.page.wait_for_timeout(300)
+        app.wait_idle()
+        shown = " | ".join(app.page.locator('[data-testid="stSelectbox"]').evaluate_all("els => els.map(e => e.textContent + ' ' + Array.from(e.querySelectorAll('input')).map(i => i.value).join(' '))"))
+        assert first_unk in shown, shown
+        explained = app.page.locator('[data-testid="wp-steps"]').first.evaluate(
+            "el => el.closest('[data-testid=\"stVerticalBlock\"]').innerText")
+        assert f"remaining {first_unk}" in explained.replace("\n", " ")
+    app.assert_no_exception()
+
+
+@pytest.mark.parametrize("page,query,expect", [
+    ("stepper", "corpus=fa&merges=5", "کتاب"),
+    ("wordpiece", "vocab=trained&lang=hi", "बाज़ार"),
+    ("unigram", "model=trained&lang=uz", "bozor"),
+])
+def test_learning_pages_have_their_own_samples(app, page, query, expect):
+    app.open(page, query)
+    app.assert_no_exception()
+    body = app.page.locator('[data-testid="stMain"]').inner_text()
+    assert expect in body
+    assert app.page.locator(".tl-tokens .tl-tok.tl-unk").count() == 0  # the sample's own words are known
