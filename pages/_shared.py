@@ -117,7 +117,7 @@ def page_header(title: str, why: str) -> None:
 #: link then carries ``classroom=1`` when classroom mode is on).
 NAV_SCRIPT = """<script>
 (() => {
-  const w = window.parent && window.parent.document ? window : window;
+  const w = window;
   if (w.__tlNav) return;
   w.__tlNav = true;
   const keepClassroom = (url) => {

@@ -209,9 +209,9 @@ failing = [m for m in metrics if m.failure_count]
 if not failing:
     st.success("Every tokenizer gives every held-out sentence back exactly.")
 else:
-    # keyed by what it lists: after retraining, a new box (its label and the failures below always agree)
-    pick = st.selectbox("Tokenizer", [m.id for m in failing],
-                        key="tr_fail_tok",
+    # keyed by what it lists: after retraining, a new box, so its label and the failures below always agree
+    sig = abs(hash(tuple((m.id, m.failure_count, m.sentences) for m in failing)))
+    pick = st.selectbox("Tokenizer", [m.id for m in failing], key=f"tr_fail_tok_{sig}",
                         format_func=lambda i: f"{by_id[i].name} — {by_id[i].failure_count:,} of "
                                               f"{by_id[i].sentences:,} sentences fail")
     m = by_id[pick]

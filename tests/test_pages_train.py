@@ -64,7 +64,11 @@ def test_small_sizes_table_and_round_trip(small: AppTest) -> None:
     assert rt["WordPiece, 500"] < 100.0
     assert small.query_params["sizes"] in ("300,500", ["300,500"])
     # WordPiece failures are listed with a highlighted diff and a reason
-    small.selectbox(key="tr_fail_tok").set_value("wordpiece-500").run()
+    box = next(b for b in small.selectbox if b.key.startswith("tr_fail_tok"))  # keyed by what it lists
+    box.set_value("wordpiece-500").run()
+    caption = next(c.value for c in small.caption if "failures; lost text" in c.value)
+    label = next(b for b in small.selectbox if b.key.startswith("tr_fail_tok")).format_func("wordpiece-500")
+    assert label.split("— ")[1].split(" of")[0] in caption  # the box's count is the count of the failures shown
     bodies = [b for b in html_bodies(small) if "tl-diff" in b and "original" in b]
     assert bodies and any("punctuation" in b for b in bodies)
     assert any("<ins" in b for b in bodies)
