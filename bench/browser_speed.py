@@ -30,21 +30,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, app_pages  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, app_pages, run_streamlit  # noqa: E402
 
 DRAWN_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
@@ -71,42 +67,6 @@ STATE_JS = """() => {
     skeletons: document.querySelectorAll('[data-testid*="Skeleton"]').length,
     exception: !!document.querySelector('[data-testid="stException"]')});
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def server(cwd: Path, log: Path) -> Iterator[str]:
-    port = free_port()
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address",
-             "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            end = time.time() + 90
-            while True:
-                try:
-                    with urllib.request.urlopen(base + "/_stcore/health", timeout=2):
-                        break
-                except OSError:
-                    if proc.poll() is not None or time.time() > end:
-                        raise RuntimeError(f"server in {cwd} did not start; see {log}")
-                    time.sleep(0.3)
-            yield base
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
 
 
 def wait_drawn(page, timeout: float = 90.0, hold: float = 0.3) -> float:
@@ -185,8 +145,8 @@ def main() -> int:
     subprocess.run(["git", "worktree", "add", "--detach", "-q", str(old_tree), old_rev], cwd=REPO, check=True)
     results: dict[str, dict[str, dict]] = {"old": {}, "new": {}}
     try:
-        with server(old_tree, out_dir / "speed-old.log") as old_base, \
-                server(REPO, out_dir / "speed-new.log") as new_base, sync_playwright() as pw:
+        with run_streamlit(out_dir / "speed-old.log", old_tree) as old_base, \
+                run_streamlit(out_dir / "speed-new.log", REPO) as new_base, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             bases = {"old": old_base, "new": new_base}
             for path in paths:  # warm the server caches once per page (untimed)

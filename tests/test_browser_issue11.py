@@ -9,18 +9,9 @@ import pytest
 
 from tests.conftest import app_pages
 
-HOME_TEXT = 'textarea[aria-label="Text to tokenize"]'
 BN = "বাজারঘরের অর্ডার আগামীকাল বিকেলে"
 FA = "سفارش شما فردا به راجشاهی می‌رسد"
 EN = "Your order will reach Rajshahi tomorrow"
-
-
-def set_home_text(app, text: str) -> None:
-    box = app.page.locator(HOME_TEXT)
-    box.fill(text)
-    box.press("Control+Enter")
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
 
 
 def line_chips(app, box_index: int = 0) -> list[list[tuple[str, float]]]:
