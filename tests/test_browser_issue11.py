@@ -166,6 +166,9 @@ def test_classroom_stepper_fits_a_projector(app):
     on the first screen, no label cut off."""
     app.page.set_viewport_size({"width": 1280, "height": 720})
     app.open("stepper", "classroom=1&corpus=toy&merges=10&step=3")
+    app.page.wait_for_selector(".st-key-step_next button")
+    app.page.wait_for_selector(".tl-words tbody tr")
+    app.page.wait_for_timeout(500)  # the sidebar folds with an animation
     app.assert_no_exception()
     geo = app.page.evaluate(
         """() => {
@@ -187,7 +190,7 @@ def test_classroom_stepper_fits_a_projector(app):
         }"""
     )
     texts = [b["text"] for b in geo["buttons"]]
-    assert any("Previous" in t for t in texts) and any("Next" in t for t in texts)
+    assert any("Previous" in t for t in texts) and any("Next" in t for t in texts), texts
     assert all(b["bottom"] <= 720 for b in geo["buttons"])
     assert geo["watch"] <= 720 and geo["firstRow"] <= 720, geo
     assert geo["cut"] == [] and geo["ellipsis"] == [], geo
