@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages._shared import mark_router_run, sidebar_controls
+from pages._shared import classroom_requested, mark_router_run, sidebar_controls
 
 HERE = Path(__file__).parent
 PAGES_DIR = HERE / "pages"
@@ -51,7 +51,10 @@ def build_navigation() -> dict[str, list[st.Page]]:
     return nav
 
 
-st.set_page_config(page_title="Tokenizer Lab", page_icon=":material/token:", layout="wide")
+# The tab icon is a local file (a material icon would make the browser fetch it from Google).
+# Classroom display folds the sidebar away: the projector's width goes to the content.
+st.set_page_config(page_title="Tokenizer Lab", page_icon=str(HERE / "assets" / "icon.png"), layout="wide",
+                   initial_sidebar_state="collapsed" if classroom_requested() else "auto")
 page = st.navigation(build_navigation(), position="sidebar", expanded=True)
 sidebar_controls()
 mark_router_run(True)

@@ -62,9 +62,10 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Callable, Collection, Sequence
 
 from .text.boundaries import BoundaryKind
 from .text.units import codepoint_info, utf8_hex
@@ -116,7 +117,6 @@ CSS = """
 .tl-c4{background:#99DDFF}.tl-c5{background:#44BB99}.tl-c6{background:#BBCC33}.tl-c7{background:#AAAA00}
 .tl-ws{color:#555;opacity:.85}
 .tl-fmt{font-size:.65em;color:#333;border:1px dotted #555;border-radius:.2em;padding:0 .1em;vertical-align:middle}
-.tl-dot{color:#666}
 .tl-hex{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.8em;letter-spacing:.02em;
   background:repeating-linear-gradient(45deg,rgba(255,255,255,.55) 0 4px,rgba(255,255,255,0) 4px 8px);
   padding:0 .15em;border-radius:.15em}
@@ -124,10 +124,10 @@ CSS = """
 .tl-sep{display:inline-block;vertical-align:top;margin:.12em .08em;height:1.5em;line-height:1.5;text-align:center;
   font-size:1em}
 .tl-sep-clean{width:0;border-left:1.5px solid #777}
-.tl-sep-g{width:.55em;border-left:2px dashed #D55E00;border-right:2px dashed #D55E00;color:#D55E00;font-size:.6em;
-  height:2.5em;line-height:2.5}
-.tl-sep-cp{width:.9em;border-left:3px solid #B00;border-right:3px solid #B00;color:#B00;font-size:.6em;font-weight:700;
-  height:2.5em;line-height:2.5;background:#fde}
+.tl-sep-g{width:.9em;border-left:2px dashed #D55E00;border-right:2px dashed #D55E00;color:#A04000;font-size:.75em;
+  height:2em;line-height:2;font-weight:700}
+.tl-sep-cp{width:1.2em;border-left:3px solid #B00;border-right:3px solid #B00;color:#B00;font-size:.75em;font-weight:700;
+  height:2em;line-height:2;background:#fde}
 .tl-grp{display:inline-flex;flex-direction:column;align-items:stretch;vertical-align:top;margin:0 .05em;
   border-bottom:2px dashed #D55E00}
 .tl-grp-toks{white-space:nowrap}
@@ -137,6 +137,12 @@ CSS = """
 .tl-legend{font-size:.85rem;color:#333;margin:.2rem 0 .4rem 0;line-height:2}
 .tl-legend .tl-tok{font-size:.95em}
 .tl-empty{color:#777;font-style:italic}
+.tl-line{min-height:1.6em}
+.tl-run{unicode-bidi:isolate}
+.tl-hexrun{unicode-bidi:isolate}
+.tl-tok.tl-unk{background:#fff;border:2px dashed #B00;color:#700}
+.tl-unk-tag{font-size:.6em;font-weight:700;color:#fff;background:#B00;border-radius:.2em;padding:0 .2em;
+  margin-inline-end:.2em;vertical-align:middle}
 a.tl-link{color:inherit;text-decoration:none}a.tl-link:hover .tl-tok{outline:2px solid #222}
 """
 
@@ -237,9 +243,11 @@ def visible_text(text: str, *, mark_orphan: bool = False) -> str:
     'a<span class="tl-ws">·</span>&lt;b&gt;<span class="tl-ws">→</span>'
     """
     out: list[str] = []
-    if mark_orphan and text and unicodedata.category(text[0]).startswith("M"):
-        out.append('<span class="tl-dot" title="no base letter in this token">◌</span>')
     run: list[str] = []
+    if mark_orphan and text and unicodedata.category(text[0]).startswith("M"):
+        # subtle: ◌ goes in the same text run as the mark (no span around it): a styled span would
+        # break shaping there, and the font would draw a second dotted circle of its own.
+        run.append("◌")
 
     def flush() -> None:
         if run:
@@ -263,19 +271,25 @@ def visible_text(text: str, *, mark_orphan: bool = False) -> str:
     return "".join(out)
 
 
-def _hex_html(part: Part) -> str:
-    before = '<span class="tl-part">…</span>' if part.cont_before else ""
-    after = '<span class="tl-part">…</span>' if part.cont_after else ""
-    return f'{before}<span class="tl-hex">{utf8_hex(part.data)}</span>{after}'
+def _hex_html(part: Part, rtl: bool = False) -> str:
+    """Hex for bytes that are not a whole character, with ``…`` on the side of the
+    neighbouring token that holds the rest of the character: in right-to-left text
+    the next token is on the left, so the marks swap sides. The hex itself always
+    reads left to right (an isolated ``dir="ltr"`` run)."""
+    before = '<span class="tl-part" data-cont="before">…</span>' if part.cont_before else ""
+    after = '<span class="tl-part" data-cont="after">…</span>' if part.cont_after else ""
+    left, right = (after, before) if rtl else (before, after)
+    return f'<span class="tl-hexrun" dir="ltr">{left}<span class="tl-hex">{utf8_hex(part.data)}</span>{right}</span>'
 
 
-def chip_inner(data: bytes) -> str:
-    """The visible HTML of one token's bytes (text with glyphs, hex for invalid runs)."""
+def chip_inner(data: bytes, rtl: bool = False) -> str:
+    """The visible HTML of one token's bytes (text with glyphs, hex for invalid runs);
+    ``rtl``: the chip sits in right-to-left text (see :func:`_hex_html`)."""
     parts = piece_parts(data)
     if not parts:
         return '<span class="tl-empty">∅</span>'
     return "".join(
-        _hex_html(p) if p.is_hex else visible_text(p.text or "", mark_orphan=True) for p in parts
+        _hex_html(p, rtl) if p.is_hex else visible_text(p.text or "", mark_orphan=True) for p in parts
     )
 
 
@@ -318,23 +332,32 @@ def _sep_html(kind: BoundaryKind) -> str:
 
 
 @lru_cache(maxsize=65536)
-def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str) -> tuple[str, str]:
+def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str, rtl: bool = False) -> tuple[str, str]:
     """(escaped tooltip without its first line, inner HTML): the same for every
     occurrence of a token, so it is computed once (texts repeat a lot)."""
     tok = Token(token_id, data, 0, len(data), 0, len(touched), special)
     title = token_title(tok, 0, touched)
     rest = title.split("\n", 1)[1]
     head_extra = title.split("\n", 1)[0][len("token 1"):]
-    return html.escape(head_extra + "\n" + rest, quote=True), chip_inner(data)
+    return html.escape(head_extra + "\n" + rest, quote=True), chip_inner(data, rtl)
 
 
 def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool,
-               link: Callable[[Token], str | None] | None = None) -> str:
-    cls = f"tl-tok tl-c{index % len(PALETTE)}" + (" tl-special" if token.special else "")
+               link: Callable[[Token], str | None] | None = None, direction: str = "ltr",
+               colour: int | None = None, unknown: bool = False) -> str:
+    """One chip. ``direction``: the direction of the run the chip sits in (its own ``dir``);
+    ``colour``: palette index (default: by position, so neighbours differ); ``unknown``:
+    the model's unknown token (``<unk>``, ``[UNK]``), drawn as such, not as a normal piece."""
+    c = (index if colour is None else colour) % len(PALETTE)
+    cls = f"tl-tok tl-c{c}" + (" tl-special" if token.special else "") + (" tl-unk" if unknown else "")
     # a token that is not valid UTF-8 names the characters it touches in the source text
     touched = "" if source_text is None or _is_utf8(token.data) else source_text[token.start : token.end]
-    title_rest, inner = _chip_parts(token.data, token.id if show_ids else None, token.special, touched)
-    chip = f'<span class="{cls}" dir="auto" title="token {index + 1}{title_rest}">{inner}</span>'
+    title_rest, inner = _chip_parts(token.data, token.id if show_ids else None, token.special, touched,
+                                    direction == "rtl")
+    if unknown:
+        title_rest = " · UNKNOWN: the model has no piece for this text (it becomes the unknown token)" + title_rest
+        inner = f'<span class="tl-unk-tag" dir="ltr">UNK</span>{inner}'
+    chip = f'<span class="{cls}" dir="{direction}" title="token {index + 1}{title_rest}">{inner}</span>'
     href = link(token) if link is not None else None
     if href:  # the chip opens another view (e.g. the word inspector) in the same tab
         return f'<a class="tl-link" href="{html.escape(href, quote=True)}" target="_self">{chip}</a>'
@@ -367,6 +390,101 @@ def text_direction(text: str) -> str:
     return "ltr"
 
 
+def _strong(text: str) -> str | None:
+    """The bidi class that decides ``text``'s direction: "L", "R", "EN" (digits only) or None (neutral)."""
+    digits = False
+    for ch in text:
+        bidi = unicodedata.bidirectional(ch)
+        if bidi == "L":
+            return "L"
+        if bidi in ("R", "AL"):
+            return "R"
+        if bidi in ("EN", "AN"):
+            digits = True
+    return "EN" if digits else None
+
+
+def _resolve_runs(classes: Sequence[str | None], para: str) -> list[str]:
+    """Each item's direction in a line whose base direction is ``para`` ("ltr"/"rtl"),
+    as the Unicode bidi algorithm resolves it (UAX #9, simplified to whole tokens):
+    strong items keep theirs; numbers after a left-to-right item are left to right,
+    otherwise they sit in right-to-left flow ("num": drawn as a left-to-right island);
+    neutrals between two items of one direction take it (N1), else the line's (N2).
+    """
+    n = len(classes)
+    strong: list[str | None] = []
+    prev = "L" if para == "ltr" else "R"
+    for c in classes:  # W7-like: numbers take the direction of the strong item before them
+        if c == "EN":
+            strong.append("L" if prev == "L" else "num")
+        else:
+            strong.append(c)
+            if c is not None:
+                prev = c
+    out: list[str] = [""] * n
+    base = "L" if para == "ltr" else "R"
+    i = 0
+    while i < n:
+        if strong[i] is not None:
+            out[i] = strong[i]  # type: ignore[assignment]
+            i += 1
+            continue
+        j = i
+        while j < n and strong[j] is None:
+            j += 1
+        before = strong[i - 1] if i > 0 else base
+        after = strong[j] if j < n else base
+        side = lambda d: "R" if d in ("R", "num") else "L"  # noqa: E731 - numbers count as R for neutrals (N1)
+        fill = side(before) if side(before) == side(after) else base
+        for k in range(i, j):
+            out[k] = fill
+        i = j
+    return out
+
+
+def _line_html(units: Sequence[tuple[str | None, str, Callable[[str], str]]], para: str) -> str:
+    """One line: its units (separator before, class, drawer taking a direction) laid out
+    in runs; a run of the other direction is an isolated ``<span dir=…>`` so it keeps
+    its own order inside the line."""
+    dirs = _resolve_runs([u[1] for u in units], para)
+    base = "L" if para == "ltr" else "R"
+    out: list[str] = []
+    k = 0
+    while k < len(units):
+        d = "R" if dirs[k] == "num" else dirs[k]
+        m = k + 1
+        while m < len(units) and ("R" if dirs[m] == "num" else dirs[m]) == d:
+            m += 1
+        sep0 = units[k][0]
+        if sep0:
+            out.append(sep0)
+        run_dir = "ltr" if d == "L" else "rtl"
+        body: list[str] = []
+        q = k
+        while q < m:
+            if q > k and units[q][0]:
+                body.append(units[q][0])
+            if dirs[q] == "num":  # digits in right-to-left flow: a left-to-right island of consecutive numbers
+                r = q
+                island = []
+                while r < m and dirs[r] == "num":
+                    if r > q and units[r][0]:
+                        island.append(units[r][0])
+                    island.append(units[r][2]("ltr"))
+                    r += 1
+                body.append(f'<span class="tl-run" dir="ltr">{"".join(island)}</span>')
+                q = r
+                continue
+            body.append(units[q][2](run_dir))
+            q += 1
+        if d == base:
+            out.extend(body)
+        else:
+            out.append(f'<span class="tl-run" dir="{run_dir}">{"".join(body)}</span>')
+        k = m
+    return "".join(out)
+
+
 def _draw(
     tokens: Sequence[Token],
     kinds: Sequence[BoundaryKind | None],
@@ -378,48 +496,82 @@ def _draw(
     extra_class: str = "",
     link: Callable[[Token], str | None] | None = None,
     total: int | None = None,
+    colour_by: str = "position",
+    unknown: frozenset[int] = frozenset(),
 ) -> str:
     """Core drawing loop. ``kinds[i]`` is the boundary before token ``i`` (None for 0).
 
     ``total``: how many tokens the encoding has when ``tokens`` holds only the first ones.
+
+    Direction follows the Unicode bidi algorithm per line: the text is cut into
+    lines after every token holding a newline; each line is a ``tl-line`` block
+    whose ``dir`` comes from its own first strong character (``direction="auto"``,
+    or the given "ltr"/"rtl" for every line), and inside it a run of tokens of the
+    other direction is an isolated span, so "Your order … Rajshahi" in a Persian
+    paragraph still reads left to right.
     """
     n = len(tokens) if total is None else total
     shown = min(n, len(tokens)) if max_tokens is None else min(n, len(tokens), max_tokens)
-    if direction == "auto":
-        sample = source_text if source_text is not None else b"".join(t.data for t in tokens[:200]).decode("utf-8", "replace")
-        direction = text_direction(sample[:2000])
-    out: list[str] = [f'<div class="tl-tokens{extra_class}" dir="{html.escape(direction, quote=True)}">']
-    if n == 0:
-        out.append('<span class="tl-empty">(no tokens)</span>')
+
+    def tok_text(a: int, b: int) -> str:
+        if source_text is not None:
+            return source_text[tokens[a].start : tokens[b - 1].end]
+        return b"".join(t.data for t in tokens[a:b]).decode("utf-8", errors="replace")
+
+    def colour(k: int) -> int | None:
+        return None if colour_by == "position" else zlib.crc32(tokens[k].data)
+
+    def chip(k: int, d: str) -> str:
+        return _chip_html(tokens[k], k, source_text, show_ids, link, d, colour(k), tokens[k].id in unknown)
+
+    # units: (separator html before it, bidi class, drawer(direction) -> html), and where lines end
+    lines: list[list[tuple[str | None, str | None, Callable[[str], str]]]] = [[]]
     i = 0
     while i < shown:
         # A group: token i plus every following token joined to it by a cut inside a cluster.
         j = i + 1
         while j < shown and kinds[j] not in (None, "clean"):
             j += 1
-        if i > 0:
-            out.append(_sep_html(kinds[i] or "clean"))
+        sep = _sep_html(kinds[i] or "clean") if i > 0 else None
+        whole = tok_text(i, j)
         if j - i == 1:
-            out.append(_chip_html(tokens[i], i, source_text, show_ids, link))
+            draw = (lambda k: (lambda d: chip(k, d)))(i)
         else:
-            inner = [_chip_html(tokens[i], i, source_text, show_ids, link)]
-            for k in range(i + 1, j):
-                inner.append(_sep_html(kinds[k] or "clean"))
-                inner.append(_chip_html(tokens[k], k, source_text, show_ids, link))
-            if source_text is not None:
-                whole = source_text[tokens[i].start : tokens[j - 1].end]
-            else:
-                whole = b"".join(t.data for t in tokens[i:j]).decode("utf-8", errors="replace")
-            read_title = "as written: " + " ".join(f"U+{ord(c):04X}" for c in whole[:12])
-            out.append(
-                '<span class="tl-grp">'
-                f'<span class="tl-grp-toks">{"".join(inner)}</span>'
-                f'<span class="tl-grp-read" dir="auto" title="{html.escape(read_title, quote=True)}">'
-                f"{visible_text(whole)}</span></span>"
-            )
-        if any(b"\n" in t.data for t in tokens[i:j]):
-            out.append("<br>")
+            def draw(d: str, a: int = i, b: int = j, whole: str = whole) -> str:
+                inner = [chip(a, d)]
+                for k in range(a + 1, b):
+                    inner.append(_sep_html(kinds[k] or "clean"))
+                    inner.append(chip(k, d))
+                read_title = "as written: " + " ".join(f"U+{ord(c):04X}" for c in whole[:12])
+                return (f'<span class="tl-grp" dir="{d}">'
+                        f'<span class="tl-grp-toks">{"".join(inner)}</span>'
+                        f'<span class="tl-grp-read" dir="auto" title="{html.escape(read_title, quote=True)}">'
+                        f"{visible_text(whole)}</span></span>")
+        joined = b"".join(t.data for t in tokens[i:j])
+        rest = joined.lstrip(b"\r\n")
+        if rest.strip() and len(rest) < len(joined) and lines[-1]:
+            lines.append([])  # "\nسفارش": the token opens the next line, so it takes that line's direction
+        lines[-1].append((sep, _strong(whole), draw))
+        if b"\n" in rest or (b"\n" in joined and not rest.strip()):
+            lines.append([])
         i = j
+    if not lines[-1] and len(lines) > 1:
+        lines.pop()
+
+    line_dirs: list[str] = []
+    for units in lines:
+        if direction in ("ltr", "rtl"):
+            line_dirs.append(direction)
+            continue
+        first = next((c for c in (u[1] for u in units) if c in ("L", "R")), None)
+        line_dirs.append("rtl" if first == "R" else "ltr")
+    outer = line_dirs[0] if line_dirs else ("rtl" if direction == "rtl" else "ltr")
+    out: list[str] = [f'<div class="tl-tokens{extra_class}" dir="{outer}">']
+    if n == 0:
+        out.append('<span class="tl-empty">(no tokens)</span>')
+    for units, d in zip(lines, line_dirs):
+        if units:
+            out.append(f'<div class="tl-line" dir="{d}">{_line_html(units, d)}</div>')
     out.append("</div>")
     if shown < n:
         out.append(f'<div class="tl-note">Showing the first {shown:,} of {n:,} tokens; counts cover all of them.</div>')
@@ -434,6 +586,8 @@ def render_encoding(
     legend: bool = False,
     direction: str = "auto",
     link: Callable[[Token], str | None] | None = None,
+    colour_by: str = "position",
+    unknown: Collection[int] = (),
 ) -> str:
     """HTML chips for ``enc`` with boundary markers judged by ``enc.report``.
 
@@ -441,11 +595,15 @@ def render_encoding(
     is the container's ``dir``: "ltr", "rtl", or "auto" (decided here from
     the first strong character, see :func:`text_direction`). ``link``, if
     given, maps a token to a URL (or None): that chip becomes a link
-    (see :func:`core.analysis.inspect.chip_links`).
+    (see :func:`core.analysis.inspect.chip_links`). ``colour_by``: "position"
+    (neighbours differ) or "token" (the same token bytes always get the same
+    colour, e.g. across the rows of the BPE stepper). ``unknown``: ids of the
+    model's unknown token; those chips are drawn as unknown (``UNK`` tag, red dashed).
     """
     report = enc.report
     kinds = [None] + [report.kind_before(i) for i in range(1, len(enc.tokens))]
-    body = _draw(enc.tokens, kinds, enc.text, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link)
+    body = _draw(enc.tokens, kinds, enc.text, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link,
+                 colour_by=colour_by, unknown=frozenset(unknown))
     return (legend_html() + body) if legend else body
 
 
@@ -457,6 +615,7 @@ def render_table(
     show_ids: bool = True,
     direction: str = "auto",
     link: Callable[[Token], str | None] | None = None,
+    unknown: Collection[int] = (),
 ) -> str:
     """:func:`render_encoding` for columns: the same HTML, with token records built only for the chips drawn."""
     shown = len(table) if max_tokens is None else min(len(table), max_tokens)
@@ -464,7 +623,7 @@ def render_table(
     cut = table.cut[:shown].tolist()
     kinds: list[BoundaryKind | None] = [None] + [_CUT_KINDS[c] for c in cut[1:]]
     return _draw(tokens, kinds, text, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link,
-                 total=len(table))
+                 total=len(table), unknown=frozenset(unknown))
 
 
 def encoding_from_pieces(pieces: Sequence[bytes], ids: Sequence[int | None] | None = None) -> Encoding | None:
@@ -491,6 +650,8 @@ def render_pieces(
     legend: bool = False,
     direction: str = "auto",
     link: Callable[[Token], str | None] | None = None,
+    colour_by: str = "position",
+    unknown: Collection[int] = (),
 ) -> str:
     """HTML chips for a plain list of byte pieces (e.g. one word's BPE segmentation).
 
@@ -511,7 +672,8 @@ def render_pieces(
     hrefs = None
     if link is not None:  # a function is no cache key, but the URLs it gives are
         hrefs = tuple(link(t) for t in _piece_tokens(key, id_key)[:max_tokens])  # only the chips drawn
-    return _render_pieces_cached(key, id_key, max_tokens, show_ids, legend, direction, hrefs)
+    return _render_pieces_cached(key, id_key, max_tokens, show_ids, legend, direction, hrefs, colour_by,
+                                 frozenset(unknown))
 
 
 @lru_cache(maxsize=8192)
@@ -537,6 +699,8 @@ def _render_pieces_cached(
     legend: bool,
     direction: str,
     hrefs: tuple[str | None, ...] | None = None,
+    colour_by: str = "position",
+    unknown: frozenset[int] = frozenset(),
 ) -> str:
     link = None
     if hrefs is not None:  # hrefs[k] belongs to piece k, found by its byte span
@@ -545,11 +709,12 @@ def _render_pieces_cached(
     enc = encoding_from_pieces(pieces, ids)
     if enc is not None:
         return render_encoding(enc, max_tokens=max_tokens, show_ids=show_ids, legend=legend, direction=direction,
-                               link=link)
+                               link=link, colour_by=colour_by, unknown=unknown)
     # Not decodable as a whole: draw chips without cluster analysis.
     toks = _piece_tokens(pieces, ids)
     kinds: list[BoundaryKind | None] = [None] + ["clean"] * (len(toks) - 1)
-    body = _draw(toks, kinds, None, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link)
+    body = _draw(toks, kinds, None, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link,
+                 colour_by=colour_by, unknown=unknown)
     return (legend_html() + body) if legend else body
 
 

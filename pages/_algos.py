@@ -13,7 +13,7 @@ from core.assets import ALGOS, sample_lines
 from core.models import unigram, wordpiece
 from core.render import render_encoding, text_direction
 from core.tokens import Encoding, Token, tokens_from_char_spans
-from pages._shared import esc
+from pages._shared import esc, learn_lines
 
 CSS = """
 .tl-algo-table{border-collapse:collapse;margin:.3rem 0 .8rem 0}
@@ -66,15 +66,15 @@ def asset_text(name: str) -> str:
 
 
 @st.cache_resource(show_spinner="Training WordPiece…", max_entries=16)
-def trained_wordpiece(vocab_size: int) -> wordpiece.WordPieceVocab:
-    """Hugging Face WordPieceTrainer on the bundled Bangla sample (cached per size)."""
-    return wordpiece.train_wordpiece(sample_lines(), vocab_size=vocab_size)
+def trained_wordpiece(vocab_size: int, lang: str = "bn") -> wordpiece.WordPieceVocab:
+    """Hugging Face WordPieceTrainer on the bundled sample of ``lang`` (cached per size and language)."""
+    return wordpiece.train_wordpiece(learn_lines(lang), vocab_size=vocab_size)
 
 
 @st.cache_resource(show_spinner="Training Unigram…", max_entries=16)
-def trained_unigram(vocab_size: int) -> unigram.UnigramModel:
-    """Hugging Face UnigramTrainer on the bundled Bangla sample (cached per size)."""
-    return unigram.train_unigram(sample_lines(), vocab_size=vocab_size)
+def trained_unigram(vocab_size: int, lang: str = "bn") -> unigram.UnigramModel:
+    """Hugging Face UnigramTrainer on the bundled sample of ``lang`` (cached per size and language)."""
+    return unigram.train_unigram(learn_lines(lang), vocab_size=vocab_size)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

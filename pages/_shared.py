@@ -72,6 +72,20 @@ def sample(name: str) -> str:
     return (ASSETS / "samples" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
 
 
+#: Languages of the learning pages' own samples (stepper, WordPiece, Unigram, train):
+#: Bangla is ``assets/algos/corpus_bn.txt``, the others ``assets/learn/<code>.txt``.
+LEARN_LANGS = {"bn": "Bangla", "hi": "Hindi", "fa": "Persian", "uz": "Uzbek"}
+#: A word of each sample to encode / inspect first (it is not always in the vocabulary whole).
+LEARN_WORDS = {"bn": "বাজারঘরের", "hi": "बाज़ारघर", "fa": "کتاب‌خانه", "uz": "bozorgʻhardan"}
+
+
+@st.cache_data(show_spinner=False)
+def learn_lines(lang: str) -> list[str]:
+    """The learning sample of ``lang`` (a :data:`LEARN_LANGS` code), one sentence per line."""
+    path = ASSETS / "algos" / "corpus_bn.txt" if lang == "bn" else ASSETS / "learn" / f"{lang}.txt"
+    return [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+
+
 @st.cache_data(show_spinner=False)
 def _app_css() -> str:
     return (ASSETS / "app.css").read_text(encoding="utf-8")
@@ -89,16 +103,65 @@ def page_header(title: str, why: str) -> None:
     if classroom():
         css += CLASSROOM_CSS
     st.html(f"<style>{css}</style>")
+    st.html(NAV_SCRIPT, unsafe_allow_javascript=True)
     st.title(title)
-    st.caption(why)
+    if not classroom():  # on a projector the first screen is for the lesson, not the explanation
+        st.caption(why)
 
+
+#: In-app links (token chips ``a.tl-link``, example links ``a.tl-nav``): a click moves
+#: the URL with ``history.pushState`` and lets Streamlit's own history handler
+#: (``popstate``) run the target page in the same session, so pasted text,
+#: uploaded tokenizers and classroom mode survive, the tab is the same one and
+#: Back returns with one press. Ctrl/middle click still opens a new tab (the
+#: link then carries ``classroom=1`` when classroom mode is on).
+NAV_SCRIPT = """<script>
+(() => {
+  const w = window;
+  if (w.__tlNav) return;
+  w.__tlNav = true;
+  const keepClassroom = (url) => {
+    if (new URLSearchParams(w.location.search).get("classroom") === "1") url.searchParams.set("classroom", "1");
+    return url;
+  };
+  w.document.addEventListener("click", (ev) => {
+    const a = ev.target.closest && ev.target.closest("a.tl-link, a.tl-nav");
+    if (!a) return;
+    const url = keepClassroom(new URL(a.getAttribute("href"), w.location.href));
+    if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey || url.origin !== w.location.origin) {
+      a.href = url.toString();
+      return;
+    }
+    ev.preventDefault();
+    w.history.pushState({}, "", url.toString());
+    w.dispatchEvent(new PopStateEvent("popstate"));
+  }, true);
+})();
+</script>"""
 
 CLASSROOM_CSS = """
+.stMainBlockContainer{padding-top:2.2rem !important;padding-bottom:2rem !important}
+h1{font-size:2.2rem !important;padding-bottom:.2rem !important}
 .tl-tokens{font-size:2.1rem !important;line-height:2.3}
+.tl-words .tl-tokens,.tl-pairs .tl-tokens,.tl-enc-steps .tl-tokens,.tl-watch .tl-tokens{font-size:1.7rem !important;line-height:1.9}
 .tl-legend{font-size:1.1rem}
-.stMarkdown p, .stCaption, label p {font-size:1.25rem !important}
+.stMarkdown p, .stCaption, label p, [data-testid="stExpander"] summary p {font-size:1.25rem !important}
+.stButton button p, .stButton button div{font-size:1.25rem !important;white-space:nowrap}
+.stTextArea textarea, .stTextInput input, .stNumberInput input, [data-baseweb="select"] div{font-size:1.3rem !important}
 .tl-watch{font-size:1.6rem !important}
+.tl-words td,.tl-words th,.tl-pairs td,.tl-pairs th,.tl-algo-table td,.tl-algo-table th{font-size:1.3rem}
+.tl-chart-title,.tl-chart-legend{font-size:1.2rem !important}
+.tl-sep-g{width:1.1em !important}
+.tl-sep-cp{width:1.4em !important}
 """
+
+
+def classroom_requested() -> bool:
+    """Classroom display wanted on this run (session state, else the URL), usable before the toggle exists
+    (``app.py`` collapses the sidebar with it)."""
+    if "classroom" in st.session_state:
+        return bool(st.session_state["classroom"])
+    return st.query_params.get("classroom") == "1"
 
 
 def sidebar_controls() -> None:
@@ -121,12 +184,25 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
             choices: Any = None) -> None:
     """Give widget ``key`` its starting value: the URL's ``param`` if valid, else ``default``.
 
-    Only acts when the key has no value yet (first run of the page in this
-    session), so the widget stays the source of truth afterwards.
+    Acts when the key has no value yet (first run of the page in this session),
+    or once when the URL carries the parameter and is not the one this session
+    last wrote (a chip or example link was followed, see :data:`NAV_SCRIPT`);
+    otherwise the widget stays the source of truth.
     """
-    if key in st.session_state:
-        return
     raw = st.query_params.get(param or key)
+    url = repr(sorted(st.query_params.to_dict().items()))
+    used = st.session_state.setdefault("_qp_used", {})
+    kept = st.session_state.setdefault("_qp_kept", {})
+    st.session_state.setdefault("_qp_keys", set()).add(key)
+    moved = _url_moved()
+    if key in st.session_state and (raw is None or not moved or used.get(key) == url):
+        return
+    if key not in st.session_state and (raw is None or not moved):
+        # a new widget while the URL is this session's own: the page's earlier value (kept when
+        # another page ran) or the default; never a value the URL held for another widget
+        st.session_state[key] = kept.get(key, default)
+        return
+    used[key] = url  # this URL has given its value once; later reruns keep the widget's
     value = default
     if raw is not None:
         try:
@@ -138,6 +214,13 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     st.session_state[key] = value
 
 
+def _url_moved() -> bool:
+    """True when the URL is not the one this session last wrote: the user followed a
+    link (a token chip, an example) or edited the address, so the URL wins over the
+    widgets' remembered values."""
+    return st.query_params.to_dict() != st.session_state.get("_qp_synced")
+
+
 def qp_sync(**values: Any) -> None:
     """Write the page's main settings to the URL (None removes a parameter)."""
     current = st.query_params.to_dict()
@@ -146,6 +229,13 @@ def qp_sync(**values: Any) -> None:
         wanted["classroom"] = "1"
     if current != wanted:
         st.query_params.from_dict(wanted)
+    st.session_state["_qp_synced"] = wanted
+    # Streamlit forgets a widget's value when another page runs; keep the URL-backed ones
+    # (pasted text longer than the URL holds, chosen tokenizers) for the way back.
+    kept = st.session_state.setdefault("_qp_kept", {})
+    for key in st.session_state.get("_qp_keys", ()):
+        if key in st.session_state:
+            kept[key] = st.session_state[key]
 
 
 def url_text(text: str) -> str | None:

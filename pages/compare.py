@@ -46,6 +46,7 @@ default_text = sample("shop_bn").splitlines()[1]
 text = text_input("cmp_text", default_text, label="Text to compare")
 
 user: dict[str, PretrainedTokenizer] = session_tokenizers()
+added: str | None = None  # a tokenizer loaded on this run joins the selection
 with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
     up = st.file_uploader(
         "tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json",
@@ -59,6 +60,7 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
             st.error(f"Could not load “{up.name}”: {exc}")
         else:
             add_session_tokenizer(tok)
+            added = tok.id
             st.success(f"Loaded {up.name}: {tok.entry.algorithm}, {tok.vocab_size:,} tokens, sha256 {tok.entry.sha256[:16]}…")
     hub_id = st.text_input("Hugging Face Hub id (needs the network)", placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button("Fetch from the Hub", disabled=not hub_id.strip()):
@@ -69,9 +71,12 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
             st.error(str(exc))
         else:
             add_session_tokenizer(tok)
+            added = tok.id
             st.success(f"Loaded {tok.id} ({tok.vocab_size:,} tokens).")
 
 qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
+if added and added not in st.session_state["cmp_tok"]:
+    st.session_state["cmp_tok"] = [*st.session_state["cmp_tok"], added]
 chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "cmp_tok")
 unsafe = st.toggle(
     "Let typed special tokens become control tokens (what an unsafe app does)",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from urllib.parse import quote
 
 import pandas as pd
 import streamlit as st
@@ -16,7 +17,7 @@ from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, expl
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._selector import pick_tokenizers, ready
-from pages._shared import page_header, qp_init, qp_sync, show_tokens
+from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
 IDS = list(zoo.ENTRIES)
@@ -37,7 +38,9 @@ word = c1.text_input("Word (or a short text)", key="in_word", max_chars=MAX_WORD
 english = c2.text_input("English translation (optional, for the same counts)", key="in_en",
                         placeholder="Rajshahi")
 chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "in_tok", only=lambda i: i in zoo.ENTRIES)
-st.caption("Try: " + " · ".join(f"[{w}](?word={w}&en={e})" for w, e in EXAMPLES.items()))
+st.html('<p class="tl-try">Try: ' + " · ".join(
+    f'<a class="tl-nav" target="_self" href="{esc(f"inspector?word={quote(w)}&en={quote(e)}")}"><bdi>{esc(w)}</bdi></a>'
+    for w, e in EXAMPLES.items()) + "</p>")  # in-app links: same tab, same session (pages/_shared.NAV_SCRIPT)
 qp_sync(word=word or None, en=english or None, tok=",".join(chosen))
 
 if not word.strip():

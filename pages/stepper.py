@@ -4,16 +4,20 @@ from __future__ import annotations
 import html
 import time
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.analysis.inspect import chip_links, piece_links
 from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
 from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize
 from core.render import piece_label, render_pieces
+from pages._charts import COLOURS, Series, line_chart
 from pages._shared import (
+    LEARN_LANGS,
+    LEARN_WORDS,
     bpe_trace,
+    classroom,
     decode_upload,
+    learn_lines,
     limit_text,
     page_header,
     qp_init,
@@ -27,6 +31,9 @@ CORPORA = {
     "toy": "Eight-word table",
     "shop_bn": "Bangla shop text",
     "shop_en": "English translation",
+    "hi": "Hindi sample",
+    "fa": "Persian sample",
+    "uz": "Uzbek sample",
     "paste": "Paste text",
     "upload": "Upload a .txt",
 }
@@ -50,7 +57,11 @@ qp_init("st_pattern", "ws-attached", param="pattern", choices=PATTERNS)
 qp_init("st_tie", "first-seen", param="tie", choices=TIE_BREAKS)
 qp_init("st_merges", 10, param="merges", cast=lambda s: max(1, min(MAX_MERGES, int(s))))
 
-with st.container(border=True):
+CLASSROOM = classroom()
+# On a projector the steps matter, not the settings: they fold away (a link or the URL keeps them).
+settings = st.expander("Settings: corpus, unit, pre-tokenizer, tie-break, merges", expanded=False) if CLASSROOM \
+    else st.container(border=True)
+with settings:
     corpus_kind = st.radio("Corpus", list(CORPORA), key="st_corpus", format_func=CORPORA.get, horizontal=True)
     words_spec: str | None = None
     corpus_text = ""
@@ -59,8 +70,8 @@ with st.container(border=True):
         qp_init("st_words", sample("toy_words"), param="words")
         words_spec = st.text_input("Word table (WORD:COUNT, comma-separated)", key="st_words",
                                    help="Each word is trained as it is; the pre-tokenizer pattern is not used.")
-    elif corpus_kind in ("shop_bn", "shop_en"):
-        corpus_text = sample(corpus_kind)
+    elif corpus_kind in ("shop_bn", "shop_en", *LEARN_LANGS):
+        corpus_text = sample(corpus_kind) if corpus_kind.startswith("shop") else "\n".join(learn_lines(corpus_kind))
         with st.expander("Show the corpus"):
             st.text(corpus_text)
     elif corpus_kind == "paste":
@@ -86,6 +97,10 @@ with st.container(border=True):
                            help="The split regex applied before counting pairs; merges never cross its cuts.")
     tie = c3.selectbox("Tie-break", TIE_BREAKS, key="st_tie", format_func=TIE_LABELS.get)
     merges = c4.number_input("Merges", 1, MAX_MERGES, key="st_merges", step=1)
+    by_token = st.toggle("Colour by token", key="st_colour", value=True,
+                         help="On: the same token has the same colour in every row of the word table, so repeated "
+                              "tokens stand out. Off: colours alternate by position (neighbours always differ).")
+    colour_by = "token" if by_token else "position"
 
 if corpus_kind != "toy" and not corpus_text.strip():
     st.info("Give the stepper some text to train on (paste it or upload a .txt file).")
@@ -127,7 +142,7 @@ b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="st
 playing = b5.toggle("Play", key="st_play", help="Apply one merge after another.")
 speed = b6.select_slider("Speed", list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed")
 if n > 0:
-    st.slider("Merges applied", 0, n, key="step")
+    st.slider("Merges applied", 0, n, key="step", label_visibility="collapsed" if CLASSROOM else "visible")
 step: int = st.session_state["step"]
 qp_sync(corpus=corpus_kind, words=words_spec if corpus_kind == "toy" else None,
         text=url_text(corpus_text) if corpus_kind == "paste" else None,
@@ -136,30 +151,17 @@ qp_sync(corpus=corpus_kind, words=words_spec if corpus_kind == "toy" else None,
 
 
 
-def progress_chart(trace, step: int) -> go.Figure:
-    """Total tokens and vocabulary size against merges, current step marked (built from a
-    plain dict: much faster than adding traces one by one on every step)."""
+def progress_chart(trace, step: int) -> str:
+    """Total tokens and vocabulary size against merges, the current step marked (inline SVG)."""
     xs = list(range(len(trace.steps) + 1))
     totals = [trace.initial_total_tokens] + [s.total_tokens for s in trace.steps]
     vocab = [trace.initial_vocab_size] + [s.vocab_size for s in trace.steps]
-    return go.Figure({
-        "data": [
-            {"type": "scatter", "x": xs, "y": totals, "name": "total tokens", "mode": "lines",
-             "line": {"color": "#4477AA"}},
-            {"type": "scatter", "x": xs, "y": vocab, "name": "vocabulary size", "mode": "lines", "yaxis": "y2",
-             "line": {"color": "#EE6677", "dash": "dash"}},
-        ],
-        "layout": {
-            "height": 300, "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-            "xaxis": {"title": {"text": "merges"}, "tickformat": "d"},
-            "yaxis": {"title": {"text": "total tokens"}, "tickformat": "d"},
-            "yaxis2": {"title": {"text": "vocabulary"}, "overlaying": "y", "side": "right", "tickformat": "d"},
-            "legend": {"orientation": "h", "y": -0.25},
-            "shapes": [{"type": "line", "x0": step, "x1": step, "yref": "paper", "y0": 0, "y1": 1,
-                        "line": {"color": "#222", "width": 2, "dash": "dot"}}],
-            "annotations": [{"x": step, "y": 1.02, "yref": "paper", "text": f"step {step}", "showarrow": False}],
-        },
-    })
+    return line_chart(
+        [Series("total tokens", xs, totals, COLOURS[0]),
+         Series("vocabulary size", xs, vocab, COLOURS[1], dash="6 4", axis="y2")],
+        x_title="merges", y_title="total tokens", y2_title="vocabulary", marker_x=step, marker_label=f"step {step}",
+        height=260,
+    )
 
 
 # ---------------------------------------------------------------- watch panel
@@ -185,7 +187,7 @@ with left:
         pieces = trace.segment(word, step)
         rows.append(
             f'<tr><td class="tl-num">{freq:,}</td><td class="tl-num">{len(pieces)}</td>'
-            f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word))}</td></tr>"
+            f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word), colour_by=colour_by)}</td></tr>"
         )
     st.html(
         '<table class="tl-words tl-seg"><thead><tr><th class="tl-num">×</th><th class="tl-num">tokens</th>'
@@ -200,23 +202,20 @@ with right:
         shown_step = max(step, 1)
         st.subheader(f"Pair counts before merge {shown_step}", divider="gray")
         top = trace.steps[shown_step - 1].top_pairs
-        st.dataframe(
-            {
-                "left": [piece_label(p.left) for p in top],
-                "right": [piece_label(p.right) for p in top],
-                "count": [p.count for p in top],
-                "merged": ["✓" if i == 0 else "" for i in range(len(top))],
-            },
-            hide_index=True,
-            width="stretch",
+        pair_rows = "".join(
+            f'<tr class="{"tl-won" if i == 0 else ""}"><td>{chip(p.left)}</td><td>{chip(p.right)}</td>'
+            f'<td class="tl-num">{p.count:,}</td><td>{"✓ merged" if i == 0 else ""}</td></tr>'
+            for i, p in enumerate(top)
         )
-    st.plotly_chart(progress_chart(trace, step), width="stretch", config={"displayModeBar": False})
+        st.html('<table class="tl-pairs" data-testid="tl-pairs"><thead><tr><th>left</th><th>right</th>'
+                f'<th class="tl-num">count</th><th></th></tr></thead><tbody>{pair_rows}</tbody></table>')
+    st.html(progress_chart(trace, step))
 
 # ---------------------------------------------------------------- encode a new word
 st.subheader(f"Encode new text with the first {step} merges", divider="gray")
 st.caption("Merges are applied in the order they were learned, each to every place it fits; decoding joins the bytes.")
-new_text = st.text_input("Text to encode", "বাজারঘর" if corpus_kind != "shop_en" else "Bazargharer", key="st_new",
-                         max_chars=200)
+default_new = {"shop_en": "Bazargharer", **{k: w for k, w in LEARN_WORDS.items() if k != "bn"}}.get(corpus_kind, "বাজারঘর")
+new_text = st.text_input("Text to encode", default_new, key=f"st_new_{corpus_kind}", max_chars=200)
 if new_text:
     rank = trace.rank_of(step)
     final: list[bytes] = []

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import pandas as pd
-import plotly.express as px
 import streamlit as st
 
 from core.analysis import tax
 from core.pretrained import zoo
+from pages._charts import bar_chart
 from pages._selector import pick_tokenizers, ready
 from pages._shared import decode_upload, page_header, qp_init, qp_sync
 
@@ -94,17 +94,12 @@ if parallel is not None and chosen:
     ]
     if rows:
         df = pd.DataFrame(rows)
-        fig = px.bar(
-            df,
-            x="language",
-            y="premium vs en",
-            color="tokenizer",
-            barmode="group",
-            color_discrete_sequence=px.colors.qualitative.Safe,
-            title=f"Token premium relative to English: {parallel.label}, {len(parallel.rows)} rows",
-        )
-        fig.add_hline(y=1.0, line_dash="dot", annotation_text="English = 1")
-        st.plotly_chart(fig, width="stretch")
+        langs = list(dict.fromkeys(row["language"] for row in rows))
+        names = list(dict.fromkeys(row["tokenizer"] for row in rows))
+        premium = {(row["tokenizer"], row["language"]): row["premium vs en"] for row in rows}
+        st.html(bar_chart(langs, [(t, [premium.get((t, lang), 0.0) for lang in langs]) for t in names],
+                          title=f"Token premium relative to English: {parallel.label}, {len(parallel.rows)} rows",
+                          y_title="premium vs en", ref=1.0, ref_label="English = 1"))
         st.dataframe(df, hide_index=True, width="stretch")
         st.download_button("Download CSV", df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:

@@ -2,14 +2,23 @@
 from __future__ import annotations
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.pretrained import zoo
+from pages._charts import Series, line_chart
 from pages._selector import add_session_tokenizer
-from pages._shared import MAX_UPLOAD_MB, decode_upload, esc, page_header, qp_init, qp_sync
+from pages._shared import (
+    LEARN_LANGS,
+    MAX_UPLOAD_MB,
+    decode_upload,
+    esc,
+    learn_lines,
+    page_header,
+    qp_init,
+    qp_sync,
+)
 from pages._training import (
     DIFF_CSS,
     MAX_TRAIN_CHARS,
@@ -28,7 +37,8 @@ SIZE_CHOICES = [300, 500, 1000, 2000, 4000, 8000, 16000, 32000]
 PALETTE = {  # Paul Tol's colour-blind-safe "bright" scheme
     "bpe": "#4477AA", "byte-gpt2": "#EE6677", "byte-plain": "#228833", "wordpiece": "#CCBB44", "unigram": "#AA3377",
 }  # fmt: skip
-SYMBOLS = {"bpe": "circle", "byte-gpt2": "x", "byte-plain": "square", "wordpiece": "diamond", "unigram": "triangle-up"}
+SHAPES = {"bpe": "circle", "byte-gpt2": "cross", "byte-plain": "square", "wordpiece": "diamond", "unigram": "triangle"}
+DASHES = {"bpe": "", "byte-gpt2": "6 4", "byte-plain": "2 3", "wordpiece": "8 3 2 3", "unigram": "1 4"}
 
 
 def _ints(raw: str) -> list[int]:
@@ -44,7 +54,9 @@ page_header(
 st.html(f"<style>{DIFF_CSS}</style>")
 
 # ---------------------------------------------------------------- corpus
-qp_init("tr_source", "bundled", param="corpus", choices=("bundled", "upload"))
+SOURCES = {"bundled": "Bundled Bangla corpus", **{k: f"{v} sample" for k, v in LEARN_LANGS.items() if k != "bn"},
+           "upload": "Upload a UTF-8 .txt"}
+qp_init("tr_source", "bundled", param="corpus", choices=tuple(SOURCES))
 qp_init("tr_recipes", list(R.RECIPES), param="recipes",
         cast=lambda s: [r for r in s.split(",") if r in R.RECIPES] or list(R.RECIPES))
 qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
@@ -52,12 +64,13 @@ qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
 qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=lambda s: max(1, min(50, int(s))))
 
 with st.container(border=True):
-    source = st.radio(
-        "Training corpus", ["bundled", "upload"], key="tr_source", horizontal=True,
-        format_func={"bundled": "Bundled Bangla corpus", "upload": "Upload a UTF-8 .txt"}.get,
-    )  # fmt: skip
+    source = st.radio("Training corpus", list(SOURCES), key="tr_source", horizontal=True, format_func=SOURCES.get)
     text: str | None = None
-    if source == "bundled":
+    if source in LEARN_LANGS:
+        text = "\n\n".join(learn_lines(source))  # each sentence its own document
+        st.caption(f"{len(learn_lines(source))} {LEARN_LANGS[source]} sentences written for this project "
+                   f"(assets/learn/{source}.txt), each its own document: small, so keep the vocabulary sizes small.")
+    elif source == "bundled":
         text = bundled_corpus()
         st.caption("Original Bangla text written for this project: shop messages, weather, school, family, farming, "
                    "travel, health, food, culture and news, in documents separated by blank lines.")
@@ -179,20 +192,18 @@ if recipe_rows:
     c1, c2 = st.columns(2)
     for col, field, title in ((c1, "tokens_per_sentence", "Tokens per held-out sentence"),
                               (c2, "cut_pct", "cut % (boundaries inside a letter)")):
-        fig = go.Figure()
+        series = []
         for r in recipes:
             pts = sorted((m.vocab_requested, getattr(m, field), m.vocab_obtained) for m in recipe_rows if m.recipe == r)
             if not pts:
                 continue
-            fig.add_trace(go.Scatter(
-                x=[p[0] for p in pts], y=[p[1] for p in pts], mode="lines+markers", name=R.RECIPES[r].label,
-                line={"color": PALETTE[r]}, marker={"symbol": SYMBOLS[r], "size": 10},
-                customdata=[p[2] for p in pts],
-                hovertemplate="asked %{x:,}<br>obtained %{customdata:,}<br>%{y:.2f}<extra></extra>",
+            series.append(Series(
+                R.RECIPES[r].label, [p[0] for p in pts], [p[1] for p in pts], PALETTE[r], shape=SHAPES[r],
+                dash=DASHES[r], mode="lines+markers",
+                hover=[f"{R.RECIPES[r].label}: asked {p[0]:,}, obtained {p[2]:,}, {p[1]:.2f}" for p in pts],
             ))  # fmt: skip
-        fig.update_layout(title=title, xaxis_title="vocabulary size asked (log)", xaxis_type="log",
-                          height=380, margin={"l": 10, "r": 10, "t": 50, "b": 10}, legend={"orientation": "h"})
-        col.plotly_chart(fig, key=f"tr_chart_{field}")
+        if series:
+            col.html(line_chart(series, title=title, x_title="vocabulary size asked (log)", log_x=True, height=340))
 
 # ---------------------------------------------------------------- round-trip failures
 st.subheader("Round-trip failures", divider="gray")
@@ -200,7 +211,9 @@ failing = [m for m in metrics if m.failure_count]
 if not failing:
     st.success("Every tokenizer gives every held-out sentence back exactly.")
 else:
-    pick = st.selectbox("Tokenizer", [m.id for m in failing], key="tr_fail_tok",
+    # keyed by what it lists: after retraining, a new box, so its label and the failures below always agree
+    sig = abs(hash(tuple((m.id, m.failure_count, m.sentences) for m in failing)))
+    pick = st.selectbox("Tokenizer", [m.id for m in failing], key=f"tr_fail_tok_{sig}",
                         format_func=lambda i: f"{by_id[i].name} — {by_id[i].failure_count:,} of "
                                               f"{by_id[i].sentences:,} sentences fail")
     m = by_id[pick]
@@ -215,13 +228,18 @@ pick = st.selectbox("Tokenizer", [m.id for m in metrics], key="tr_vocab_tok", fo
 m = by_id[pick]
 c1, c2 = st.columns([3, 2])
 counts = m.usage.counts
-fig = go.Figure(go.Scatter(x=list(range(1, len(counts) + 1)), y=list(counts), mode="markers",
-                           marker={"color": "#4477AA", "size": 5}, name="tokens"))
 slope = E.zipf_slope(counts)
-fig.update_layout(title="Zipf plot: rank vs frequency (log-log)", xaxis_type="log", yaxis_type="log",
-                  xaxis_title="rank", yaxis_title="uses in held-out text", height=380,
-                  margin={"l": 10, "r": 10, "t": 50, "b": 10})
-c1.plotly_chart(fig, key="tr_zipf")
+# at most ~400 markers: every rank up to 100, then ranks spaced evenly on the log axis (drawing only)
+ranks = sorted({r for r in range(1, min(len(counts), 100) + 1)}
+               | {max(1, round(len(counts) ** (k / 300))) for k in range(301)} if counts else set())
+used = [(r, counts[r - 1]) for r in ranks if r <= len(counts) and counts[r - 1] > 0]
+if used:
+    c1.html(line_chart([Series("tokens", [r for r, _ in used], [c for _, c in used], "#4477AA", mode="markers",
+                               hover=[f"rank {r:,}: {c:,} uses" for r, c in used])],
+                       title="Zipf plot: rank vs frequency (log-log)", x_title="rank",
+                       y_title="uses in held-out text", log_x=True, log_y=True, height=340))
+else:
+    c1.info("No token of this tokenizer was used on the held-out text.")
 c2.metric("Tokens used at least once", f"{m.usage.used:,}")
 c2.metric("Unused tokens (never seen in held-out text)", f"{m.usage.unused:,}",
           help="Vocabulary entries (special tokens excluded) that no held-out sentence needed.")

@@ -10,10 +10,10 @@ from core.analysis.inspect import chip_links
 from core.models import unigram as ug
 from core.render import render_pieces
 from pages._algos import html_table, inject_css, trained_unigram
-from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import LEARN_LANGS, LEARN_WORDS, esc, page_header, qp_init, qp_sync, show_tokens
 
 SOURCES = {
-    "trained": "Trained here (UnigramTrainer on the bundled Bangla sample)",
+    "trained": "Trained here (UnigramTrainer on a bundled sample)",
     "upload": "Upload a Unigram tokenizer.json or SentencePiece .model",
 }
 BEST = "#EE7733"   # Paul Tol vibrant orange: the best path
@@ -32,10 +32,13 @@ source = st.radio("Model", list(SOURCES), key="ug_source", format_func=SOURCES.g
 model: ug.UnigramModel | None = None
 try:
     if source == "trained":
+        qp_init("ug_lang", "bn", param="lang", choices=list(LEARN_LANGS))
         qp_init("ug_size", 400, param="size", cast=int)
-        size = st.slider("Vocabulary size (the trainer may stop earlier on a small corpus)", 100, 1500, key="ug_size",
+        c1, c2 = st.columns([1, 2])
+        lang = c1.selectbox("Sample", list(LEARN_LANGS), key="ug_lang", format_func=LEARN_LANGS.get)
+        size = c2.slider("Vocabulary size (the trainer may stop earlier on a small corpus)", 100, 1500, key="ug_size",
                          step=20)
-        model = trained_unigram(size)
+        model = trained_unigram(size, lang)
     else:
         up = st.file_uploader("Unigram tokenizer.json or SentencePiece .model", type=None,
                               key="ug_upload", max_upload_size=50)
@@ -47,10 +50,12 @@ except ug.UnigramError as exc:
     st.error(f"Cannot use this model: {exc}.")
     model = None
 
-qp_init("ug_word", "বাজারঘরের", param="word")
-word = st.text_input(f"Word (up to {ug.MAX_WORD_CHARS} characters are drawn)", key="ug_word")
+ug_lang = st.session_state.get("ug_lang", "bn") if source == "trained" else "bn"
+qp_init(f"ug_word_{ug_lang}", LEARN_WORDS[ug_lang], param="word")  # each sample starts from a word of its own
+word = st.text_input(f"Word (up to {ug.MAX_WORD_CHARS} characters are drawn)", key=f"ug_word_{ug_lang}")
 qp_sync(model=source, word=word if len(word) <= 200 else None,
-        size=st.session_state.get("ug_size") if source == "trained" else None)
+        size=st.session_state.get("ug_size") if source == "trained" else None,
+        lang=ug_lang if source == "trained" else None)
 
 if model is not None:
     st.caption(f"{len(model):,} pieces from {model.source} · unknown piece "
@@ -79,7 +84,13 @@ st.markdown(f"**{len(lat.tokens)} tokens**, total log-probability **{lat.best.sc
             + " ".join(f"`{t}`" for t, _ in lat.tokens))
 # a chip opens the word inspector on its word (the pieces join to lat.word, whose ▁ are spaces)
 best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _ in lat.tokens) == lat.word else None
-show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens], link=best_link))
+show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens], link=best_link,
+                          unknown=() if model.unk_id is None else (model.unk_id,)))
+n_unk = sum(1 for _, i in lat.tokens if model.unk_id is not None and i == model.unk_id)
+if n_unk:
+    st.warning(f"{n_unk} token{'s' if n_unk != 1 else ''} of this word {'are' if n_unk != 1 else 'is'} unknown "
+               f"({model.unk_piece}): no piece of the model covers {'them' if n_unk != 1 else 'it'}, so the model "
+               "sees only “something unknown” there (drawn with a red UNK tag).")
 
 # ---- the lattice drawing: positions on x, each piece an arc from its start to its end.
 # One trace per kind (others / unknown / best path), arcs separated by None, so a 200-character word stays fast.

@@ -6,12 +6,22 @@ import streamlit as st
 from core.analysis.inspect import chip_links
 from core.models import wordpiece as wp
 from pages._algos import html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
-from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens, text_input, url_text
+from pages._shared import (
+    LEARN_LANGS,
+    esc,
+    learn_lines,
+    page_header,
+    qp_init,
+    qp_sync,
+    show_tokens,
+    text_input,
+    url_text,
+)
 
 TYPED_DEFAULT = "ঘর, দাম, ##ের, ##ে, ##র, ##ি"
 SOURCES = {
     "typed": "Typed by hand",
-    "trained": "Trained here (WordPieceTrainer on the bundled Bangla sample)",
+    "trained": "Trained here (WordPieceTrainer on a bundled sample)",
     "upload": "Upload a tokenizer.json or vocab.txt",
 }
 
@@ -25,7 +35,9 @@ inject_css()
 main, side = st.columns([3, 2], gap="large")
 
 with main:
-    qp_init("wp_source", "typed", param="vocab", choices=list(SOURCES))
+    # Default: a vocabulary trained on a sample, so pasted text in that language mostly encodes;
+    # the textbook six pieces ("Typed by hand") show the whole-word [UNK] on purpose.
+    qp_init("wp_source", "trained", param="vocab", choices=list(SOURCES))
     source = st.radio("Vocabulary", list(SOURCES), key="wp_source", format_func=SOURCES.get, horizontal=True)
     vocab: wp.WordPieceVocab | None = None
     try:
@@ -35,9 +47,12 @@ with main:
                                  key="wp_typed", height=80)
             vocab = wp.parse_typed_vocab(typed)
         elif source == "trained":
+            qp_init("wp_lang", "bn", param="lang", choices=list(LEARN_LANGS))
             qp_init("wp_size", 300, param="size", cast=int)
-            size = st.slider("Vocabulary size", 80, 1500, key="wp_size", step=20)
-            vocab = trained_wordpiece(size)
+            c1, c2 = st.columns([1, 2])
+            lang = c1.selectbox("Sample", list(LEARN_LANGS), key="wp_lang", format_func=LEARN_LANGS.get)
+            size = c2.slider("Vocabulary size", 80, 1500, key="wp_size", step=20)
+            vocab = trained_wordpiece(size, lang)
         else:
             up = st.file_uploader("WordPiece tokenizer.json or BERT vocab.txt", type=None,
                                   key="wp_upload", max_upload_size=20)
@@ -55,9 +70,13 @@ with main:
         for note in vocab.notes:
             st.info(note)
 
-    default_text = "ঘরের দামি ঘরেই" if source == "typed" else "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"
-    text = text_input("wp_text", default_text, label="Text to encode", upload=False, height=80)
-    qp_sync(vocab=source, text=url_text(text), size=st.session_state.get("wp_size") if source == "trained" else None)
+    trained_lang = st.session_state.get("wp_lang", "bn") if source == "trained" else None
+    default_text = "ঘরের দামি ঘরেই" if source == "typed" else learn_lines(trained_lang or "bn")[0]
+    # the text box follows the sample: a new language starts from its own first sentence
+    text = text_input(f"wp_text_{trained_lang or source}", default_text, label="Text to encode", upload=False,
+                      height=80)
+    qp_sync(vocab=source, text=url_text(text), size=st.session_state.get("wp_size") if source == "trained" else None,
+            lang=trained_lang)
 
     if vocab is not None and text.strip():
         trace = wp.encode(text, vocab)
@@ -83,7 +102,9 @@ with main:
         st.subheader("Steps for one word", divider="gray")
         labels = [f"{k + 1}. {w.word}" + (f"  → {vocab.unk_token}" if w.unk else "") for k, w in enumerate(trace.words)]
         first_unk = next((k for k, w in enumerate(trace.words) if w.unk), 0)
-        pick = st.selectbox("Word", range(len(labels)), index=first_unk, format_func=lambda k: labels[k], key="wp_word")
+        # keyed by the text: new text gives a new box (never a word of the old text over these steps)
+        pick = st.selectbox("Word", range(len(labels)), index=first_unk, format_func=lambda k: labels[k],
+                            key=f"wp_word_{hash(text)}")
         word = trace.words[pick]
         if word.too_long:
             st.error(f"“{word.word[:40]}…” has {len(word.word)} characters: {word.reason}.")

@@ -53,15 +53,15 @@ def output_dir() -> Path:
 
 
 @contextmanager
-def run_streamlit(log_path: Path) -> Iterator[str]:
-    """Start ``streamlit run app.py`` on a free port; yield its base URL; stop it."""
+def run_streamlit(log_path: Path, cwd: Path = REPO) -> Iterator[str]:
+    """Start ``streamlit run app.py`` (of the checkout ``cwd``) on a free port; yield its base URL; stop it."""
     port = free_port()
     log = open(log_path, "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -42,6 +42,8 @@ def test_page_renders_without_exception(name):
 def test_wordpiece_typed_example_and_bad_vocab():
     at = open_page("wordpiece")
     no_exception(at)
+    assert "[UNK]" not in texts(at.markdown).split("tokens:**", 1)[1].split("\n", 1)[0]  # default: a trained vocabulary
+    at.radio(key="wp_source").set_value("typed").run()
     md = texts(at.markdown)
     assert "`ঘর` `##ের` `দাম` `##ি` `[UNK]`" in md
     assert "[UNK]" in texts(at.error)  # the stepped word is ঘরেই: whole word unknown
@@ -55,7 +57,7 @@ def test_wordpiece_trained_vocab():
     at.radio(key="wp_source").set_value("trained").run()
     no_exception(at)
     assert "WordPieceTrainer" in texts(at.caption) or any("entries" in str(c.value) for c in at.caption)
-    at.text_area(key="wp_text").set_value("ক" * 150 + " ঘর").run()
+    at.text_area(key="wp_text_bn").set_value("ক" * 150 + " ঘর").run()
     no_exception(at)
     assert "150 characters" in texts(at.error)
 
@@ -63,7 +65,7 @@ def test_wordpiece_trained_vocab():
 def test_unigram_long_word_is_limited_with_notice():
     at = open_page("unigram")
     no_exception(at)
-    at.text_input(key="ug_word").set_value("বাজার" * 80).run()
+    at.text_input(key="ug_word_bn").set_value("বাজার" * 80).run()
     no_exception(at)
     assert "limited to the first 200" in texts(at.warning)
 
@@ -160,7 +162,7 @@ def test_browser_wordpiece_rejects_bpe_tokenizer_json(app, tmp_path):
 
 
 def test_browser_wordpiece_steps(app):
-    app.open("wordpiece")
+    app.open("wordpiece", "vocab=typed")  # the textbook vocabulary (the default is a trained one)
     app.page.wait_for_selector('[data-testid="wp-steps"]', timeout=30_000)
     app.assert_no_exception()
     steps = app.page.locator('[data-testid="wp-steps"]')

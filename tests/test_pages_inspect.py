@@ -114,7 +114,7 @@ def test_stepper_chips_open_the_inspector():
     # new text on the Bangla shop corpus with GPT-2's \p{L}+ split: a word is cut apart at its vowel signs,
     # yet every chip of the encode steps and of the result opens the whole word it came from
     at = open_page("stepper", {"corpus": "shop_bn", "pattern": "gpt2", "unit": "byte", "merges": "40"})
-    at.text_input(key="st_new").set_value("রাজশাহী ঘর").run()  # 7 pre-tokenized pieces
+    at.text_input(key="st_new_shop_bn").set_value("রাজশাহী ঘর").run()  # 7 pre-tokenized pieces (the box is per corpus)
     assert not at.exception
     bodies = [h.proto.body for h in at.get("html")]
     encode_rows = [r for b in bodies if "tl-enc-steps" in b for r in chip_words([b])]

@@ -32,6 +32,15 @@ def small() -> AppTest:
     return open_train(SMALL)
 
 
+def chart_svg(body: str) -> str:
+    """The SVG inside a pages/_charts.py figure (an <img> data URI)."""
+    import base64
+    import re
+
+    return base64.b64decode(re.search(r'class="tl-chart-svg"[^>]*src="data:image/svg\+xml;base64,([^"]+)"', body)
+                            .group(1)).decode("utf-8")
+
+
 def test_defaults_train_every_recipe_at_default_sizes() -> None:
     at = open_train()
     df = at.dataframe[0].value
@@ -42,7 +51,9 @@ def test_defaults_train_every_recipe_at_default_sizes() -> None:
     assert any("\\p{L} effect" in w.value for w in at.warning)
     split = next(m.value for m in at.markdown if m.value.startswith("**Split by document**"))
     assert "held-out sentences" in split and "dropped" in split
-    assert len(at.get("plotly_chart")) >= 3  # tokens/sentence, cut%, Zipf
+    charts = [chart_svg(h.proto.body) for h in at.get("html") if 'data-testid="tl-chart"' in h.proto.body]
+    assert len(charts) >= 3  # tokens/sentence, cut%, Zipf (SVG images, pages/_charts.py)
+    assert all(c.startswith("<svg") and ("<path" in c or "<circle" in c) for c in charts)
 
 
 def test_small_sizes_table_and_round_trip(small: AppTest) -> None:
@@ -53,7 +64,11 @@ def test_small_sizes_table_and_round_trip(small: AppTest) -> None:
     assert rt["WordPiece, 500"] < 100.0
     assert small.query_params["sizes"] in ("300,500", ["300,500"])
     # WordPiece failures are listed with a highlighted diff and a reason
-    small.selectbox(key="tr_fail_tok").set_value("wordpiece-500").run()
+    box = next(b for b in small.selectbox if b.key.startswith("tr_fail_tok"))  # keyed by what it lists
+    box.set_value("wordpiece-500").run()
+    caption = next(c.value for c in small.caption if "failures; lost text" in c.value)
+    label = next(b for b in small.selectbox if b.key.startswith("tr_fail_tok")).format_func("wordpiece-500")
+    assert label.split("— ")[1].split(" of")[0] in caption  # the box's count is the count of the failures shown
     bodies = [b for b in html_bodies(small) if "tl-diff" in b and "original" in b]
     assert bodies and any("punctuation" in b for b in bodies)
     assert any("<ins" in b for b in bodies)

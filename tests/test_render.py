@@ -145,8 +145,8 @@ def test_tooltip_has_id_hex_and_codepoint_names():
 def test_whitespace_glyphs_and_format_chars():
     assert visible_text(" \t\n") == '<span class="tl-ws">·</span><span class="tl-ws">→</span><span class="tl-ws">↵</span>'
     assert "‹ZWJ›" in visible_text("\u200d")
-    out = render_encoding(WordTokenizer().encode("a\nb"))
-    assert "<br>" in out
+    out = render_encoding(CodePointTokenizer().encode("a\nb"))
+    assert out.count('<div class="tl-line"') == 2  # a newline token ends its line
 
 
 def test_palette_cycles_so_neighbours_differ():
@@ -221,3 +221,80 @@ def test_render_pieces_links_are_escaped_url_encoded_and_same_tab():
     # an offset: tokens are positioned in one part of the text
     out = render_pieces(["দা".encode(), "ম".encode()], link=chip_links(text, offset=3))
     assert [parse_qs(urlparse(h).query)["word"][0] for h in hrefs(out)] == ["দাম", "দাম"]
+
+
+def _lines(out: str) -> list[tuple[str, str]]:
+    """(dir, inner html) of each line of a token view (lines hold no nested div)."""
+    return re.findall(r'<div class="tl-line" dir="(ltr|rtl)">(.*?)</div>', re.sub(r' title="[^"]*"', "", out))
+
+
+def _runs(inner: str) -> list[tuple[str, str]]:
+    """(dir, visible text) of each isolated run (``span.tl-run``, outermost) in a line."""
+    from html.parser import HTMLParser
+
+    class Runs(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.depth, self.run_depth, self.found = 0, None, []
+
+        def handle_starttag(self, tag, attrs):
+            if tag != "span":
+                return
+            self.depth += 1
+            a = dict(attrs)
+            if self.run_depth is None and a.get("class") == "tl-run":
+                self.run_depth = self.depth
+                self.found.append([a["dir"], ""])
+
+        def handle_endtag(self, tag):
+            if tag != "span":
+                return
+            if self.run_depth == self.depth:
+                self.run_depth = None
+            self.depth -= 1
+
+        def handle_data(self, data):
+            if self.run_depth is not None:
+                self.found[-1][1] += data
+
+    p = Runs()
+    p.feed(inner)
+    return [tuple(r) for r in p.found]
+
+
+def test_each_line_gets_its_own_direction():
+    """Issue 11: direction per line (paragraph), from that line's first strong character."""
+    text = "বাজারঘরের অর্ডার\nسفارش شما فردا\nYour order tomorrow"
+    lines = _lines(render_encoding(WordTokenizer().encode(text)))
+    assert [d for d, _ in lines] == ["ltr", "rtl", "ltr"]
+    persian_first = "سفارش شما\nYour order will reach Rajshahi\nবাজারঘরের অর্ডার"
+    assert [d for d, _ in _lines(render_encoding(WordTokenizer().encode(persian_first)))] == ["rtl", "ltr", "ltr"]
+
+
+def test_a_run_of_the_other_direction_is_isolated_in_its_own_order():
+    (d, inner), = _lines(render_encoding(WordTokenizer().encode("سفارش Your order 42 شما")))
+    assert d == "rtl"
+    # the English words and the number after them are one left-to-right run, in their order
+    assert _runs(inner) == [("ltr", "·Your·order·42")]
+    (d2, inner2), = _lines(render_encoding(WordTokenizer().encode("Your سفارش شما order")))
+    assert d2 == "ltr" and _runs(inner2) == [("rtl", "·سفارش·شما")]
+
+
+def test_rtl_byte_chips_point_the_continuation_mark_at_the_neighbour():
+    """In Persian the next token is on the left: a code point that continues there has its … on the left."""
+    out = render_encoding(ByteTokenizer().encode("س"))  # D8 B3
+    first, second = re.findall(r'<span class="tl-hexrun" dir="ltr">(.*?)</span></span>', out)
+    assert first.startswith('<span class="tl-part" data-cont="after">…')  # … left of D8
+    assert second.endswith('<span class="tl-part" data-cont="before">…')  # … right of B3
+    ltr = render_encoding(ByteTokenizer().encode("র"))
+    marks = re.findall(r'<span class="tl-hexrun" dir="ltr">(.*?)</span></span>', ltr)
+    assert marks[0].endswith('data-cont="after">…')  # Bangla: the next token is on the right
+
+
+def test_unknown_tokens_and_colour_by_token():
+    out = render_pieces([b"ab", b"c", b"ab"], ids=[5, 0, 5], unknown=[0], colour_by="token")
+    classes = [c["class"] for c in chips(out)]
+    assert "tl-unk" in classes[1] and "tl-unk" not in classes[0]
+    assert "UNK" in out and "UNKNOWN" in chips(out)[1]["title"]
+    colour = [re.search(r"tl-c(\d)", c).group(1) for c in classes]
+    assert colour[0] == colour[2]  # the same token, the same colour

@@ -49,7 +49,9 @@ def test_replay_steps_through_rajshahi(app):
 def test_tax_page_chart(app):
     app.open("tax")
     app.assert_no_exception()
-    app.page.wait_for_selector('[data-testid="stPlotlyChart"]')
+    chart = app.page.locator('[data-testid="tl-chart"] img.tl-chart-svg')  # an SVG image (pages/_charts.py)
+    chart.first.wait_for()
+    assert chart.first.evaluate("img => img.complete && img.naturalWidth > 0")
     app.screenshot("zoo-tax")
 
 

@@ -70,7 +70,11 @@ def test_tax_page_bundled_cldr_and_bad_upload():
     df = at.dataframe[0].value
     cl = df[(df["tokenizer"] == "cl100k_base")].set_index("language")
     assert cl.loc["en", "premium vs en"] == 1.0 and cl.loc["bn", "premium vs en"] > 3
-    assert at.get("plotly_chart")
+    from tests.test_pages_train import chart_svg
+
+    body = next(h.proto.body for h in at.get("html") if 'data-testid="tl-chart"' in h.proto.body)
+    assert "cl100k_base" in body  # the legend
+    assert "<rect" in chart_svg(body) and "English = 1" in chart_svg(body)
     at.radio(key="tax_data").set_value("countries").run()
     assert not at.exception and any("not sentences" in w.value for w in at.warning)
     at.number_input(key="tax_dmodel").set_value(4096).run()

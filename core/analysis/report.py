@@ -32,6 +32,7 @@ import subprocess
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import metadata
+from pathlib import Path
 from typing import Any, Sequence
 
 from ..assets import REPO
@@ -166,13 +167,18 @@ def _specials(tok: PretrainedTokenizer, text: str) -> SpecialHandling:
 
 
 def _file(tok: PretrainedTokenizer) -> str:
+    """Where the tokenizer file lives, without any path of this machine: the package
+    (with its installed version) and the file inside it, or the user file's name."""
     entry = tok.entry
     if entry.loader == "baseline":
         return "built in"
-    try:
-        return str(entry.path())
-    except Exception:  # noqa: BLE001 - user files and Hub ids have no package path
-        return entry.source
+    if entry.package:
+        try:
+            version = metadata.version(entry.package.split(".")[0].replace("_", "-"))
+        except metadata.PackageNotFoundError:
+            version = "not installed"
+        return f"{entry.package} {version}: {entry.file}"
+    return Path(entry.file or entry.source).name  # a user file or Hub id: its name only
 
 
 def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | None, d_model: int,

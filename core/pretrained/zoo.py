@@ -429,10 +429,26 @@ def _fetch(url: str, timeout: float) -> bytes:
     return box["data"]  # type: ignore[return-value]
 
 
+#: File names a bare path spec may end with (a zoo id never contains a path separator or one of these).
+_FILE_SUFFIXES = (".json", ".tiktoken", ".model", ".gz")
+
+
 def resolve(spec: str, *, pattern: str = "cl100k") -> PretrainedTokenizer:
-    """A tokenizer from a CLI/URL spec: a zoo id, ``hf:ORG/NAME`` or ``file:PATH``."""
+    """A tokenizer from a CLI/URL spec: a zoo id, ``hf:ORG/NAME``, ``file:PATH`` or a plain file path.
+
+    A spec that is not a zoo id is read as a file path when it names an
+    existing file, contains a path separator or ends like a tokenizer file
+    (``tok.json``, ``x.tiktoken``, ``m.model``), so ``tokenize``, ``inspect``,
+    ``report`` and ``evaluate`` all accept what ``train --out`` wrote. A path
+    that does not exist gives the one-line :class:`ZooError` "cannot read …".
+    """
     if spec.startswith("hf:"):
         return load_hub(spec[3:])
     if spec.startswith("file:"):
         return load_user_file(spec[5:], pattern=pattern)
+    if spec in ENTRIES:
+        return load(spec)
+    path = Path(spec)
+    if path.is_file() or os.sep in spec or "/" in spec or spec.lower().endswith(_FILE_SUFFIXES):
+        return load_user_file(path, pattern=pattern)
     return load(spec)

@@ -1,0 +1,244 @@
+"""Issue 11 in a real browser (Chromium via tests/conftest.py): mixed scripts drawn in
+their own directions, state kept across chip links, nothing fetched from the network,
+unknown tokens shown as unknown, classroom display at 1280x720, no stale boxes."""
+from __future__ import annotations
+
+from urllib.parse import quote, urlparse
+
+import pytest
+
+from tests.conftest import app_pages
+
+BN = "বাজারঘরের অর্ডার আগামীকাল বিকেলে"
+FA = "سفارش شما فردا به راجشاهی می‌رسد"
+EN = "Your order will reach Rajshahi tomorrow"
+
+
+def line_chips(app, box_index: int = 0) -> list[list[tuple[str, float]]]:
+    """Per drawn line of one token view: (chip text without glyphs, x of its centre) in DOM (logical) order."""
+    return app.page.locator(".tl-tokens").nth(box_index).evaluate(
+        """(box) => Array.from(box.querySelectorAll('.tl-line')).map(line =>
+             Array.from(line.querySelectorAll('.tl-tok')).map(c => {
+               const r = c.getBoundingClientRect();
+               return [c.innerText.replace(/[·↵]/g, '').replace(/‹ZWNJ›/g, '\u200c').trim(), r.x + r.width / 2];
+             }))"""
+    )
+
+
+def order_on_screen(chips: list[tuple[str, float]], words: list[str]) -> list[str]:
+    """``words`` sorted by where their chip is drawn, left to right."""
+    xs = {t: x for t, x in chips}
+    return sorted(words, key=lambda w: xs[w])
+
+
+@pytest.mark.parametrize("lines", [[BN, FA, EN], [FA, EN, BN]], ids=["bangla-first", "persian-first"])
+def test_mixed_lines_each_read_in_their_own_direction(app, lines):
+    app.open("", "tok=words&text=" + quote("\n".join(lines)))
+    drawn = line_chips(app, 0)  # box 0 is the legend
+    assert len(drawn) == 3
+    for words_line, chips in zip(lines, drawn):
+        words = words_line.split(" ")
+        assert [t for t, _ in chips] == words
+        expected = list(reversed(words)) if words_line is FA else words
+        assert order_on_screen(chips, words) == expected, words_line
+    app.screenshot(f"mixed-scripts-{lines[0][:3]}")
+
+
+def test_english_inside_persian_keeps_its_order(app):
+    text = "سفارش Your order will reach شما"
+    app.open("", "tok=words&text=" + quote(text))
+    (chips,) = line_chips(app, 0)
+    xs = dict(chips)
+    assert xs["سفارش"] > xs["شما"]  # the line reads right to left
+    assert xs["Your"] < xs["order"] < xs["will"] < xs["reach"]  # the English run left to right inside it
+    assert xs["سفارش"] > xs["reach"] and xs["Your"] > xs["شما"]
+
+
+def test_persian_byte_chips_point_to_their_neighbour(app):
+    app.open("", "tok=bytes&text=" + quote("سلام"))
+    box = app.page.locator(".tl-tokens").nth(0)
+    assert box.get_attribute("dir") == "rtl"
+    geo = box.evaluate(
+        """(box) => Array.from(box.querySelectorAll('.tl-tok')).map(c => {
+             const hex = c.querySelector('.tl-hex'), mark = c.querySelector('.tl-part');
+             const r = c.getBoundingClientRect();
+             return {x: r.x, hex: hex.getBoundingClientRect().x, mark: mark ? mark.getBoundingClientRect().x : null,
+                     cont: mark ? mark.dataset.cont : null};
+           })"""
+    )
+    first, second = geo[0], geo[1]  # D8 (lead byte) and B3 (its continuation)
+    assert first["x"] > second["x"]  # right to left
+    assert first["cont"] == "after" and first["mark"] < first["hex"]  # … points left, at B3
+    assert second["cont"] == "before" and second["mark"] > second["hex"]  # … points right, at D8
+    box.screenshot(path=str(app.output_dir / "persian-byte-chips.png"))
+
+
+def test_chip_link_keeps_text_classroom_and_uploaded_tokenizer(app, tmp_path):
+    from core.cli import main
+    from tests.conftest import REPO
+
+    tok = tmp_path / "mytok.json"
+    assert main(["train", "--recipe", "bpe", "--vocab-size", "300", "--corpus",
+                 str(REPO / "assets/train/bn_shop_corpus.txt"), "--out", str(tok)]) == 0
+    app.open("compare")
+    app.page.get_by_text("Add your own tokenizer").click()
+    app.page.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(1).set_input_files(str(tok))
+    app.page.wait_for_timeout(500)
+    app.wait_idle()
+    # the uploaded tokenizer is selected at once
+    assert "user:mytok.json" in app.page.url or "mytok.json" in app.page.locator('[data-testid="stMultiSelect"]').first.inner_text()
+    long_text = ("আমার বাজার নতুন দোকান। " * 20).strip()  # over 300 characters: not carried in the URL
+    box = app.page.locator('textarea[aria-label="Text to compare"]')
+    box.fill(long_text)
+    box.press("Control+Enter")
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    app.page.locator('[data-testid="stSidebar"]').get_by_text("Classroom display").click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    pages_before = app.page.evaluate("() => performance.getEntriesByType('navigation').length + ':' + performance.timeOrigin")
+    hist = app.page.evaluate("() => history.length")
+    app.page.locator("a.tl-link").nth(1).click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert app.page.locator("h1").first.inner_text() == "Word inspector"
+    assert len(app.page.context.pages) == 1  # same tab
+    same_document = app.page.evaluate("() => performance.getEntriesByType('navigation').length + ':' + performance.timeOrigin")
+    assert same_document == pages_before  # no reload: the same document and session
+    assert "classroom=1" in app.page.url
+    assert app.page.locator('[data-testid="stSidebar"] input[type="checkbox"]').first.is_checked()
+    assert app.page.evaluate("() => history.length") == hist + 1
+    app.page.go_back()  # one press goes back to the comparison
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert app.page.locator("h1").first.inner_text() == "Compare tokenizers"
+    assert app.page.locator('textarea[aria-label="Text to compare"]').input_value() == long_text
+    assert "mytok.json" in app.page.locator('[data-testid="stMultiSelect"]').first.inner_text()
+    app.assert_no_exception()
+
+
+def test_try_links_stay_in_the_same_tab(app):
+    app.open("inspector")
+    hist = app.page.evaluate("() => history.length")
+    link = app.page.locator("a.tl-nav", has_text="می‌رسد")
+    assert link.get_attribute("target") != "_blank"
+    link.click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert len(app.page.context.pages) == 1
+    assert app.page.locator('input[aria-label^="Word"]').input_value() == "می‌رسد"
+    assert app.page.evaluate("() => history.length") == hist + 1
+    app.page.go_back()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert app.page.locator('input[aria-label^="Word"]').input_value() == "রাজশাহী"
+
+
+def test_no_request_leaves_localhost_on_any_page(app):
+    outside: list[str] = []
+
+    def record(req) -> None:
+        host = urlparse(req.url).hostname
+        if req.url.startswith(("data:", "blob:", "about:")) or host == "127.0.0.1":
+            return
+        outside.append(req.url)
+
+    app.page.context.on("request", record)
+    for path, _title in app_pages():
+        app.open("" if path == "home" else path)
+        app.page.wait_for_timeout(300)
+    assert outside == []
+    icon = app.page.evaluate("() => { const l = document.querySelector('link[rel~=\"icon\"]'); return l ? l.href : ''; }")
+    assert icon and urlparse(icon).hostname in ("127.0.0.1", None)
+
+
+def test_unigram_unknown_is_drawn_as_unknown(app):
+    app.open("unigram", "word=" + quote("বাজার✦ঘর"))
+    unk = app.page.locator(".tl-tokens .tl-tok.tl-unk")
+    assert unk.count() == 1
+    assert "UNK" in unk.first.inner_text() and "UNKNOWN" in unk.first.get_attribute("title")
+    assert app.page.locator(".tl-tokens .tl-tok:not(.tl-unk)").count() >= 2
+    app.page.locator(".tl-tokens").first.screenshot(path=str(app.output_dir / "unigram-unk.png"))
+
+
+def test_classroom_stepper_fits_a_projector(app):
+    """1280x720, classroom on: sidebar folded, step buttons, the current merge and the word table
+    on the first screen, no label cut off."""
+    app.page.set_viewport_size({"width": 1280, "height": 720})
+    app.open("stepper", "classroom=1&corpus=toy&merges=10&step=3")
+    app.page.wait_for_selector(".st-key-step_next button")
+    app.page.wait_for_selector(".tl-words tbody tr")
+    app.page.wait_for_timeout(500)  # the sidebar folds with an animation
+    app.assert_no_exception()
+    geo = app.page.evaluate(
+        """() => {
+          const r = (el) => el ? el.getBoundingClientRect() : null;
+          const buttons = Array.from(document.querySelectorAll('.stButton button'));
+          const labels = Array.from(document.querySelectorAll('.stButton button p, [data-testid="stWidgetLabel"] p'));
+          const rows = document.querySelectorAll('.tl-words tbody tr');
+          const sidebar = document.querySelector('[data-testid="stSidebar"]');
+          return {
+            buttons: buttons.map(b => ({text: b.innerText, bottom: r(b).bottom})),
+            cut: labels.filter(p => p.offsetParent && p.scrollWidth > p.clientWidth + 1).map(p => p.innerText),
+            ellipsis: labels.filter(p => p.offsetParent && p.innerText.includes('…')).map(p => p.innerText),
+            watch: r(document.querySelector('.tl-watch')).bottom,
+            firstRow: rows.length ? r(rows[0]).bottom : 9999,
+            sidebarRight: sidebar ? r(sidebar).right : 0,
+            mainLeft: r(document.querySelector('[data-testid="stMainBlockContainer"]')).left,
+            font: parseFloat(getComputedStyle(document.querySelector('.tl-watch')).fontSize),
+          };
+        }"""
+    )
+    texts = [b["text"] for b in geo["buttons"]]
+    assert any("Previous" in t for t in texts) and any("Next" in t for t in texts), texts
+    assert all(b["bottom"] <= 720 for b in geo["buttons"])
+    assert geo["watch"] <= 720 and geo["firstRow"] <= 720, geo
+    assert geo["cut"] == [] and geo["ellipsis"] == [], geo
+    assert geo["sidebarRight"] <= 1 and geo["mainLeft"] < 200, geo  # sidebar folded away
+    assert geo["font"] >= 24
+    app.page.screenshot(path=str(app.output_dir / "classroom-stepper-1280x720.png"))
+
+
+def test_stepper_colour_by_token_gives_a_token_one_colour(app):
+    app.open("stepper", "corpus=toy&merges=10&step=3")
+    colours = app.page.evaluate(
+        """() => { const m = {};
+          for (const c of document.querySelectorAll('.tl-words .tl-tok')) {
+            const k = c.innerText; const col = getComputedStyle(c).backgroundColor;
+            (m[k] = m[k] || new Set()).add(col); }
+          return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.size])); }"""
+    )
+    assert colours and max(colours.values()) == 1, colours  # each token text drawn in one colour everywhere
+    assert sum(1 for v in colours.values()) >= 4
+
+
+def test_wordpiece_word_box_follows_new_text(app):
+    """Paste new text: the "Word" box names a word of the new text, the one the steps below explain."""
+    app.open("wordpiece", "vocab=typed")
+    box = app.page.locator('textarea[aria-label="Text to encode"]')
+    # the same number of words: an old box would keep "3." and show the new text's third word
+    for text, first_unk in (("ঘরের দামি ঘরেই", "ঘরেই"), ("দামি ঘরেই ঘরের", "ঘরেই"), ("দাম বাজার", "বাজার")):
+        box.fill(text)
+        box.press("Control+Enter")
+        app.page.wait_for_timeout(300)
+        app.wait_idle()
+        shown = " | ".join(app.page.locator('[data-testid="stSelectbox"]').evaluate_all("els => els.map(e => e.textContent + ' ' + Array.from(e.querySelectorAll('input')).map(i => i.value).join(' '))"))
+        position = text.split(" ").index(first_unk) + 1
+        assert f"{position}. {first_unk}" in shown, shown  # the new text's first unknown word is picked
+        explained = app.page.locator('[data-testid="wp-steps"]').first.evaluate(
+            "el => el.closest('[data-testid=\"stVerticalBlock\"]').innerText")
+        assert f"remaining {first_unk}" in explained.replace("\n", " ")
+    app.assert_no_exception()
+
+
+@pytest.mark.parametrize("page,query,expect", [
+    ("stepper", "corpus=fa&merges=5", "کتاب"),
+    ("wordpiece", "vocab=trained&lang=hi", "बाज़ार"),
+    ("unigram", "model=trained&lang=uz", "bozor"),
+])
+def test_learning_pages_have_their_own_samples(app, page, query, expect):
+    app.open(page, query)
+    app.assert_no_exception()
+    body = app.page.locator('[data-testid="stMain"]').inner_text()
+    assert expect in body
+    assert app.page.locator(".tl-tokens .tl-tok.tl-unk").count() == 0  # the sample's own words are known
