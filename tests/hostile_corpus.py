@@ -132,6 +132,9 @@ def make(d: Path) -> list[Case]:
         cases.append(Case(name, tuple(argv)))
 
     doc = f["doc.txt"]
+    # the shelf installer: ids that are not shelf entries are refused before anything is fetched
+    for bad_id in ("no-such-id", "../../etc/passwd", "file:/dev/zero", "cl100k_base", "x" * 5000):
+        add(f"zoo install id={bad_id[:20]}", "zoo", "install", bad_id)
     for k in bad_text + ["/dev/zero"]:
         p = f.get(k, k)
         add(f"graphemes file={k}", "graphemes", "--file", p)
