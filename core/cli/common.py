@@ -8,10 +8,12 @@ number through :func:`int_range`, and every output file through
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import sys
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..text import limits
 
@@ -125,6 +127,16 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
 
 #: Returned by a command that wrote its own output (JSON Lines) instead of returning a result to print.
 STREAMED = object()
+
+
+def streamed_summary(summary: dict[str, Any], jsonl: bool) -> Any:
+    """End a streamed command: with ``--jsonl`` the summary is the last JSON line (and :data:`STREAMED` is
+    returned, so nothing more is printed); otherwise it is the command's result."""
+    if not jsonl:
+        return summary
+    sys.stdout.write(json.dumps({"summary": summary}, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+    return STREAMED
 
 
 def add_stream_options(p: argparse.ArgumentParser) -> None:

@@ -9,14 +9,12 @@ chunks cut after line breaks (no cluster spans a line break: UAX #29 GB4/GB5).
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
 from ..analysis import stream
 from ..text import limits
 from ..text.units import UNICODE_VERSION, codepoint_info, graphemes, utf8_hex
-from .common import STREAMED, CliError, add_stream_options, run_streamed, stream_setup, text_arg
+from .common import CliError, add_stream_options, run_streamed, stream_setup, streamed_summary, text_arg
 
 
 def _document(text: str) -> dict[str, Any]:
@@ -49,13 +47,8 @@ def _streamed(args: argparse.Namespace) -> Any:
     size, workers, scheduler = stream_setup(args.file, args)
     total = run_streamed(stream.graphemes_shard, bool(args.jsonl), stream.iter_chunks(args.file, cut="line"),
                          stream.GraphemeCounts(), size=size, label="graphemes", workers=workers, scheduler=scheduler)
-    out = sys.stdout
     summary = {"unicode_version": UNICODE_VERSION, "file": args.file, **total.to_json()}
-    if args.jsonl:
-        out.write(json.dumps({"summary": summary}, ensure_ascii=False) + "\n")
-        out.flush()
-        return STREAMED
-    return summary
+    return streamed_summary(summary, bool(args.jsonl))
 
 
 def _graphemes_table(result: dict[str, Any]) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import sys
 from typing import Any
 
@@ -27,7 +26,16 @@ from ..pretrained.adapter import PretrainedTokenizer
 from ..pretrained.replay import replay
 from ..text import limits
 from ..text.units import utf8_hex
-from .common import STREAMED, CliError, Progress, add_stream_options, decode_utf8, run_streamed, stream_setup, text_arg
+from .common import (
+    CliError,
+    Progress,
+    add_stream_options,
+    decode_utf8,
+    run_streamed,
+    stream_setup,
+    streamed_summary,
+    text_arg,
+)
 
 
 def _list(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -103,16 +111,11 @@ def _tokenize_streamed(args: argparse.Namespace) -> Any:
     total = run_streamed(stream.tokenize_shard, stream.TokenizeTask(spec, jsonl=args.jsonl),
                          stream.iter_chunks(args.file, cut=cut), stream.TextCounts(), size=size,
                          label=f"tokenize {tok.id}", workers=workers, scheduler=scheduler)
-    out = sys.stdout
     if total.special_text:
         print(f"warning: {total.special_text:,} places in {args.file} spell control tokens of {tok.id}; "
               "encoded as plain text", file=sys.stderr)
     summary = {"tokenizer": tok.id, "file": args.file, **total.to_json()}
-    if args.jsonl:
-        out.write(json.dumps({"summary": summary}, ensure_ascii=False) + "\n")
-        out.flush()
-        return STREAMED
-    return summary
+    return streamed_summary(summary, bool(args.jsonl))
 
 
 def _tokenize_table(result: dict[str, Any]) -> str:
