@@ -11,29 +11,30 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages._shared import classroom_requested, mark_router_run, sidebar_controls
+from core.i18n import N_
+from pages._shared import _, classroom_requested, init_lang, mark_router_run, sidebar_controls
 
 HERE = Path(__file__).parent
 PAGES_DIR = HERE / "pages"
 
 #: Section -> pages as (file in pages/, title, material icon). The first page is the home page.
 PAGES: dict[str, list[tuple[str, str, str]]] = {
-    "Explore": [
-        ("home.py", "Paste and see", ":material/text_fields:"),
-        ("compare.py", "Compare tokenizers", ":material/compare:"),
-        ("inspector.py", "Word inspector", ":material/troubleshoot:"),
-        ("replay.py", "Merge replay", ":material/replay:"),
-        ("tax.py", "Multilingual tax", ":material/translate:"),
+    N_("Explore"): [
+        ("home.py", N_("Paste and see"), ":material/text_fields:"),
+        ("compare.py", N_("Compare tokenizers"), ":material/compare:"),
+        ("inspector.py", N_("Word inspector"), ":material/troubleshoot:"),
+        ("replay.py", N_("Merge replay"), ":material/replay:"),
+        ("tax.py", N_("Multilingual tax"), ":material/translate:"),
     ],
-    "Learn": [
-        ("stepper.py", "BPE stepper", ":material/footprint:"),
-        ("wordpiece.py", "WordPiece stepper", ":material/manage_search:"),
-        ("unigram.py", "Unigram lattice", ":material/route:"),
-        ("normalization.py", "Normalization", ":material/spellcheck:"),
-        ("pretokenizers.py", "Pre-tokenizers", ":material/content_cut:"),
+    N_("Learn"): [
+        ("stepper.py", N_("BPE stepper"), ":material/footprint:"),
+        ("wordpiece.py", N_("WordPiece stepper"), ":material/manage_search:"),
+        ("unigram.py", N_("Unigram lattice"), ":material/route:"),
+        ("normalization.py", N_("Normalization"), ":material/spellcheck:"),
+        ("pretokenizers.py", N_("Pre-tokenizers"), ":material/content_cut:"),
     ],
-    "Train": [("train.py", "Train & evaluate", ":material/model_training:"),
-              ("special_tokens.py", "Special tokens & round trip", ":material/key:")],
+    N_("Train"): [("train.py", N_("Train & evaluate"), ":material/model_training:"),
+              ("special_tokens.py", N_("Special tokens & round trip"), ":material/key:")],
 }
 
 
@@ -46,7 +47,8 @@ def build_navigation() -> dict[str, list[st.Page]]:
             path = PAGES_DIR / file
             if not path.exists():
                 continue
-            nav.setdefault(section, []).append(st.Page(path, title=title, icon=icon, default=first))
+            nav.setdefault(_(section), []).append(st.Page(path, title=_(title), icon=icon, default=first,
+                                                          url_path=path.stem))
             first = False
     return nav
 
@@ -55,6 +57,7 @@ def build_navigation() -> dict[str, list[st.Page]]:
 # Classroom display folds the sidebar away: the projector's width goes to the content.
 st.set_page_config(page_title="Tokenizer Lab", page_icon=str(HERE / "assets" / "icon.png"), layout="wide",
                    initial_sidebar_state="collapsed" if classroom_requested() else "auto")
+init_lang()  # before anything is translated: the sidebar, ?lang= or the browser
 page = st.navigation(build_navigation(), position="sidebar", expanded=True)
 sidebar_controls()
 mark_router_run(True)

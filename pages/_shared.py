@@ -1,7 +1,10 @@
 """Streamlit-side helpers every page uses (the engine lives in core/, not here).
 
 - :func:`page_header` ``(title, why)``: CSS, title and the one-line explanation.
-- :func:`sidebar_controls` (called once by ``app.py``): the classroom toggle.
+- :func:`sidebar_controls` (called once by ``app.py``): language, digits and the classroom toggle.
+- :func:`_` / :func:`ngettext`: the session's translation functions (:mod:`core.i18n`);
+  :func:`init_lang` (``app.py``, before the navigation) picks the language from the
+  sidebar, ``?lang=`` or the browser; :func:`tr` is the session's translator.
 - :func:`text_input` ``(key, default, ...)``: a text box + optional .txt upload,
   with the input limit (:data:`MAX_CHARS`) and clear errors for binary or
   non-UTF-8 files. Returns the text to analyse.
@@ -25,6 +28,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from core.assets import ASSETS
+from core.i18n import DEFAULT_LANG, LANGS, NATIVE_DIGIT_LANGS, RTL_LANGS, Translator, normalize_lang, translator
 from core.models.bpe import parse_word_table, train_bpe
 from core.render import CSS as TOKEN_CSS
 from core.tokens import EncodingStats
@@ -91,6 +95,82 @@ def _app_css() -> str:
     return (ASSETS / "app.css").read_text(encoding="utf-8")
 
 
+# --------------------------------------------------------------------------
+# Interface language (core/i18n.py has the catalogs)
+# --------------------------------------------------------------------------
+
+
+def _browser_lang() -> str:
+    """The browser's preferred language if it is one of ours (``st.context.locale``), else English."""
+    try:
+        return normalize_lang(st.context.locale)
+    except Exception:  # noqa: BLE001 - no browser context (AppTest, older Streamlit)
+        return DEFAULT_LANG
+
+
+def init_lang() -> None:
+    """Give the ``lang`` widget its value before anything is translated (``app.py`` calls this first):
+    ``?lang=`` when valid (an invalid value means English, silently), else the browser's language."""
+    raw = st.query_params.get("lang")
+    default = _browser_lang() if raw is None else DEFAULT_LANG
+    qp_init("lang", default, param="lang", cast=normalize_lang, choices=LANGS)
+    if st.session_state.get("lang") not in LANGS:
+        st.session_state["lang"] = DEFAULT_LANG
+
+
+def current_lang() -> str:
+    """The session's interface language code."""
+    lang = st.session_state.get("lang", DEFAULT_LANG)
+    return lang if lang in LANGS else DEFAULT_LANG
+
+
+def tr() -> Translator:
+    """The session's :class:`core.i18n.Translator` (language and digit choice)."""
+    lang = current_lang()
+    digits = "native" if st.session_state.get("native_digits") and lang in NATIVE_DIGIT_LANGS else "western"
+    return translator(lang, digits)
+
+
+def _(message: str) -> str:
+    """``message`` in the session's language."""
+    return tr().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The plural form for ``n`` in the session's language."""
+    return tr().ngettext(singular, plural, n)
+
+
+def num(n: float, decimals: int | None = None) -> str:
+    """A number for reading on screen (locale grouping; native digits if chosen). Exports use plain numbers."""
+    return tr().format_number(n, decimals=decimals)
+
+
+def is_rtl() -> bool:
+    """True when the interface language is written right to left."""
+    return current_lang() in RTL_LANGS
+
+
+#: With a right-to-left language the whole app is laid out right to left; code points, hex bytes, ids,
+#: code and tokenizer names stay left to right in their own bidi islands; token lines keep the
+#: direction core.render gives each of them.
+RTL_CSS = """
+.stApp, [data-testid="stSidebar"], [data-testid="stMain"], .stMainBlockContainer {direction: rtl}
+.stMarkdown, .stCaption, h1, h2, h3, h4, h5, label, [data-testid="stAlert"], [data-testid="stExpander"] summary,
+[data-testid="stSidebarNav"] span, .stMultiSelect, .stSelectbox, .tl-chart-title, .tl-chart-legend, .tl-legend,
+.tl-reasons, .tl-verdict, table {text-align: right}
+.tl-reasons ul {margin: .1rem 1rem .5rem 0 !important}
+code, pre, .tl-hex, .tl-hexrun, .tl-ltr, [data-testid="stCode"], .tl-id {direction: ltr; unicode-bidi: isolate}
+textarea, input {unicode-bidi: plaintext}
+[data-testid="stSlider"] {direction: ltr}
+"""
+
+
+def ltr(text: object) -> str:
+    """Escaped ``text`` in a left-to-right bidi island (ids, code points, Latin tokenizer names)."""
+    return f'<bdi dir="ltr" class="tl-ltr">{esc(text)}</bdi>'
+
+
 def classroom() -> bool:
     """True when the classroom (projector) display is on."""
     return bool(st.session_state.get("classroom", False))
@@ -102,6 +182,8 @@ def page_header(title: str, why: str) -> None:
     css = TOKEN_CSS + _app_css()
     if classroom():
         css += CLASSROOM_CSS
+    if is_rtl():
+        css += RTL_CSS
     st.html(f"<style>{css}</style>")
     st.html(NAV_SCRIPT, unsafe_allow_javascript=True)
     st.title(title)
@@ -121,7 +203,9 @@ NAV_SCRIPT = """<script>
   if (w.__tlNav) return;
   w.__tlNav = true;
   const keepClassroom = (url) => {
-    if (new URLSearchParams(w.location.search).get("classroom") === "1") url.searchParams.set("classroom", "1");
+    const here = new URLSearchParams(w.location.search);
+    if (here.get("classroom") === "1") url.searchParams.set("classroom", "1");
+    if (here.get("lang") && !url.searchParams.get("lang")) url.searchParams.set("lang", here.get("lang"));
     return url;
   };
   w.document.addEventListener("click", (ev) => {
@@ -168,10 +252,15 @@ def sidebar_controls() -> None:
     """Controls shown on every page (app.py calls this before running the page)."""
     if "classroom" not in st.session_state:
         st.session_state["classroom"] = st.query_params.get("classroom") == "1"
+    st.sidebar.selectbox(_("Language"), list(LANGS), key="lang", format_func=LANGS.__getitem__,
+                         help=_("The language of the interface. Tokenizer names, code points and ids stay as they are."))
+    if current_lang() in NATIVE_DIGIT_LANGS:
+        st.sidebar.toggle(_("Native digits"), key="native_digits",
+                          help=_("Show numbers on screen in this language's digits. Exported tables keep 0-9."))
     st.sidebar.toggle(
-        "Classroom display",
+        _("Classroom display"),
         key="classroom",
-        help="Bigger token text and chips for a projector. On the BPE stepper, ← and → step back and forward.",
+        help=_("Bigger token text and chips for a projector. On the BPE stepper, ← and → step back and forward."),
     )
 
 
@@ -227,6 +316,8 @@ def qp_sync(**values: Any) -> None:
     wanted = {k: str(v) for k, v in values.items() if v is not None}
     if st.session_state.get("classroom"):
         wanted["classroom"] = "1"
+    if current_lang() != DEFAULT_LANG:
+        wanted["lang"] = current_lang()
     if current != wanted:
         st.query_params.from_dict(wanted)
     st.session_state["_qp_synced"] = wanted
@@ -251,39 +342,38 @@ def url_text(text: str) -> str | None:
 def decode_upload(raw: bytes, name: str = "file") -> tuple[str | None, str | None]:
     """``(text, None)`` for a UTF-8 text file, else ``(None, reason)``."""
     if b"\x00" in raw[:65536]:
-        return None, f"“{name}” looks like a binary file (it contains NUL bytes). Upload a UTF-8 .txt file."
+        return None, _("“{name}” looks like a binary file (it contains NUL bytes). Upload a UTF-8 .txt file.").format(
+            name=name)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        return None, (
-            f"“{name}” is not valid UTF-8 (byte {exc.start:,} is 0x{raw[exc.start]:02X}). "
-            "Save it as UTF-8 and upload it again."
-        )
+        return None, _("“{name}” is not valid UTF-8 (byte {offset} is {byte}). Save it as UTF-8 and upload it again.").format(
+            name=name, offset=num(exc.start), byte=f"0x{raw[exc.start]:02X}")
     return text, None
 
 
 def limit_text(text: str, where: Any = st) -> str:
     """Cut ``text`` to :data:`MAX_CHARS` with a visible notice."""
     if len(text) > MAX_CHARS:
-        where.warning(
-            f"Input limited: showing the first {MAX_CHARS:,} of {len(text):,} characters "
-            f"(the app analyses at most {MAX_CHARS:,} characters at once; use `python -m core` for more)."
-        )
+        where.warning(_(
+            "Input limited: showing the first {limit} of {total} characters "
+            "(the app analyses at most {limit} characters at once; use `python -m core` for more)."
+        ).format(limit=num(MAX_CHARS), total=num(len(text))))
         return text[:MAX_CHARS]
     return text
 
 
-def text_input(key: str, default: str, *, label: str = "Text", upload: bool = True, height: int = 140) -> str:
+def text_input(key: str, default: str, *, label: str | None = None, upload: bool = True, height: int = 140) -> str:
     """A text area (prefilled, URL-backed) plus an optional .txt upload; returns the text.
 
     An uploaded file, when valid, replaces the pasted text. Bad uploads show
     an error and the pasted text is used instead, so the page keeps working.
     """
     qp_init(key, default, param="text")
-    text = st.text_area(label, key=key, height=height)
+    text = st.text_area(label or _("Text"), key=key, height=height)
     if upload:
         up = st.file_uploader(
-            "…or upload a UTF-8 .txt file", type=["txt", "text", "md", "csv", "tsv"], key=f"{key}_upload",
+            _("…or upload a UTF-8 .txt file"), type=["txt", "text", "md", "csv", "tsv"], key=f"{key}_upload",
             max_upload_size=MAX_UPLOAD_MB,
         )
         if up is not None:
@@ -291,7 +381,10 @@ def text_input(key: str, default: str, *, label: str = "Text", upload: bool = Tr
             if err:
                 st.error(err)
             else:
-                st.info(f"Using the uploaded file “{up.name}” ({len(decoded or ''):,} characters).")
+                n = len(decoded or "")
+                st.info(ngettext("Using the uploaded file “{name}” ({count} character).",
+                                 "Using the uploaded file “{name}” ({count} characters).", n).format(
+                    name=up.name, count=num(n)))
                 text = decoded or ""
     return limit_text(text)
 
@@ -301,10 +394,15 @@ def text_input(key: str, default: str, *, label: str = "Text", upload: bool = Tr
 # --------------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner="Training BPE…", max_entries=32)
 def bpe_trace(corpus: str, *, words: str | None = None, merges: int, unit: str, tie_break: str = "first-seen",
               pattern: str = "ws-attached") -> Any:
     """A :class:`core.models.bpe.BpeTrace` for a corpus (or a ``WORD:COUNT,...`` table in ``words``)."""
+    with st.spinner(_("Training BPE…"), show_time=False):
+        return _bpe_trace(corpus, words=words, merges=merges, unit=unit, tie_break=tie_break, pattern=pattern)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _bpe_trace(corpus: str, *, words: str | None, merges: int, unit: str, tie_break: str, pattern: str) -> Any:
     if words is not None:
         return train_bpe(parse_word_table(words), merges=merges, unit=unit, tie_break=tie_break, pattern=pattern)
     return train_bpe(corpus=corpus, merges=merges, unit=unit, tie_break=tie_break, pattern=pattern)
@@ -327,7 +425,10 @@ def show_tokens(html_text: str) -> None:
 
 def stats_line(s: EncodingStats) -> str:
     """The counts shown under each rendered encoding, as one markdown line."""
-    return (
-        f"**{s.tokens:,} tokens** · {s.tokens_per_word:.2f} tokens/word · {s.chars_per_token:.2f} chars/token · "
-        f"{s.bytes_per_token:.2f} bytes/token · cut% {s.cut_pct:.1f} · bad% {s.bad_pct:.1f}"
-    )
+    return ngettext(
+        "**{count} token** · {per_word} tokens/word · {chars} chars/token · {bytes} bytes/token · "
+        "cut% {cut} · bad% {bad}",
+        "**{count} tokens** · {per_word} tokens/word · {chars} chars/token · {bytes} bytes/token · "
+        "cut% {cut} · bad% {bad}", s.tokens,
+    ).format(count=num(s.tokens), per_word=num(s.tokens_per_word, 2), chars=num(s.chars_per_token, 2),
+             bytes=num(s.bytes_per_token, 2), cut=num(s.cut_pct, 1), bad=num(s.bad_pct, 1))

@@ -16,6 +16,7 @@ from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.assets import BUNDLED_CORPUS
 from core.render import visible_text
+from pages._shared import _, esc
 
 #: Longest corpus the page trains on (characters); larger ones are refused with this limit named.
 MAX_TRAIN_CHARS = 2_000_000
@@ -86,13 +87,13 @@ def diff_html(parts: Sequence[E.DiffPart]) -> str:
             dec.append(visible_text(p.decoded))
             continue
         if p.original:
-            orig.append(f'<del class="tl-diff-del" title="lost">{visible_text(p.original)}</del>')
+            orig.append(f'<del class="tl-diff-del" title="{esc(_("lost"))}">{visible_text(p.original)}</del>')
         if p.decoded:
-            dec.append(f'<ins class="tl-diff-ins" title="changed or added">{visible_text(p.decoded)}</ins>')
+            dec.append(f'<ins class="tl-diff-ins" title="{esc(_("changed or added"))}">{visible_text(p.decoded)}</ins>')
     return (
         '<div class="tl-diff">'
-        f'<div><span class="tl-diff-label">original</span> <span dir="auto">{"".join(orig)}</span></div>'
-        f'<div><span class="tl-diff-label">decoded</span> <span dir="auto">{"".join(dec)}</span></div>'
+        f'<div><span class="tl-diff-label">{esc(_("original"))}</span> <span dir="auto">{"".join(orig)}</span></div>'
+        f'<div><span class="tl-diff-label">{esc(_("decoded"))}</span> <span dir="auto">{"".join(dec)}</span></div>'
         "</div>"
     )
 

@@ -23,6 +23,7 @@ from pages._selector import (
     session_tokenizers,
 )
 from pages._shared import (
+    _,
     classroom,
     page_header,
     qp_init,
@@ -37,9 +38,9 @@ from pages._shared import (
 DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
 
 page_header(
-    "Compare tokenizers",
-    "The same text through real pretrained tokenizers, loaded offline from installed packages and the checkpoint "
-    "shelf (`python -m core zoo install`) and checked by sha256. Each row is drawn with the same chips; the table sorts by any column.",
+    _("Compare tokenizers"),
+    _("The same text through real pretrained tokenizers, loaded offline from installed packages and the checkpoint "
+      "shelf (`python -m core zoo install`) and checked by sha256. Each row is drawn with the same chips; the table sorts by any column."),
 )
 
 default_text = sample("shop_bn").splitlines()[1]

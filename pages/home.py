@@ -6,6 +6,7 @@ import streamlit as st
 from core.render import DEFAULT_MAX_TOKENS, legend_html
 from pages._selector import encode_cached, ready, tokenizer_options
 from pages._shared import (
+    _,
     classroom,
     page_header,
     qp_init,
@@ -21,38 +22,38 @@ DEFAULT_TOKENIZERS = ["codepoints", "bytes", "words", "bpe-sample-cp"]
 DEFAULT_MERGES = 200
 
 page_header(
-    "Paste and see",
-    "Paste text and see where each tokenizer cuts it. Cuts inside a letter and bytes that are only part of a "
-    "character are marked, because they are where models lose track of non-English text.",
+    _("Paste and see"),
+    _("Paste text and see where each tokenizer cuts it. Cuts inside a letter and bytes that are only part of a "
+      "character are marked, because they are where models lose track of non-English text."),
 )
 
 default_text = sample("shop_bn").splitlines()[1] + "\n" + sample("shop_en").splitlines()[1]
-text = text_input("home_text", default_text, label="Text to tokenize")
+text = text_input("home_text", default_text, label=_("Text to tokenize"))
 
 options = tokenizer_options()
 ids = list(options)
 qp_init("home_tok", [i for i in DEFAULT_TOKENIZERS if i in options], param="tok",
         cast=lambda s: [i for i in s.split(",") if i in options])
 chosen: list[str] = st.multiselect(
-    "Tokenizers",
+    _("Tokenizers"),
     ids,
     key="home_tok",
     format_func=lambda i: f"{options[i].group} · {options[i].label}",
-    help="Baselines and BPE trained on the bundled sample; pretrained tokenizers join this list as they are added.",
+    help=_("Baselines and BPE trained on the bundled sample; pretrained tokenizers join this list as they are added."),
 )
 size = None
 if any(options[i].sized for i in chosen):
     qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=lambda v: max(0, min(500, int(v))))
-    size = st.slider("BPE merges (for tokenizers trained here)", 0, 500, key="home_merges", step=10,
-                     help="Merges learned on the bundled shop text (Bangla + English). That text runs out of "
-                          "pairs after about 470 (code points) or 520 (bytes) merges; the name shows the real count.")
+    size = st.slider(_("BPE merges (for tokenizers trained here)"), 0, 500, key="home_merges", step=10,
+                     help=_("Merges learned on the bundled shop text (Bangla + English). That text runs out of "
+                            "pairs after about 470 (code points) or 520 (bytes) merges; the name shows the real count."))
 
 qp_sync(text=url_text(text), tok=",".join(chosen), merges=size)
 
 if not text:
-    st.info("Type or paste some text above (or upload a .txt file) to see it tokenized.")
+    st.info(_("Type or paste some text above (or upload a .txt file) to see it tokenized."))
 elif not chosen:
-    st.info("Choose at least one tokenizer.")
+    st.info(_("Choose at least one tokenizer."))
 else:
     show_tokens(legend_html())
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
@@ -61,7 +62,8 @@ else:
         try:
             st_stats, chips, name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
         except Exception as exc:  # a tokenizer failing must not take the page down
-            st.error(f"{opt.label}: could not encode this text ({type(exc).__name__}: {exc}).")
+            st.error(_("{tokenizer}: could not encode this text ({error}).").format(
+                tokenizer=opt.label, error=f"{type(exc).__name__}: {exc}"))
             continue
         st.subheader(name, divider="gray")
         st.markdown(stats_line(st_stats))

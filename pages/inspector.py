@@ -17,17 +17,17 @@ from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, expl
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._selector import pick_tokenizers, ready
-from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import _, esc, page_header, qp_init, qp_sync, show_tokens
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
 IDS = list(zoo.ENTRIES)
 EXAMPLES = {"রাজশাহী": "Rajshahi", "नमस्ते": "hello", "می‌رسد": "arrives", "Oʻzbekiston": "Uzbekistan"}
 
 page_header(
-    "Word inspector",
-    "Why does a word cost nine tokens in one tokenizer and three in another? For each tokenizer: what the "
-    "normalizer changed, where the split regex cut and which part of it stopped, which merges ran (with ranks) and "
-    "which pairs have none, and which tokens end inside a letter. Click any token chip elsewhere in the app to land here.",
+    _("Word inspector"),
+    _("Why does a word cost nine tokens in one tokenizer and three in another? For each tokenizer: what the "
+      "normalizer changed, where the split regex cut and which part of it stopped, which merges ran (with ranks) and "
+      "which pairs have none, and which tokens end inside a letter. Click any token chip elsewhere in the app to land here."),
 )
 
 qp_init("in_word", "রাজশাহী", param="word")

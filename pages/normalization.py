@@ -7,7 +7,7 @@ import streamlit as st
 from core.pipeline import normalize as N
 from pages._algos import asset_text, big_text, html_table, inject_css
 from pages._selector import encode_cached, tokenizer_options
-from pages._shared import esc, page_header, qp_init, qp_sync, text_input, url_text
+from pages._shared import _, esc, page_header, qp_init, qp_sync, text_input, url_text
 
 EXAMPLES = {
     "trap": ("Uncased-BERT trap (Bangla)", "ব্যাগ খুশি পৌঁছাবে শাড়ি"),
@@ -37,9 +37,9 @@ def _use_example() -> None:
 
 
 page_header(
-    "Normalization",
-    "The normalizer runs before everything else and can change the text for good. NFC is the safe default; "
-    "NFKC and BERT's normalizer can change meaning without any warning, so we show every code point they touch.",
+    _("Normalization"),
+    _("The normalizer runs before everything else and can change the text for good. NFC is the safe default; "
+      "NFKC and BERT's normalizer can change meaning without any warning, so we show every code point they touch."),
 )
 inject_css()
 

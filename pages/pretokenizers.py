@@ -7,7 +7,7 @@ from core.analysis import pretok_compare as pc
 from core.analysis.inspect import piece_links
 from core.render import legend_html, render_pieces
 from pages._algos import asset_text, html_table, inject_css
-from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens, text_input, url_text
+from pages._shared import _, esc, page_header, qp_init, qp_sync, show_tokens, text_input, url_text
 
 EXAMPLES = {
     "bn": ("Bangla", "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
@@ -30,9 +30,9 @@ def _use_example() -> None:
 
 
 page_header(
-    "Pre-tokenizers",
-    "Before the model sees text, a pre-tokenizer cuts it into pieces; no merge or piece can ever cross those cuts. "
-    "Compare the pieces each pattern makes on the same text.",
+    _("Pre-tokenizers"),
+    _("Before the model sees text, a pre-tokenizer cuts it into pieces; no merge or piece can ever cross those cuts. "
+      "Compare the pieces each pattern makes on the same text."),
 )
 inject_css()
 st.info(pc.WHY)

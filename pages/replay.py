@@ -10,7 +10,7 @@ from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay
 from core.render import render_pieces
 from core.text.units import utf8_hex
 from pages._selector import MAX_SAMPLE_MERGES, pick_one, ready, sample_corpus
-from pages._shared import bpe_trace, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import _, bpe_trace, page_header, qp_init, qp_sync, show_tokens
 
 PRETRAINED = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
 #: BPE trained in the app on the bundled shop sample (id -> unit).
@@ -19,9 +19,9 @@ REPLAYABLE = PRETRAINED + list(TRAINED)
 LABELS = {"bpe-sample-byte": "BPE trained here (bytes, shop sample)", "bpe-sample-cp": "BPE trained here (code points, shop sample)"}
 
 page_header(
-    "Merge replay",
-    "Every merge a pretrained byte-level BPE applies to your word, lowest rank first, from single UTF-8 bytes to "
-    "the final tokens. The last line is checked against the library's own encode.",
+    _("Merge replay"),
+    _("Every merge a pretrained byte-level BPE applies to your word, lowest rank first, from single UTF-8 bytes to "
+      "the final tokens. The last line is checked against the library's own encode."),
 )
 
 qp_init("rp_tok", "cl100k_base", param="tok", choices=REPLAYABLE)

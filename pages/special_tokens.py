@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
-from pages._shared import MAX_UPLOAD_MB, decode_upload, esc, page_header, qp_init, qp_sync, text_input, url_text
+from pages._shared import MAX_UPLOAD_MB, _, decode_upload, esc, page_header, qp_init, qp_sync, text_input, url_text
 from pages._training import DIFF_CSS, bundled_trained, diff_html
 
 TRAINED_SIZE = 2000
@@ -50,9 +50,9 @@ def candidate(tok):  # noqa: ANN001, ANN201
 
 
 page_header(
-    "Special tokens & round trip",
-    "A user who types “[SEP]” or “<|endoftext|>” may get the real control id: a prompt-injection path. See what "
-    "each tokenizer does with such text, how a batch is padded, and which hard cases come back unchanged.",
+    _("Special tokens & round trip"),
+    _("A user who types “[SEP]” or “<|endoftext|>” may get the real control id: a prompt-injection path. See what "
+      "each tokenizer does with such text, how a batch is padded, and which hard cases come back unchanged."),
 )
 st.html(f"<style>{DIFF_CSS}</style>")
 

@@ -14,6 +14,7 @@ from pages._charts import COLOURS, Series, line_chart
 from pages._shared import (
     LEARN_LANGS,
     LEARN_WORDS,
+    _,
     bpe_trace,
     classroom,
     decode_upload,
@@ -45,9 +46,9 @@ MAX_WORDS_SHOWN = 150
 MAX_ENCODE_PIECES = 8
 
 page_header(
-    "BPE stepper",
-    "Train byte-pair encoding on a small corpus and step through it merge by merge: which pair wins, how the "
-    "corpus shrinks, how every word is cut now, and how a new word is encoded with what was learned.",
+    _("BPE stepper"),
+    _("Train byte-pair encoding on a small corpus and step through it merge by merge: which pair wins, how the "
+      "corpus shrinks, how every word is cut now, and how a new word is encoded with what was learned."),
 )
 
 # ---------------------------------------------------------------- settings

@@ -8,7 +8,7 @@ from core.analysis import tax
 from core.pretrained import zoo
 from pages._charts import bar_chart
 from pages._selector import pick_tokenizers, ready
-from pages._shared import decode_upload, page_header, qp_init, qp_sync
+from pages._shared import _, decode_upload, page_header, qp_init, qp_sync
 
 #: The spread on Bangla: 9 (Gemma 4) to 61 (cl100k_base) tokens for the same sentence.
 DEFAULT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base"]
@@ -20,9 +20,9 @@ DATASETS = {
 }
 
 page_header(
-    "Multilingual tax",
-    "The same meaning costs more tokens in some languages. Each row of parallel text is encoded per language; the "
-    "premium is a language's tokens divided by English's on the same rows.",
+    _("Multilingual tax"),
+    _("The same meaning costs more tokens in some languages. Each row of parallel text is encoded per language; the "
+      "premium is a language's tokens divided by English's on the same rows."),
 )
 
 qp_init("tax_data", "sentences", param="data", choices=list(DATASETS))

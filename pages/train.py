@@ -12,6 +12,7 @@ from pages._selector import add_session_tokenizer
 from pages._shared import (
     LEARN_LANGS,
     MAX_UPLOAD_MB,
+    _,
     decode_upload,
     esc,
     learn_lines,
@@ -46,10 +47,10 @@ def _ints(raw: str) -> list[int]:
 
 
 page_header(
-    "Train & evaluate",
-    "Train five kinds of tokenizer on the same text at several vocabulary sizes and compare them on held-out "
-    "sentences they never saw: sequence length, unknown tokens, round trip, cuts inside letters, and the "
-    "vocabulary each one really learned.",
+    _("Train & evaluate"),
+    _("Train five kinds of tokenizer on the same text at several vocabulary sizes and compare them on held-out "
+      "sentences they never saw: sequence length, unknown tokens, round trip, cuts inside letters, and the "
+      "vocabulary each one really learned."),
 )
 st.html(f"<style>{DIFF_CSS}</style>")
 

@@ -10,7 +10,7 @@ from core.analysis.inspect import chip_links
 from core.models import unigram as ug
 from core.render import render_pieces
 from pages._algos import html_table, inject_css, trained_unigram
-from pages._shared import LEARN_LANGS, LEARN_WORDS, esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import LEARN_LANGS, LEARN_WORDS, _, esc, page_header, qp_init, qp_sync, show_tokens
 
 SOURCES = {
     "trained": "Trained here (UnigramTrainer on a bundled sample)",
@@ -21,9 +21,9 @@ OTHER = "#BBBBBB"
 UNK = "#CC3311"
 
 page_header(
-    "Unigram lattice",
-    "A Unigram (SentencePiece) model gives every piece a log-probability. All pieces that match part of the word "
-    "form a lattice; encoding takes the path with the highest total (Viterbi). Spaces become ▁.",
+    _("Unigram lattice"),
+    _("A Unigram (SentencePiece) model gives every piece a log-probability. All pieces that match part of the word "
+      "form a lattice; encoding takes the path with the highest total (Viterbi). Spaces become ▁."),
 )
 inject_css()
 

@@ -8,6 +8,7 @@ from core.models import wordpiece as wp
 from pages._algos import html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
 from pages._shared import (
     LEARN_LANGS,
+    _,
     esc,
     learn_lines,
     page_header,
@@ -26,9 +27,9 @@ SOURCES = {
 }
 
 page_header(
-    "WordPiece stepper",
-    "BERT-style WordPiece takes the longest piece in the vocabulary from the left, with ## on pieces inside a "
-    "word. If any remainder matches nothing, the WHOLE word becomes [UNK], not just the leftover.",
+    _("WordPiece stepper"),
+    _("BERT-style WordPiece takes the longest piece in the vocabulary from the left, with ## on pieces inside a "
+      "word. If any remainder matches nothing, the WHOLE word becomes [UNK], not just the leftover."),
 )
 inject_css()
 

@@ -221,7 +221,13 @@ def app_pages() -> list[tuple[str, str]]:
     """
     import ast
 
-    tree = ast.parse((REPO / "app.py").read_text(encoding="utf-8"))
+    class _Unmark(ast.NodeTransformer):  # N_("Title") marks a title for translation; read it as "Title"
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            if isinstance(node.func, ast.Name) and node.func.id == "N_" and len(node.args) == 1:
+                return node.args[0]
+            return self.generic_visit(node)
+
+    tree = _Unmark().visit(ast.parse((REPO / "app.py").read_text(encoding="utf-8")))
     for node in tree.body:
         target = getattr(node, "target", None) or (node.targets[0] if isinstance(node, ast.Assign) else None)
         if isinstance(target, ast.Name) and target.id == "PAGES":

@@ -1,0 +1,274 @@
+"""Interface languages: gettext catalogs through babel, plural forms, locale numbers.
+
+The sources are ``assets/locale/<lang>/LC_MESSAGES/tokenizer_lab.po`` (one per
+language in :data:`LANGS`, English is the source language and has none). They
+are compiled to ``.mo`` in memory on first use (``babel.messages.pofile`` +
+``babel.messages.mofile``), cached per language, so a fresh clone needs no
+build step and no ``.mo`` file is committed.
+
+Core code that writes sentences people read takes a ``lang`` argument
+(default ``"en"``) and does::
+
+    _ = translator(lang).gettext
+    ngettext = translator(lang).ngettext
+    _("{count} of {total} tokens").format(count=..., total=...)
+
+Only whole sentences with named placeholders are translated, never glued
+fragments; JSON keys never change. ``N_`` marks a string for extraction where
+it is translated later (tables of titles).
+
+Update the template and the catalogs after changing messages::
+
+    python -m core.i18n extract     # writes assets/locale/tokenizer_lab.pot
+    python -m core.i18n update      # merges it into every .po (new entries empty)
+    python -m core.i18n check       # lists untranslated / fuzzy / mismatched entries
+"""
+from __future__ import annotations
+
+import gettext as _gettext
+import string
+import sys
+from copy import copy
+from dataclasses import dataclass, field
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+from babel.numbers import format_decimal
+
+from .assets import ASSETS, REPO
+
+#: Interface languages, each named in its own script (the sidebar shows these names).
+LANGS: dict[str, str] = {"en": "English", "bn": "বাংলা", "hi": "हिन्दी", "fa": "فارسی", "uz": "Oʻzbekcha"}
+DEFAULT_LANG = "en"
+RTL_LANGS = frozenset({"fa"})
+#: Languages whose own digits can be shown instead of Western ones (a sidebar option): CLDR numbering
+#: system and its zero (babel formats the separators; the digits are mapped here).
+NATIVE_DIGITS = {"bn": ("beng", 0x09E6), "fa": ("arabext", 0x06F0)}
+NATIVE_DIGIT_LANGS = frozenset(NATIVE_DIGITS)
+DOMAIN = "tokenizer_lab"
+LOCALE_DIR = ASSETS / "locale"
+#: Extraction keywords: ``_``/``gettext``/``N_`` take one message, ``ngettext`` singular and plural.
+KEYWORDS = {"_": None, "gettext": None, "N_": None, "ngettext": (1, 2)}
+#: Where messages are extracted from (relative to the repo root).
+SOURCES = (("app.py", "python"), ("pages/**.py", "python"), ("core/**.py", "python"))
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark ``message`` for extraction without translating it now."""
+    return message
+
+
+def po_path(lang: str) -> Path:
+    """The catalog source of ``lang``."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def normalize_lang(value: object) -> str:
+    """``value`` if it names an interface language (``"bn"``, ``"bn-BD"``, ``"fa_IR"``), else :data:`DEFAULT_LANG`."""
+    if not isinstance(value, str):
+        return DEFAULT_LANG
+    code = value.strip().replace("_", "-").split("-")[0].lower()
+    return code if code in LANGS else DEFAULT_LANG
+
+
+@lru_cache(maxsize=None)
+def _translations(lang: str) -> _gettext.NullTranslations:
+    """The compiled catalog of ``lang`` (English: the messages themselves)."""
+    path = po_path(lang)
+    if lang == DEFAULT_LANG or not path.exists():
+        return _gettext.NullTranslations()
+    with path.open("rb") as fh:
+        catalog = read_po(fh, locale=lang, domain=DOMAIN)
+    buf = BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return _gettext.GNUTranslations(buf)
+
+
+@dataclass(frozen=True)
+class Translator:
+    """Messages and numbers for one interface language.
+
+    >>> t = translator("bn")
+    >>> t.format_number(1234567), t.format_number(1234567, digits="native")
+    ('12,34,567', '১২,৩৪,৫৬৭')
+    >>> translator("en").ngettext("{count} token", "{count} tokens", 2).format(count=2)
+    '2 tokens'
+    """
+
+    lang: str
+    digits: str = "western"
+    _t: _gettext.NullTranslations = field(default_factory=_gettext.NullTranslations, compare=False, repr=False)
+
+    @property
+    def rtl(self) -> bool:
+        """True for a right-to-left language."""
+        return self.lang in RTL_LANGS
+
+    def gettext(self, message: str) -> str:
+        """``message`` in this language (the English text when the catalog has none)."""
+        return self._t.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form of ``singular``/``plural`` for ``n`` under this language's plural rule."""
+        return self._t.ngettext(singular, plural, n)
+
+    def format_number(self, n: float, digits: str | None = None, decimals: int | None = None) -> str:
+        """``n`` with this locale's grouping; ``digits="native"`` uses Bangla/Persian digits
+        (Western digits otherwise, and always in exported data)."""
+        native = (digits or self.digits) == "native"
+        system, zero = NATIVE_DIGITS.get(self.lang, ("latn", 0x30)) if native else ("latn", 0x30)
+        if decimals is None:
+            out = format_decimal(n, locale=self.lang, numbering_system=system)
+        else:
+            pattern = copy(Locale.parse(self.lang).decimal_formats[None])  # the locale's grouping, fixed decimals
+            pattern.frac_prec = (decimals, decimals)
+            out = pattern.apply(n, Locale.parse(self.lang), numbering_system=system)
+        return out if zero == 0x30 else out.translate({0x30 + d: zero + d for d in range(10)})
+
+
+@lru_cache(maxsize=None)
+def translator(lang: str = DEFAULT_LANG, digits: str = "western") -> Translator:
+    """The :class:`Translator` of ``lang`` (unknown codes fall back to English)."""
+    lang = normalize_lang(lang)
+    return Translator(lang, digits, _translations(lang))
+
+
+def native_digits_to_western(text: str) -> str:
+    """Bangla, Devanagari and Persian/Arabic digits in ``text`` as 0-9 (for comparing numbers)."""
+    table = {}
+    for zero in (0x09E6, 0x0966, 0x06F0, 0x0660):
+        for d in range(10):
+            table[zero + d] = str(d)
+    table[0x066B] = "."  # Arabic decimal separator
+    table[0x066C] = ","  # Arabic thousands separator
+    return text.translate(table)
+
+
+# ---------------------------------------------------------------------------
+# Catalog maintenance
+# ---------------------------------------------------------------------------
+
+
+def extract(root: Path = REPO) -> Catalog:
+    """Every message used in ``app.py``, ``pages/`` and ``core/`` (babel's Python extractor)."""
+    catalog = Catalog(domain=DOMAIN, project="Tokenizer Lab", charset="utf-8")
+    for filename, lineno, message, comments, context in extract_from_dir(
+            root, method_map=[(p, m) for p, m in SOURCES], keywords=KEYWORDS,
+            comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+        if filename.startswith(("tests", "bench")):
+            continue
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` fields of a format string (``{{`` escapes excluded)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def plural_count(lang: str) -> int:
+    """How many plural forms ``lang`` has in gettext (from babel's CLDR data)."""
+    return Catalog(locale=Locale.parse(lang)).num_plurals
+
+
+def problems(lang: str, template: Catalog | None = None) -> list[str]:
+    """What is wrong with the catalog of ``lang``: missing, empty or fuzzy entries, placeholders
+    that differ from the source's, plural form counts that differ from the language's."""
+    template = template or extract()
+    with po_path(lang).open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    out = []
+    want_plurals = plural_count(lang)
+    if cat.num_plurals != want_plurals:
+        out.append(f"{lang}: Plural-Forms has {cat.num_plurals} forms, {lang} has {want_plurals}")
+    for msg in template:
+        if not msg.id:
+            continue
+        mid = msg.id
+        got = cat.get(mid)
+        key = mid if isinstance(mid, str) else mid[0]
+        if got is None:
+            out.append(f"{lang}: missing {key!r}")
+            continue
+        if got.fuzzy:
+            out.append(f"{lang}: fuzzy {key!r}")
+        strs = got.string if isinstance(got.string, (list, tuple)) else [got.string]
+        ids = mid if isinstance(mid, (list, tuple)) else [mid]
+        if isinstance(mid, (list, tuple)) and len(strs) != cat.num_plurals:
+            out.append(f"{lang}: {key!r} has {len(strs)} plural forms, expected {cat.num_plurals}")
+        if not all(s and s.strip() for s in strs):
+            out.append(f"{lang}: untranslated {key!r}")
+            continue
+        want = set().union(*(placeholders(i) for i in ids))
+        for s in strs:
+            try:
+                have = placeholders(s)
+            except ValueError as exc:
+                out.append(f"{lang}: bad format string in {key!r}: {exc}")
+                continue
+            # a singular form may drop {count} ("one token"), but never add or rename a field
+            if have - want or (not isinstance(mid, (list, tuple)) and have != want):
+                out.append(f"{lang}: placeholders {sorted(have)} != {sorted(want)} in {key!r}")
+    return out
+
+
+def _write_template(cat: Catalog) -> Path:
+    path = LOCALE_DIR / f"{DOMAIN}.pot"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        write_po(fh, cat, width=120, omit_header=False, sort_output=False, include_lineno=False)
+    return path
+
+
+def update() -> None:
+    """Merge the freshly extracted template into every language's catalog (new entries empty)."""
+    template = extract()
+    _write_template(template)
+    for lang in LANGS:
+        if lang == DEFAULT_LANG:
+            continue
+        path = po_path(lang)
+        if path.exists():
+            with path.open("rb") as fh:
+                cat = read_po(fh, locale=lang)
+            cat.update(template, no_fuzzy_matching=True)
+            cat.obsolete.clear()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            cat = Catalog(locale=lang, domain=DOMAIN, project="Tokenizer Lab", charset="utf-8",
+                          copyright_holder="Tokenizer Lab contributors")
+            cat.update(template, no_fuzzy_matching=True)
+        cat.fuzzy = False
+        cat.last_translator = cat.language_team = f"Tokenizer Lab <{LANGS[lang]}>"
+        with path.open("wb") as fh:
+            write_po(fh, cat, width=120, include_lineno=False, ignore_obsolete=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m core.i18n extract|update|check``."""
+    args = sys.argv[1:] if argv is None else argv
+    cmd = args[0] if args else "check"
+    if cmd == "extract":
+        print(_write_template(extract()))
+    elif cmd == "update":
+        update()
+    elif cmd == "check":
+        template = extract()
+        bad = [p for lang in LANGS if lang != DEFAULT_LANG for p in problems(lang, template)]
+        print("\n".join(bad) or "all catalogs complete")
+        return 1 if bad else 0
+    else:
+        print(f"error: unknown command {cmd!r} (extract, update, check)", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

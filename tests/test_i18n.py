@@ -1,0 +1,309 @@
+"""Interface languages (issue 15): complete catalogs, no untranslated literal in the pages, the glossary,
+every page in every language, the same numbers in every language."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from core import i18n
+from core.i18n import LANGS, native_digits_to_western, po_path, translator
+from tests.conftest import REPO, app_pages
+
+OTHER_LANGS = [lang for lang in LANGS if lang != "en"]
+
+
+@pytest.fixture(scope="module")
+def template():
+    return i18n.extract()
+
+
+# ---------------------------------------------------------------------------
+# Catalogs
+# ---------------------------------------------------------------------------
+
+
+def test_extraction_finds_pages_and_core_messages(template):
+    files = {loc[0] for msg in template for loc in msg.locations}
+    assert "app.py" in files and "pages/home.py" in files and "pages/_shared.py" in files
+    assert any(f.startswith("core/") for f in files), "core messages (verdicts, reports) are extracted too"
+    assert len(template) > 50
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_catalog_is_complete(lang, template):
+    """Every message id in app.py, pages/ and core/ is in the catalog, translated (not empty, not fuzzy),
+    with the source's placeholders and the language's number of plural forms."""
+    assert i18n.problems(lang, template) == []
+
+
+def test_problems_catches_bad_entries(tmp_path, monkeypatch, template):
+    """The completeness check itself fails on a missing entry, a lost placeholder and a fuzzy one."""
+    with po_path("bn").open("rb") as fh:
+        cat = read_po(fh, locale="bn")
+    ids = [m.id for m in template if m.id]
+    with_field = next(i for i in ids if isinstance(i, str) and "{" in i)
+    plain = next(i for i in ids if isinstance(i, str) and "{" not in i)
+    cat[with_field].string = "কিছু"  # placeholder lost
+    cat[plain].flags.add("fuzzy")
+    del cat[next(i for i in ids if isinstance(i, str) and i not in (with_field, plain))]
+    from babel.messages.pofile import write_po
+
+    out = tmp_path / "bn" / "LC_MESSAGES" / "tokenizer_lab.po"
+    out.parent.mkdir(parents=True)
+    with out.open("wb") as fh:
+        write_po(fh, cat)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    found = " ".join(i18n.problems("bn", template))
+    assert "placeholders" in found and "fuzzy" in found and "missing" in found
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_plural_forms_follow_the_language(lang):
+    """Bangla, Hindi and Persian count 0 as singular (CLDR), Uzbek and English do not."""
+    plural = translator(lang)._t.plural  # the catalog's compiled Plural-Forms expression
+    assert plural(1) == 0 and plural(2) == 1 and plural(0) == (0 if lang in ("bn", "hi", "fa") else 1)
+
+
+def test_numbers_western_by_default_native_on_request():
+    assert translator("bn").format_number(1234567) == "12,34,567"
+    assert translator("bn", "native").format_number(1234567) == "১২,৩৪,৫৬৭"
+    assert translator("fa", "native").format_number(12.5, decimals=1) == "۱۲٫۵"
+    assert translator("hi", "native").format_number(12) == "12"  # Hindi keeps Western digits
+    assert native_digits_to_western("১২,৩৪,৫৬৭ ۱۲٫۵") == "12,34,567 12.5"
+
+
+def test_unknown_language_falls_back_to_english():
+    assert i18n.normalize_lang("xx") == "en" and i18n.normalize_lang(None) == "en"
+    assert i18n.normalize_lang("bn-BD") == "bn" and i18n.normalize_lang("fa_IR") == "fa"
+    assert translator("xx").gettext("Tokenizers") == "Tokenizers"
+
+
+def test_no_mo_files_committed():
+    assert not list((REPO / "assets" / "locale").rglob("*.mo"))
+
+
+# ---------------------------------------------------------------------------
+# The glossary
+# ---------------------------------------------------------------------------
+
+
+def _glossary() -> list[dict[str, str]]:
+    lines = [ln for ln in (REPO / "assets" / "glossary" / "glossary.tsv").read_text(encoding="utf-8").splitlines()
+             if ln and not ln.startswith("#")]
+    head = lines[0].split("\t")
+    return [dict(zip(head, ln.split("\t"))) for ln in lines[1:]]
+
+
+#: (language, glossary term, start of the English message): where a translation says it another way, and why.
+GLOSSARY_EXCEPTIONS: dict[tuple[str, str], str] = {
+}
+
+
+def _term_re(term: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])" + re.escape(term).replace(r"\ ", r"[\s-]"), re.IGNORECASE)
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_translations_use_the_glossary(lang, template):
+    terms = _glossary()
+    assert {t["en"] for t in terms} >= {"token", "merge", "grapheme cluster", "pre-tokenizer", "vocabulary",
+                                        "byte", "code point", "premium"}
+    with po_path(lang).open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    bad = []
+    for msg in cat:
+        if not msg.id:
+            continue
+        ids = [re.sub(r"\{\w*\}", " ", i) for i in (msg.id if isinstance(msg.id, (list, tuple)) else [msg.id])]
+        strs = msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]
+        for term in terms:
+            if not any(_term_re(term["en"]).search(i) for i in ids):
+                continue
+            if term["en"] == "token" and all(re.search(r"(?i)\btoken(?![a-z])", i) is None and
+                                             re.search(r"(?i)\btokens\b", i) is None for i in ids):
+                continue  # "tokenizer" alone is checked as its own term
+            wanted = term[lang].split("|")
+            for s in strs:
+                if not any(w.lower() in s.lower() for w in wanted) and (lang, term["en"], ids[0][:30]) not in GLOSSARY_EXCEPTIONS:
+                    bad.append(f"{term['en']} -> {wanted} not in {s[:80]!r} ({ids[0][:40]!r})")
+    assert bad == []
+
+
+# ---------------------------------------------------------------------------
+# No user-visible English literal left in the pages
+# ---------------------------------------------------------------------------
+
+#: Streamlit calls whose text arguments people read.
+ST_TEXT_CALLS = {
+    "title", "header", "subheader", "caption", "markdown", "write", "text", "info", "warning", "error",
+    "success", "toast", "button", "download_button", "link_button", "form_submit_button", "page_link", "toggle",
+    "checkbox", "radio", "selectbox", "multiselect", "select_slider", "slider", "text_input", "text_area",
+    "number_input", "file_uploader", "color_picker", "expander", "popover", "tabs", "metric", "spinner",
+    "segmented_control", "pills", "status", "html", "TextColumn", "NumberColumn", "ProgressColumn",
+    "LinkColumn", "ListColumn", "Column", "CheckboxColumn", "BarChartColumn",
+}
+#: The project's own helpers that take such text: name -> positions of the text arguments.
+OWN_TEXT_CALLS = {"page_header": (0, 1), "text_input": (), "pick_tokenizers": (0,)}
+TEXT_KEYWORDS = {"label", "help", "placeholder", "caption", "title", "body", "text", "why", "value_label"}
+#: Calls whose arguments are translated already.
+TRANSLATED = {"_", "ngettext"}
+#: Literals that are not sentences: (file, literal) -> reason.
+LITERAL_ALLOWLIST: dict[tuple[str, str], str] = {
+}
+#: Pages whose literals are not converted yet (this list only shrinks).
+NOT_YET_CONVERTED: set[str] = {
+    "_charts.py", "_report.py", "_selector.py", "compare.py", "inspector.py",
+    "normalization.py", "pretokenizers.py", "replay.py", "special_tokens.py", "stepper.py", "tax.py", "train.py",
+    "unigram.py", "wordpiece.py",
+}
+
+
+def _visible(text: str) -> str:
+    """The part of a literal a reader sees: no HTML tags, entities, CSS blocks or Markdown heading marks."""
+    text = re.sub(r"<style>.*?</style>|<script>.*?</script>", " ", text, flags=re.S)
+    text = re.sub(r"<[^>]*>?|^[^<]*>", " ", text)  # tags, and tag ends cut by an f-string field
+    text = re.sub(r"&\w+;", " ", text)
+    return text
+
+
+def _call_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
+def _literals(node: ast.AST):
+    """String constants in an argument, not descending into translated calls or into other calls' arguments
+    other than str.format/join receivers (those are checked where they are called)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node
+    elif isinstance(node, ast.JoinedStr):
+        for v in node.values:
+            yield from _literals(v)
+    elif isinstance(node, ast.FormattedValue):
+        yield from _literals(node.value)
+    elif isinstance(node, ast.BinOp):
+        yield from _literals(node.left)
+        yield from _literals(node.right)
+    elif isinstance(node, ast.IfExp):
+        yield from _literals(node.body)
+        yield from _literals(node.orelse)
+    elif isinstance(node, ast.Call):
+        name = _call_name(node.func)
+        if name in TRANSLATED:
+            return
+        if name in ("format", "join") and isinstance(node.func, ast.Attribute):
+            yield from _literals(node.func.value)
+            for a in node.args:
+                yield from _literals(a)
+
+
+def untranslated_literals(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _call_name(node.func)
+        is_st = name in ST_TEXT_CALLS and isinstance(node.func, ast.Attribute)
+        if not (is_st or name in OWN_TEXT_CALLS):
+            continue
+        positional = node.args if is_st else [a for i, a in enumerate(node.args) if i in OWN_TEXT_CALLS[name]]
+        args = list(positional) + [k.value for k in node.keywords if k.arg in TEXT_KEYWORDS]
+        for arg in args:
+            for lit in _literals(arg):
+                if re.search(r"[^\W\d_]{2,}", _visible(lit.value)) and (path.name, lit.value) not in LITERAL_ALLOWLIST:
+                    found.append(f"{path.name}:{lit.lineno} {name}({lit.value[:60]!r})")
+    return found
+
+
+def test_literal_scan_catches_an_english_label(tmp_path):
+    page = tmp_path / "page.py"
+    page.write_text('import streamlit as st\nst.button("Next")\nst.button(_("Next"))\n'
+                    'st.markdown(f"**{n} tokens**")\nst.html(f"<b>{x}</b>")\nst.caption(help="Why")\n'
+                    'st.info(_("{n} left").format(n=3))\nst.info("<b>Done</b>")\n', encoding="utf-8")
+    found = untranslated_literals(page)
+    assert [f.split()[0] for f in found] == ["page.py:2", "page.py:4", "page.py:6", "page.py:8"]
+
+
+def test_pages_have_no_untranslated_literals():
+    files = [REPO / "app.py"] + sorted((REPO / "pages").glob("*.py"))
+    found = [f for p in files if p.name not in NOT_YET_CONVERTED for f in untranslated_literals(p)]
+    assert found == []
+
+
+def test_not_yet_converted_list_is_honest():
+    """Every page still listed as not converted really has untranslated literals (so the list shrinks)."""
+    for name in NOT_YET_CONVERTED:
+        assert untranslated_literals(REPO / "pages" / name), f"{name} is converted: remove it from the list"
+
+
+# ---------------------------------------------------------------------------
+# Every page in every language
+# ---------------------------------------------------------------------------
+
+PAGES = [p for p, _t in app_pages()]
+
+
+def _open(path: str, lang: str):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
+    if path != "home":
+        at.switch_page(f"pages/{path}.py")
+    at.query_params["lang"] = lang
+    at.run()
+    return at
+
+
+@pytest.fixture(scope="module")
+def english_titles() -> dict[str, str]:
+    return {}
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("path", PAGES)
+def test_page_renders_in_each_language(path, lang, english_titles):
+    at = _open(path, lang)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="lang").value == lang
+    title = at.title[0].value
+    if lang == "en":
+        english_titles[path] = title
+    else:
+        en = english_titles.get(path) or _open(path, "en").title[0].value
+        if lang in ("bn", "hi", "fa"):
+            assert title != en, f"{path}: the title is still English in {lang}"
+        assert title == translator(lang).gettext(en)
+
+
+def test_invalid_lang_in_url_means_english_without_error():
+    at = _open("home", "klingon")
+    assert not at.exception and not at.error
+    assert at.selectbox(key="lang").value == "en"
+    assert at.title[0].value == "Paste and see"
+
+
+def test_lang_is_kept_in_the_url_and_rtl_css_only_for_persian():
+    at = _open("home", "fa")
+    assert at.query_params.get("lang") == ["fa"] or at.query_params.get("lang") == "fa"
+    styles = " ".join(h.proto.body for h in at.get("html") if "<style>" in h.proto.body)
+    assert "direction: rtl" in styles
+    at = _open("home", "bn")
+    styles = " ".join(h.proto.body for h in at.get("html") if "<style>" in h.proto.body)
+    assert "direction: rtl" not in styles
+    assert at.sidebar.toggle(key="native_digits") is not None
+
+
+def test_choosing_a_language_in_the_sidebar_translates_the_page():
+    at = _open("home", "en")
+    at.selectbox(key="lang").set_value("hi").run()
+    assert not at.exception
+    assert at.title[0].value == translator("hi").gettext("Paste and see")
+    assert at.query_params.get("lang") in (["hi"], "hi")
