@@ -28,11 +28,14 @@ from __future__ import annotations
 import gettext as _gettext
 import string
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from copy import copy
 from dataclasses import dataclass, field
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
+from typing import Iterator
 
 from babel import Locale
 from babel.messages.catalog import Catalog
@@ -138,6 +141,43 @@ def translator(lang: str = DEFAULT_LANG, digits: str = "western") -> Translator:
     """The :class:`Translator` of ``lang`` (unknown codes fall back to English)."""
     lang = normalize_lang(lang)
     return Translator(lang, digits, _translations(lang))
+
+
+_current: ContextVar[Translator] = ContextVar("tokenizer_lab_lang", default=Translator(DEFAULT_LANG))
+
+
+@contextmanager
+def use_lang(lang: str = DEFAULT_LANG, digits: str = "western") -> Iterator[Translator]:
+    """Within the block, :func:`_` and :func:`ngettext` of this module speak ``lang`` (per thread/task).
+
+    Core functions with a ``lang`` argument wrap their work in this, so their helpers need no extra argument.
+    """
+    token = _current.set(translator(lang, digits))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def activate(lang: str = DEFAULT_LANG, digits: str = "western") -> None:
+    """Make ``lang`` the current language of this thread/task until changed (the app calls this at the start
+    of every script run, so core text such as chip tooltips and notes follows the interface language)."""
+    _current.set(translator(lang, digits))
+
+
+def current() -> Translator:
+    """The translator set by the innermost :func:`use_lang` (English outside any)."""
+    return _current.get()
+
+
+def _(message: str) -> str:
+    """``message`` in the language of the innermost :func:`use_lang`."""
+    return _current.get().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The plural form for ``n`` in the language of the innermost :func:`use_lang`."""
+    return _current.get().ngettext(singular, plural, n)
 
 
 def native_digits_to_western(text: str) -> str:

@@ -67,6 +67,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Collection, Sequence
 
+from .i18n import N_, _, current, use_lang
 from .text.boundaries import BoundaryKind
 from .text.units import codepoint_info, utf8_hex
 from .tokens import Encoding, Token, TokenTable, tokens_from_byte_spans
@@ -100,9 +101,9 @@ _FORMAT_NAMES = {
     "\u00ad": "SHY",
 }
 _SEP_TITLES = {
-    "clean": "boundary",
-    "inside_grapheme": "cut inside a grapheme cluster (a letter as a reader sees it)",
-    "inside_codepoint": "cut inside a code point (the UTF-8 bytes of one character are split)",
+    "clean": N_("boundary"),
+    "inside_grapheme": N_("cut inside a grapheme cluster (a letter as a reader sees it)"),
+    "inside_codepoint": N_("cut inside a code point (the UTF-8 bytes of one character are split)"),
 }
 _SEP_GLYPHS = {"clean": "", "inside_grapheme": "◆", "inside_codepoint": "✂"}
 _SEP_CLASSES = {"clean": "tl-sep-clean", "inside_grapheme": "tl-sep-g", "inside_codepoint": "tl-sep-cp"}
@@ -302,12 +303,13 @@ def _codepoint_lines(chars: str, limit: int = 12) -> list[str]:
 
 def token_title(token: Token, index: int, source_text: str | None = None) -> str:
     """Plain-text tooltip: position, id, hex bytes, code points (not yet escaped)."""
-    head = f"token {index + 1}"
+    head = _("token {index}").format(index=index + 1)
     if token.id is not None:
         head += f" · id {token.id}"
     if token.special:
-        head += " · SPECIAL (control token)"
-    lines = [head, f"bytes ({len(token.data)}): {utf8_hex(token.data) if token.data else '(none)'}"]
+        head += " · " + _("SPECIAL (control token)")
+    lines = [head, _("bytes ({count}): {hex}").format(count=len(token.data),
+                                                      hex=utf8_hex(token.data) if token.data else _("(none)"))]
     valid = True
     try:
         token.data.decode("utf-8")
@@ -316,29 +318,31 @@ def token_title(token: Token, index: int, source_text: str | None = None) -> str
     if valid:
         chars = token.data.decode("utf-8")
     else:
-        lines.append("not valid UTF-8 on its own (part of a character)")
+        lines.append(_("not valid UTF-8 on its own (part of a character)"))
         chars = source_text[token.start : token.end] if source_text is not None else ""
         if chars:
-            lines.append("touches:")
+            lines.append(_("touches:"))
     lines.extend(_codepoint_lines(chars))
     return "\n".join(lines)
 
 
 def _sep_html(kind: BoundaryKind) -> str:
     return (
-        f'<span class="tl-sep {_SEP_CLASSES[kind]}" data-kind="{kind}" title="{_SEP_TITLES[kind]}">'
+        f'<span class="tl-sep {_SEP_CLASSES[kind]}" data-kind="{kind}" title="{html.escape(_(_SEP_TITLES[kind]))}">'
         f"{_SEP_GLYPHS[kind]}</span>"
     )
 
 
 @lru_cache(maxsize=65536)
-def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str, rtl: bool = False) -> tuple[str, str]:
+def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str, rtl: bool = False,
+                lang: str = "en") -> tuple[str, str]:
     """(escaped tooltip without its first line, inner HTML): the same for every
-    occurrence of a token, so it is computed once (texts repeat a lot)."""
+    occurrence of a token, so it is computed once (texts repeat a lot). ``lang``: the
+    tooltip's language (part of the cache key; the text comes from :func:`core.i18n.current`)."""
     tok = Token(token_id, data, 0, len(data), 0, len(touched), special)
     title = token_title(tok, 0, touched)
     rest = title.split("\n", 1)[1]
-    head_extra = title.split("\n", 1)[0][len("token 1"):]
+    head_extra = title.split("\n", 1)[0][len(_("token {index}").format(index=1)):]
     return html.escape(head_extra + "\n" + rest, quote=True), chip_inner(data, rtl)
 
 
@@ -353,11 +357,13 @@ def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool
     # a token that is not valid UTF-8 names the characters it touches in the source text
     touched = "" if source_text is None or _is_utf8(token.data) else source_text[token.start : token.end]
     title_rest, inner = _chip_parts(token.data, token.id if show_ids else None, token.special, touched,
-                                    direction == "rtl")
+                                    direction == "rtl", current().lang)
     if unknown:
-        title_rest = " · UNKNOWN: the model has no piece for this text (it becomes the unknown token)" + title_rest
+        title_rest = " · " + html.escape(_("UNKNOWN: the model has no piece for this text (it becomes the unknown "
+                                           "token)"), quote=True) + title_rest
         inner = f'<span class="tl-unk-tag" dir="ltr">UNK</span>{inner}'
-    chip = f'<span class="{cls}" dir="{direction}" title="token {index + 1}{title_rest}">{inner}</span>'
+    head = html.escape(_("token {index}").format(index=index + 1), quote=True)
+    chip = f'<span class="{cls}" dir="{direction}" title="{head}{title_rest}">{inner}</span>'
     href = link(token) if link is not None else None
     if href:  # the chip opens another view (e.g. the word inspector) in the same tab
         return f'<a class="tl-link" href="{html.escape(href, quote=True)}" target="_self">{chip}</a>'
@@ -568,13 +574,15 @@ def _draw(
     outer = line_dirs[0] if line_dirs else ("rtl" if direction == "rtl" else "ltr")
     out: list[str] = [f'<div class="tl-tokens{extra_class}" dir="{outer}">']
     if n == 0:
-        out.append('<span class="tl-empty">(no tokens)</span>')
+        out.append(f'<span class="tl-empty">{html.escape(_("(no tokens)"))}</span>')
     for units, d in zip(lines, line_dirs):
         if units:
             out.append(f'<div class="tl-line" dir="{d}">{_line_html(units, d)}</div>')
     out.append("</div>")
     if shown < n:
-        out.append(f'<div class="tl-note">Showing the first {shown:,} of {n:,} tokens; counts cover all of them.</div>')
+        note = _("Showing the first {shown} of {total} tokens; counts cover all of them.").format(
+            shown=current().format_number(shown), total=current().format_number(n))
+        out.append(f'<div class="tl-note">{html.escape(note)}</div>')
     return "".join(out)
 
 
@@ -718,20 +726,22 @@ def _render_pieces_cached(
     return (legend_html() + body) if legend else body
 
 
-def legend_html() -> str:
-    """A one-line key to the chips and the three separator shapes."""
-    return (
-        '<div class="tl-legend">'
-        '<span class="tl-tok tl-c0">token</span>'
-        f'{_sep_html("clean")}<span class="tl-tok tl-c1">token</span> clean boundary &nbsp; '
-        f'{_sep_html("inside_grapheme")} cut inside a letter (grapheme cluster) &nbsp; '
-        f'{_sep_html("inside_codepoint")} cut inside a code point &nbsp; '
-        '<span class="tl-tok tl-c2"><span class="tl-hex">E0 A6</span><span class="tl-part">…</span></span> '
-        "bytes that are not a whole character &nbsp; "
-        '<span class="tl-tok tl-c4"><span class="tl-ws">·</span><span class="tl-ws">→</span>'
-        '<span class="tl-ws">↵</span></span> space, tab, newline'
-        "</div>"
-    )
+def legend_html(lang: str | None = None) -> str:
+    """A one-line key to the chips and the three separator shapes (in ``lang``, default: the current language)."""
+    with use_lang(lang or current().lang, current().digits):
+        tok = html.escape(_("token"))
+        return (
+            '<div class="tl-legend">'
+            f'<span class="tl-tok tl-c0">{tok}</span>'
+            f'{_sep_html("clean")}<span class="tl-tok tl-c1">{tok}</span> {html.escape(_("clean boundary"))} &nbsp; '
+            f'{_sep_html("inside_grapheme")} {html.escape(_("cut inside a letter (grapheme cluster)"))} &nbsp; '
+            f'{_sep_html("inside_codepoint")} {html.escape(_("cut inside a code point"))} &nbsp; '
+            '<span class="tl-tok tl-c2"><span class="tl-hex" dir="ltr">E0 A6</span><span class="tl-part">…</span></span> '
+            f'{html.escape(_("bytes that are not a whole character"))} &nbsp; '
+            '<span class="tl-tok tl-c4" dir="ltr"><span class="tl-ws">·</span><span class="tl-ws">→</span>'
+            f'<span class="tl-ws">↵</span></span> {html.escape(_("space, tab, newline"))}'
+            "</div>"
+        )
 
 
 def standalone_page(body: str, title: str = "Tokenizer Lab") -> str:

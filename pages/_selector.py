@@ -20,6 +20,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from core.analysis.inspect import chip_links
+from core.i18n import N_
 from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
@@ -27,7 +28,7 @@ from core.pretrained.catalog import shared_by, vendor_of
 from core.pretrained.shelf import install_hint
 from core.render import render_table
 from core.tokens import EncodingStats, Tokenizer, table_stats, token_table
-from pages._shared import bpe_trace, sample
+from pages._shared import _, bpe_trace, current_lang, sample, tr
 
 #: Merges trained on the sample (it runs out of pairs before this on the bundled text).
 MAX_SAMPLE_MERGES = 2000
@@ -70,20 +71,21 @@ def _pretrained(tokenizer_id: str) -> Callable[[int | None], Tokenizer]:
 @lru_cache(maxsize=1)
 def _options() -> dict[str, TokenizerOption]:
     baselines = [
-        TokenizerOption("codepoints", "Code points", "Baselines", lambda _s: CodePointTokenizer(),
-                        help="One token per Unicode code point: tiny vocabulary, long sequences."),
-        TokenizerOption("bytes", "UTF-8 bytes", "Baselines", lambda _s: ByteTokenizer(),
-                        help="One token per byte: nothing is unknown; a Bangla letter is 3 tokens."),
-        TokenizerOption("words", "Whitespace words", "Baselines", lambda _s: WordTokenizer(),
-                        help="One token per word: short sequences, but every new word is unknown."),
+        # labels, groups and help are marked here and translated where they are shown (option_label)
+        TokenizerOption("codepoints", N_("Code points"), N_("Baselines"), lambda _s: CodePointTokenizer(),
+                        help=N_("One token per Unicode code point: tiny vocabulary, long sequences.")),
+        TokenizerOption("bytes", N_("UTF-8 bytes"), N_("Baselines"), lambda _s: ByteTokenizer(),
+                        help=N_("One token per byte: nothing is unknown; a Bangla letter is 3 tokens.")),
+        TokenizerOption("words", N_("Whitespace words"), N_("Baselines"), lambda _s: WordTokenizer(),
+                        help=N_("One token per word: short sequences, but every new word is unknown.")),
     ]
     trained_here = [
-        TokenizerOption("bpe-sample-cp", "BPE, code points (trained on the shop sample)", "Trained here",
+        TokenizerOption("bpe-sample-cp", N_("BPE, code points (trained on the shop sample)"), N_("Trained here"),
                         _sample_bpe("codepoint"), sized=True,
-                        help="Code-point BPE trained on the bundled Bangla + English shop text."),
-        TokenizerOption("bpe-sample-byte", "BPE, bytes (trained on the shop sample)", "Trained here",
+                        help=N_("Code-point BPE trained on the bundled Bangla + English shop text.")),
+        TokenizerOption("bpe-sample-byte", N_("BPE, bytes (trained on the shop sample)"), N_("Trained here"),
                         _sample_bpe("byte"), sized=True,
-                        help="Byte-level BPE trained on the same text: early merges rebuild Bangla letters."),
+                        help=N_("Byte-level BPE trained on the same text: early merges rebuild Bangla letters.")),
     ]
     pretrained = [
         TokenizerOption(
@@ -102,19 +104,35 @@ def tokenizer_options() -> dict[str, TokenizerOption]:
     return dict(_options())
 
 
-@st.cache_resource(show_spinner="Loading tokenizer…")
+def option_label(opt: TokenizerOption) -> str:
+    """``Group · Label`` in the interface language (pretrained names are not translated)."""
+    return f"{_(opt.group)} · {_(opt.label)}"
+
+
 def load_tokenizer(option_id: str, size: int | None = None) -> Tokenizer:
     """The tokenizer for an option (kept for the server's life, never mutated)."""
+    with st.spinner(_("Loading tokenizer…")):
+        return _load_tokenizer(option_id, size)
+
+
+@st.cache_resource(show_spinner=False)
+def _load_tokenizer(option_id: str, size: int | None = None) -> Tokenizer:
     return _options()[option_id].load(size)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
 def encode_cached(option_id: str, size: int | None, text: str, max_tokens: int) -> tuple[EncodingStats, str, str]:
     """``(stats, chips html, tokenizer name)`` for ``text``: the one cached result layer.
 
     Counts come from the columnar table (no record per token); :class:`~core.tokens.Token`
-    records are built only for the ``max_tokens`` chips that are drawn.
+    records are built only for the ``max_tokens`` chips that are drawn. The interface
+    language is part of the cache key (the chips' tooltips are written in it).
     """
+    return _encode_cached(option_id, size, text, max_tokens, current_lang(), tr().digits)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _encode_cached(option_id: str, size: int | None, text: str, max_tokens: int, lang: str,
+                   digits: str) -> tuple[EncodingStats, str, str]:
     tok = load_tokenizer(option_id, size)
     table = token_table(tok, text)
     link = chip_links(text, [option_id] if option_id in zoo.ENTRIES else [])  # a chip opens the word inspector
@@ -127,7 +145,7 @@ def encode_cached(option_id: str, size: int | None, text: str, max_tokens: int) 
 
 #: Session state key of the tokenizers uploaded or trained in this session (id -> tokenizer).
 SESSION_KEY = "session_tokenizers"
-SESSION_GROUP = "This session (uploaded or trained)"
+SESSION_GROUP = N_("This session (uploaded or trained)")
 
 
 def session_tokenizers() -> dict[str, PretrainedTokenizer]:
@@ -150,9 +168,9 @@ def label(tid: str) -> str:
     """``Vendor · Name``, with ``(not installed)`` for a shelf entry whose file is missing."""
     tok = session_tokenizers().get(tid)
     if tok is not None:
-        return f"{SESSION_GROUP} · {tok.name}"
+        return f"{_(SESSION_GROUP)} · {tok.name}"
     e = zoo.ENTRIES[tid]
-    return f"{vendor_of(e)} · {e.name}" + ("" if e.available else " (not installed)")
+    return f"{vendor_of(e)} · {e.name}" + ("" if e.available else " " + _("(not installed)"))
 
 
 def shelf_ids(*, only: Callable[[str], bool] | None = None) -> list[str]:
@@ -180,7 +198,8 @@ def pick_tokenizers(label_text: str, key: str, *, only: Callable[[str], bool] | 
     """
     box = container if container is not None else st
     ids = shelf_ids(only=only)
-    query = box.text_input("Search tokenizers", key=f"{key}_search", placeholder="vendor, name or algorithm: gemma, qwen, bert, unigram…")
+    query = box.text_input(_("Search tokenizers"), key=f"{key}_search",
+                           placeholder=_("vendor, name or algorithm: gemma, qwen, bert, unigram…"))
     chosen = [i for i in st.session_state.get(key, []) if i in ids]
     if query.strip():
         q = query.strip().lower()
@@ -201,7 +220,7 @@ def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = 
     box = container if container is not None else st
     extra = extra or {}
     ids = list(extra) + shelf_ids(only=only)
-    query = box.text_input("Search tokenizers", key=f"{key}_search", placeholder="gemma, qwen, whisper…")
+    query = box.text_input(_("Search tokenizers"), key=f"{key}_search", placeholder=_("gemma, qwen, whisper…"))
     current = st.session_state.get(key)
     if query.strip():
         q = query.strip().lower()
@@ -216,7 +235,7 @@ def get_tokenizer(tid: str) -> PretrainedTokenizer:
     tok = session_tokenizers().get(tid)
     if tok is not None:
         return tok
-    with st.spinner(f"Loading {tid} (first use only)…"):
+    with st.spinner(_("Loading {tokenizer} (first use only)…").format(tokenizer=tid)):
         return zoo.load(tid)
 
 
@@ -226,8 +245,9 @@ def ready(ids: list[str]) -> list[str]:
     for tid in ids:
         e = zoo.ENTRIES.get(tid)
         if e is not None and not e.available:
-            st.info(f"**{e.name}** is not installed on this machine. Run `{install_hint(e)}` "
-                    "(or `python -m core zoo install` for the whole shelf; needs the network once), then reload.")
+            st.info(_("**{tokenizer}** is not installed on this machine. Run `{command}` (or `python -m core zoo "
+                      "install` for the whole shelf; needs the network once), then reload.").format(
+                tokenizer=e.name, command=install_hint(e)))
         else:
             out.append(tid)
     return out

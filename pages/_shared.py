@@ -28,7 +28,16 @@ from typing import Any, Callable
 import streamlit as st
 
 from core.assets import ASSETS
-from core.i18n import DEFAULT_LANG, LANGS, NATIVE_DIGIT_LANGS, RTL_LANGS, Translator, normalize_lang, translator
+from core.i18n import (
+    DEFAULT_LANG,
+    LANGS,
+    NATIVE_DIGIT_LANGS,
+    RTL_LANGS,
+    Translator,
+    activate,
+    normalize_lang,
+    translator,
+)
 from core.models.bpe import parse_word_table, train_bpe
 from core.render import CSS as TOKEN_CSS
 from core.tokens import EncodingStats
@@ -116,6 +125,7 @@ def init_lang() -> None:
     qp_init("lang", default, param="lang", cast=normalize_lang, choices=LANGS)
     if st.session_state.get("lang") not in LANGS:
         st.session_state["lang"] = DEFAULT_LANG
+    activate(tr().lang, tr().digits)  # core text made during this run (tooltips, notes) follows the interface
 
 
 def current_lang() -> str:

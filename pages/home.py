@@ -4,10 +4,11 @@ from __future__ import annotations
 import streamlit as st
 
 from core.render import DEFAULT_MAX_TOKENS, legend_html
-from pages._selector import encode_cached, ready, tokenizer_options
+from pages._selector import encode_cached, option_label, ready, tokenizer_options
 from pages._shared import (
     _,
     classroom,
+    current_lang,
     page_header,
     qp_init,
     qp_sync,
@@ -38,7 +39,7 @@ chosen: list[str] = st.multiselect(
     _("Tokenizers"),
     ids,
     key="home_tok",
-    format_func=lambda i: f"{options[i].group} · {options[i].label}",
+    format_func=lambda i: option_label(options[i]),
     help=_("Baselines and BPE trained on the bundled sample; pretrained tokenizers join this list as they are added."),
 )
 size = None
@@ -55,7 +56,7 @@ if not text:
 elif not chosen:
     st.info(_("Choose at least one tokenizer."))
 else:
-    show_tokens(legend_html())
+    show_tokens(legend_html(current_lang()))
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     for option_id in ready(chosen):  # a shelf entry not installed: a notice with the command, not an error
         opt = options[option_id]
@@ -63,7 +64,7 @@ else:
             st_stats, chips, name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
         except Exception as exc:  # a tokenizer failing must not take the page down
             st.error(_("{tokenizer}: could not encode this text ({error}).").format(
-                tokenizer=opt.label, error=f"{type(exc).__name__}: {exc}"))
+                tokenizer=_(opt.label), error=f"{type(exc).__name__}: {exc}"))
             continue
         st.subheader(name, divider="gray")
         st.markdown(stats_line(st_stats))

@@ -17,7 +17,7 @@ from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, expl
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._selector import pick_tokenizers, ready
-from pages._shared import _, esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import _, current_lang, esc, ngettext, page_header, qp_init, qp_sync, show_tokens, tr
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
 IDS = list(zoo.ENTRIES)
@@ -34,20 +34,20 @@ qp_init("in_word", "রাজশাহী", param="word")
 qp_init("in_en", "", param="en")
 qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if i in IDS])
 c1, c2 = st.columns([2, 2])
-word = c1.text_input("Word (or a short text)", key="in_word", max_chars=MAX_WORD_CHARS)
-english = c2.text_input("English translation (optional, for the same counts)", key="in_en",
+word = c1.text_input(_("Word (or a short text)"), key="in_word", max_chars=MAX_WORD_CHARS)
+english = c2.text_input(_("English translation (optional, for the same counts)"), key="in_en",
                         placeholder="Rajshahi")
-chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "in_tok", only=lambda i: i in zoo.ENTRIES)
-st.html('<p class="tl-try">Try: ' + " · ".join(
+chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "in_tok", only=lambda i: i in zoo.ENTRIES)
+st.html('<p class="tl-try">' + esc(_("Try:")) + " " + " · ".join(
     f'<a class="tl-nav" target="_self" href="{esc(f"inspector?word={quote(w)}&en={quote(e)}")}"><bdi>{esc(w)}</bdi></a>'
     for w, e in EXAMPLES.items()) + "</p>")  # in-app links: same tab, same session (pages/_shared.NAV_SCRIPT)
 qp_sync(word=word or None, en=english or None, tok=",".join(chosen))
 
 if not word.strip():
-    st.info("Type a word above, e.g. রাজশাহী, or click a token chip on any other page.")
+    st.info(_("Type a word above, e.g. রাজশাহী, or click a token chip on any other page."))
     st.stop()
 if not chosen:
-    st.info("Choose at least one tokenizer.")
+    st.info(_("Choose at least one tokenizer."))
     st.stop()
 
 
@@ -65,7 +65,8 @@ def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerV
             ev = ""
             if r.evidence:
                 lines = "<br>".join(html.escape(e) for e in r.evidence)
-                ev = f'<details><summary>evidence ({len(r.evidence)})</summary><code dir="ltr">{lines}</code></details>'
+                ev = (f'<details><summary>{esc(_("evidence ({count})").format(count=len(r.evidence)))}</summary>'
+                      f'<code dir="ltr">{lines}</code></details>')
             out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{_isolate(html.escape(r.text))}{ev}</li>')
         out.append("</ul></div>")
     out.append("</div>")
@@ -80,9 +81,9 @@ try:
     views = []
     for tid in ready(chosen):
         try:
-            with st.spinner(f"Loading {tid} (first use only)…"):
+            with st.spinner(_("Loading {tokenizer} (first use only)…").format(tokenizer=tid)):
                 tok = zoo.load(tid)
-            views.append(explain(tok, word, translation=english or None))
+            views.append(explain(tok, word, translation=english or None, lang=current_lang(), digits=tr().digits))
         except zoo.ZooError as exc:
             st.error(f"{tid}: {exc}")
     result = Inspection(facts, tuple(views), english or None)
@@ -90,19 +91,27 @@ except InspectError as exc:
     st.error(str(exc))
     st.stop()
 
-st.markdown("#### The word")
-st.html(f"<p>{len(facts.codepoints)} code points · {len(facts.utf8.split())} UTF-8 bytes · {len(facts.clusters)} letters "
-        "(grapheme clusters): " + " · ".join(f"“<bdi>{html.escape(c.text)}</bdi>”" for c in facts.clusters) + "</p>")
+st.markdown(_("#### The word"))
+n_cp, n_bytes, n_letters = len(facts.codepoints), len(facts.utf8.split()), len(facts.clusters)
+counts = " · ".join((
+    ngettext("{count} code point", "{count} code points", n_cp).format(count=tr().format_number(n_cp)),
+    ngettext("{count} UTF-8 byte", "{count} UTF-8 bytes", n_bytes).format(count=tr().format_number(n_bytes)),
+    ngettext("{count} letter (grapheme cluster)", "{count} letters (grapheme clusters)", n_letters).format(
+        count=tr().format_number(n_letters)),
+))
+st.html(f"<p>{esc(counts)}: " + " · ".join(f"“<bdi>{html.escape(c.text)}</bdi>”" for c in facts.clusters) + "</p>")
 st.dataframe(
     pd.DataFrame([{"char": c.char, "code point": c.hex, "name": c.name, "category": c.category, "UTF-8": c.utf8_hex}
                   for c in facts.codepoints]),
     hide_index=True, width="stretch",
+    column_config={"char": _("character"), "code point": _("code point"), "name": _("Unicode name"),
+                   "category": _("category"), "UTF-8": "UTF-8"},
 )
 
-show_tokens(legend_html())
+show_tokens(legend_html(current_lang()))
 for view in result.views:
     st.markdown(f"#### {view.name}")
-    st.caption(f"{view.algorithm} · {zoo.ENTRIES[view.tokenizer].source}")
+    st.caption(f"{view.algorithm} · {zoo.ENTRIES[view.tokenizer].source}")  # names and sources: not translated
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

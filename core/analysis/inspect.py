@@ -37,6 +37,7 @@ from urllib.parse import quote
 
 import regex
 
+from ..i18n import N_, _, current, ngettext, use_lang
 from ..pretrained.adapter import PretrainedTokenizer
 from ..pretrained.baseline_adapter import BaselineTokenizer
 from ..pretrained.hf_adapter import HFTokenizer
@@ -180,8 +181,17 @@ def _q(text: str) -> str:
     return "“" + "".join(_INVISIBLE.get(c, c) for c in text) + "”"
 
 
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+def _n(x: float, decimals: int | None = None) -> str:
+    """A number in the current language's format (Western digits unless native ones were asked for)."""
+    return current().format_number(x, decimals=decimals)
+
+
+#: Plain names of character kinds (:func:`mark_kind`), translated where a sentence uses them.
+_KINDS = (N_("vowel sign"), N_("virama (hasant)"), N_("nukta"), N_("nasal/aspiration sign"), N_("combining mark"),
+          N_("letter"), N_("digit"), N_("punctuation mark"), N_("symbol"), N_("space"), N_("control or format character"),
+          N_("character"))
+#: Script words of Unicode names (:func:`_script`) that a verdict may name.
+_SCRIPTS = (N_("Bengali"), N_("Devanagari"), N_("Arabic"), N_("Latin"), N_("Cyrillic"), N_("Tamil"), N_("Thai"))
 
 
 def mark_kind(ch: str) -> str:
@@ -337,9 +347,11 @@ def _why_stop(piece: PiecePart, nxt: str) -> tuple[str, str] | None:
         if not _atom_re(at.atom).fullmatch(nxt):
             cat = unicodedata.category(nxt)
             klass = _MAJOR_CLASS.get(cat[0], cat)
-            return at.source, f"{at.atom}{at.quantifier} does not match a {mark_kind(nxt)} ({klass}, category {cat})"
+            return at.source, _("{regex} does not match a {kind} ({klass}, category {category})").format(
+                regex=at.atom + at.quantifier, kind=_(mark_kind(nxt)), klass=klass, category=cat)
         if at.quantifier.startswith("{"):
-            return at.source, f"{at.atom}{at.quantifier} takes at most {at.quantifier.strip('{}+?').split(',')[-1]} in a row"
+            return at.source, _("{regex} takes at most {count} in a row").format(
+                regex=at.atom + at.quantifier, count=at.quantifier.strip("{}+?").split(",")[-1])
     return None
 
 
@@ -355,23 +367,34 @@ def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-token
     marks = {m.offset for m in mark_splits(text, [Span(p.text, p.start, p.end) for p in parts])}
     reasons: list[Reason] = []
     if len(parts) == 1 and parts[0].start == 0 and parts[0].end == len(text):
-        reasons.append(Reason("whole", f"{label} keeps {_q(text)} as one piece: the alternative "
-                                       f"{parts[0].alternative} matches all of it.", (parts[0].alternative,)))
+        reasons.append(Reason("whole", _("{splitter} keeps {text} as one piece: the alternative {alternative} matches "
+                                         "all of it.").format(splitter=label, text=_q(text),
+                                                              alternative=parts[0].alternative),
+                              (parts[0].alternative,)))
         return parts, reasons
     for prev, cur in zip(parts, parts[1:]):
         at = cur.start
         nxt = text[at]
         evidence = (f"piece {_q(prev.text)} matched {prev.alternative}", f"piece {_q(cur.text)} matched {cur.alternative}")
         if nxt.isspace() or prev.text[-1].isspace():
-            reasons.append(Reason("space", f"{label} splits at the space before {_q(cur.text.strip())}.", evidence))
+            reasons.append(Reason("space", _("{splitter} splits at the space before {text}.").format(
+                splitter=label, text=_q(cur.text.strip())), evidence))
             continue
         why = _why_stop(prev, nxt)
-        tail = f" because {why[1]}" if why else f": the alternative {prev.alternative} stops after {_q(prev.text)}"
-        if cur.text[0] == nxt and unicodedata.category(nxt).startswith("M") and cur.alternative != prev.alternative:
-            tail += f"; the {mark_kind(nxt)} then starts the next piece {_q(cur.text)} (matched by {cur.alternative})"
         kind = "mark-split" if at in marks else "split"
-        base = f" from {_cp(text[at - 1])}" if kind == "mark-split" else ""
-        reasons.append(Reason(kind, f"split before {_cp(nxt)}{base}{tail}.", evidence))
+        values = {"char": _cp(nxt), "base": _cp(text[at - 1]), "why": why[1] if why else "",
+                  "alternative": prev.alternative, "piece": _q(prev.text)}
+        if kind == "mark-split":
+            line = (_("split before {char} from {base} because {why}") if why else
+                    _("split before {char} from {base}: the alternative {alternative} stops after {piece}"))
+        else:
+            line = (_("split before {char} because {why}") if why else
+                    _("split before {char}: the alternative {alternative} stops after {piece}"))
+        line = line.format(**values)
+        if cur.text[0] == nxt and unicodedata.category(nxt).startswith("M") and cur.alternative != prev.alternative:
+            line += _("; the {kind} then starts the next piece {piece} (matched by {alternative})").format(
+                kind=_(mark_kind(nxt)), piece=_q(cur.text), alternative=cur.alternative)
+        reasons.append(Reason(kind, line + _("."), evidence))
     return parts, reasons
 
 
@@ -399,67 +422,86 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
         norm = tok._tok.normalizer  # noqa: SLF001
         fn, name = norm.normalize_str, type(norm).__name__
     if fn is None:
-        what = "tiktoken runs no normalizer" if isinstance(tok, TiktokenTokenizer) else "this tokenizer has no normalizer"
         n = len(text.encode("utf-8"))
-        return Layer("normalizer", "Normalizer", (Reason("unchanged", f"{what}: the model sees the {n} UTF-8 bytes of the text as typed."),))
+        line = (ngettext("tiktoken runs no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
+                         "tiktoken runs no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.", n)
+                if isinstance(tok, TiktokenTokenizer) else
+                ngettext("This tokenizer has no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
+                         "This tokenizer has no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.",
+                         n))
+        return Layer("normalizer", _("Normalizer"), (Reason("unchanged", line.format(count=_n(n))),))
     # Word by word (each distinct word once): fast on a whole file, and whitespace handling is the
     # pre-tokenizer's business (SentencePiece turns spaces into ▁ there).
     words = list(dict.fromkeys(text.split()))
     changed = [w for w in words if fn(w) != w]
     if not changed:
-        what = _q(text) if len(words) == 1 else f"all {len(words):,} distinct words"
-        return Layer("normalizer", "Normalizer", (Reason("unchanged", f"The {name} leaves {what} unchanged."),))
+        line = (_("The {normalizer} leaves {text} unchanged.").format(normalizer=name, text=_q(text)) if len(words) == 1
+                else _("The {normalizer} leaves all {count} distinct words unchanged.").format(
+                    normalizer=name, count=_n(len(words))))
+        return Layer("normalizer", _("Normalizer"), (Reason("unchanged", line),))
     result = normalize_with(" ".join(changed[:500]), fn, name)
     examples = tuple(f"{_q(w)} -> {_q(fn(w))}" for w in changed[:MAX_EVIDENCE])
-    head = (f"The {name} changes {_q(text)} to {_q(fn(text))}." if len(words) == 1 else
-            f"The {name} changes {len(changed):,} of {len(words):,} distinct words, e.g. " + ", ".join(examples[:3]) + ".")
+    head = (_("The {normalizer} changes {text} to {result}.").format(normalizer=name, text=_q(text), result=_q(fn(text)))
+            if len(words) == 1 else
+            _("The {normalizer} changes {count} of {total} distinct words, e.g. {examples}.").format(
+                normalizer=name, count=_n(len(changed)), total=_n(len(words)), examples=", ".join(examples[:3])))
     reasons = [Reason("changed", head, examples)]
     reasons += [Reason(w.kind, w.message, w.examples) for w in result.warnings]
-    return Layer("normalizer", "Normalizer", tuple(reasons))
+    return Layer("normalizer", _("Normalizer"), tuple(reasons))
 
 
 def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
     from ..models.bpe import tiktoken_rank_of
     from ..pretrained.replay import replay
 
-    parts, pre = pretokenizer_reasons(text, tok.pattern, label=f"{tok.id}'s split regex")
+    parts, pre = pretokenizer_reasons(text, tok.pattern, label=_("{tokenizer}'s split regex").format(tokenizer=tok.id))
     rep = replay(tok, text)
     # the regex above runs with Unicode 17.0; where tiktoken's engine (older tables) cuts otherwise, say so
-    pre = list(pre) + [Reason("engine", f"At {_q(n.char)}: {n.message}; the merges below follow the model.")
+    pre = list(pre) + [Reason("engine", _("At {char}: {note}; the merges below follow the model.").format(
+                                char=_q(n.char), note=n.message))
                        for n in rep.notes]
     rank_of = tiktoken_rank_of(tok.ranks)
     model: list[Reason] = []
     for p in rep.pieces:
         steps = p.trace.steps
         if p.direct and len(p.trace.initial) > 1 and not steps:
-            model.append(Reason("direct", f"{_q(p.text)} is itself one token (id {p.final_ids[0]})."))
+            model.append(Reason("direct", _("{text} is itself one token (id {id}).").format(text=_q(p.text),
+                                                                                            id=p.final_ids[0])))
         elif steps:
             ev = tuple(f"rank {s.rank}: {utf8_hex(s.left)} + {utf8_hex(s.right)} -> {_show(s.left + s.right)}" for s in steps)
             ranks = sorted({s.rank for s in steps})
             model.append(Reason(
                 "merge",
-                f"In {_q(p.text)}: {_plural(len(steps), 'merge')} from the {len(p.trace.initial)} bytes "
-                f"(lowest rank {ranks[0]}, highest {ranks[-1]}) give {_plural(len(p.final), 'piece')}: "
-                + " | ".join(_show(b) for b in p.final) + ".",
+                ngettext("In {text}: {count} merge from the {bytes} bytes (lowest rank {low}, highest {high}) gives "
+                         "{pieces}: {list}.",
+                         "In {text}: {count} merges from the {bytes} bytes (lowest rank {low}, highest {high}) give "
+                         "{pieces}: {list}.", len(steps)).format(
+                    text=_q(p.text), count=_n(len(steps)), bytes=_n(len(p.trace.initial)), low=ranks[0], high=ranks[-1],
+                    pieces=ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final))),
+                    list=" | ".join(_show(b) for b in p.final)),
                 ev[:MAX_EVIDENCE],
             ))
             if p.direct and p.final != p.trace.final:
-                model.append(Reason("direct", f"{_q(p.text)} is in the vocabulary as one token (id {p.final_ids[0]}), "
-                                              "so tiktoken takes it whole."))
+                model.append(Reason("direct", _("{text} is in the vocabulary as one token (id {id}), so tiktoken takes "
+                                                "it whole.").format(text=_q(p.text), id=p.final_ids[0])))
         else:
-            model.append(Reason("single", f"{_q(p.text)} is a single byte {utf8_hex(p.final[0])}: nothing to merge."))
+            model.append(Reason("single", _("{text} is a single byte {hex}: nothing to merge.").format(
+                text=_q(p.text), hex=utf8_hex(p.final[0]))))
         for a, b in zip(p.final, p.final[1:]):
-            model.append(Reason("no-merge", f"No merge for {utf8_hex(a)} + {utf8_hex(b)} in this vocabulary "
-                                            f"(no token {utf8_hex(a + b)}), so {_show(a)} and {_show(b)} stay apart."))
+            model.append(Reason("no-merge", _("No merge for {left_hex} + {right_hex} in this vocabulary (no token "
+                                              "{joined_hex}), so {left} and {right} stay apart.").format(
+                left_hex=utf8_hex(a), right_hex=utf8_hex(b), joined_hex=utf8_hex(a + b), left=_show(a), right=_show(b))))
     for p, q in zip(rep.pieces, rep.pieces[1:]):
         a, b = p.final[-1], q.final[0]
         if rank_of(a, b) is not None and not (p.text[-1:].isspace() or q.text[:1].isspace()):
-            model.append(Reason("blocked", f"{utf8_hex(a)} + {utf8_hex(b)} is a token (rank {rank_of(a, b)}) but the "
-                                           "pre-tokenizer cut between them, and merges never cross a cut."))
+            model.append(Reason("blocked", _("{left_hex} + {right_hex} is a token (rank {rank}) but the pre-tokenizer cut "
+                                             "between them, and merges never cross a cut.").format(
+                left_hex=utf8_hex(a), right_hex=utf8_hex(b), rank=rank_of(a, b))))
     if not rep.matches_library:  # pragma: no cover - replay is checked against tiktoken in the tests
-        model.append(Reason("mismatch", "The replay differs from the library's own ids; the library's tokens are shown."))
-    return [Layer("pre-tokenizer", "Pre-tokenizer (split regex)", tuple(pre)),
-            Layer("model", "Model: byte-level BPE merges (replayed in rank order)", tuple(model))]
+        model.append(Reason("mismatch", _("The replay differs from the library's own ids; the library's tokens are "
+                                          "shown.")))
+    return [Layer("pre-tokenizer", _("Pre-tokenizer (split regex)"), tuple(pre)),
+            Layer("model", _("Model: byte-level BPE merges (replayed in rank order)"), tuple(model))]
 
 
 def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.models.unigram.UnigramModel
@@ -470,14 +512,16 @@ def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.m
     for lat in encode_words(text, model, k=2):
         w = lat.word.replace(SPACE, " ").strip(" ") or lat.word
         best = lat.best
-        line = f"{_q(w)}: best path " + " | ".join(best.pieces) + f" (log-probability {best.score:.2f})"
+        values = {"word": _q(w), "best": " | ".join(best.pieces), "score": _n(best.score, 2)}
         if len(lat.top) > 1:
             ru = lat.top[1]
-            line += "; runner-up " + " | ".join(ru.pieces) + f" ({ru.score:.2f}, {best.score - ru.score:.2f} lower)"
+            line = _("{word}: best path {best} (log-probability {score}); runner-up {runner_up} ({runner_score}, "
+                     "{gap} lower).").format(runner_up=" | ".join(ru.pieces), runner_score=_n(ru.score, 2),
+                                             gap=_n(best.score - ru.score, 2), **values)
         else:
-            line += "; no other segmentation exists"
+            line = _("{word}: best path {best} (log-probability {score}); no other segmentation exists.").format(**values)
         evidence = tuple(f"{e.piece} [{e.start},{e.end}) {e.score:.2f}" for e in lat.edges)[:MAX_EVIDENCE]
-        out.append(Reason("viterbi", line + ".", evidence))
+        out.append(Reason("viterbi", line, evidence))
     return out
 
 
@@ -494,13 +538,13 @@ def _sp_unigram(tok: SentencePieceTokenizer):  # noqa: ANN202 - UnigramModel | N
 
 def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[Layer]:
     sp = tok._sp  # noqa: SLF001 - same package
-    pre = [Reason("metaspace", "SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in front) "
-                               "and the model sees the whole text.")]
+    pre = [Reason("metaspace", _("SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in "
+                                 "front) and the model sees the whole text."))]
     unigram = _sp_unigram(tok)
     if unigram is not None:
         # the model's own normalizer runs inside encode_words
-        return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
-                Layer("model", "Model: SentencePiece Unigram (Viterbi over the lattice)",
+        return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
+                Layer("model", _("Model: SentencePiece Unigram (Viterbi over the lattice)"),
                       tuple(_unigram_reasons(enc.text, unigram)))]
     model: list[Reason] = []
     ids = [t.id for t in enc.tokens]
@@ -510,20 +554,22 @@ def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[La
             fallback.setdefault(enc.tokens[k].start, []).append(k)
     for start, ks in fallback.items():
         ch = enc.text[start] if start < len(enc.text) else ""
-        model.append(Reason("byte-fallback", f"{_cp(ch)} is not in the vocabulary, so it falls back to "
-                                             f"{_plural(len(ks), 'byte piece')} "
-                                             + " ".join(sp.id_to_piece(ids[k]) for k in ks) + "."))
+        model.append(Reason("byte-fallback", ngettext(
+            "{char} is not in the vocabulary, so it falls back to {count} byte piece {pieces}.",
+            "{char} is not in the vocabulary, so it falls back to {count} byte pieces {pieces}.", len(ks)).format(
+            char=_cp(ch), count=_n(len(ks)), pieces=" ".join(sp.id_to_piece(ids[k]) for k in ks))))
     pieces = [sp.id_to_piece(i) for i in ids if i is not None]
     for a, b in zip(pieces, pieces[1:]):
         if sp.is_byte(sp.piece_to_id(a)) or sp.is_byte(sp.piece_to_id(b)):
             continue
         joined = sp.piece_to_id(a + b)
         if joined == sp.unk_id():
-            model.append(Reason("no-merge", f"No piece {_q(a + b)} in this vocabulary, so {_q(a)} and {_q(b)} stay apart."))
+            model.append(Reason("no-merge", _("No piece {joined} in this vocabulary, so {left} and {right} stay "
+                                              "apart.").format(joined=_q(a + b), left=_q(a), right=_q(b))))
     if not model:
-        model.append(Reason("pieces", f"Every piece is in the vocabulary: {' | '.join(pieces)}."))
-    return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
-            Layer("model", "Model: SentencePiece pieces", tuple(model))]
+        model.append(Reason("pieces", _("Every piece is in the vocabulary: {pieces}.").format(pieces=" | ".join(pieces))))
+    return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
+            Layer("model", _("Model: SentencePiece pieces"), tuple(model))]
 
 
 def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
@@ -536,14 +582,18 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
     text = norm.normalize_str(text) if norm is not None else text  # later stages see the normalized text
     pre: list[Reason] = []
     if pre_tok is None:
-        pre.append(Reason("none", "No pre-tokenizer: the model sees the whole text."))
+        pre.append(Reason("none", _("No pre-tokenizer: the model sees the whole text.")))
     else:
         spans = pre_tok.pre_tokenize_str(text)
-        pre.append(Reason("pieces", f"The {type(pre_tok).__name__} pre-tokenizer makes {_plural(len(spans), 'piece')}: "
-                                    + " | ".join(_q(s) for s, _ in spans) + ".", tuple(f"{_q(s)} at {o}" for s, o in spans)))
+        pre.append(Reason("pieces", ngettext("The {pre_tokenizer} pre-tokenizer makes {count} piece: {pieces}.",
+                                             "The {pre_tokenizer} pre-tokenizer makes {count} pieces: {pieces}.",
+                                             len(spans)).format(
+            pre_tokenizer=type(pre_tok).__name__, count=_n(len(spans)), pieces=" | ".join(_q(s) for s, _o in spans)),
+            tuple(f"{_q(s)} at {o}" for s, o in spans)))
         cuts = [Span(s, a, b) for s, (a, b) in spans]
         for m in mark_splits(text, cuts):
-            pre.append(Reason("mark-split", f"split before {_cp(m.mark)} from {_cp(m.base)}: the {mark_kind(m.mark)} is cut from its base."))
+            pre.append(Reason("mark-split", _("split before {char} from {base}: the {kind} is cut from its base.").format(
+                char=_cp(m.mark), base=_cp(m.base), kind=_(mark_kind(m.mark)))))
     model: list[Reason] = []
     if mtype == "WordPiece":
         from ..models.wordpiece import encode_word, load_tokenizer_json, split_words
@@ -556,8 +606,8 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
             if tr.unk:
                 model.append(Reason("unk", f"{_q(word)}: {tr.reason}.", ev[:MAX_EVIDENCE]))
             else:
-                model.append(Reason("longest-match", f"{_q(word)}: greedy longest match from the left gives "
-                                                     + " ".join(tr.pieces) + ".", ev[:MAX_EVIDENCE]))
+                model.append(Reason("longest-match", _("{word}: greedy longest match from the left gives {pieces}.").format(
+                    word=_q(word), pieces=" ".join(tr.pieces)), ev[:MAX_EVIDENCE]))
     elif mtype == "Unigram":
         from ..models.unigram import load_tokenizer_json
 
@@ -567,11 +617,12 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
         pieces = [tok._tok.id_to_token(t.id) for t in enc.tokens if t.id is not None]  # noqa: SLF001
         for a, b in zip(pieces, pieces[1:]):
             if a + b not in vocab:
-                model.append(Reason("no-merge", f"No token {_q(a + b)} in this vocabulary, so {_q(a)} and {_q(b)} stay apart."))
+                model.append(Reason("no-merge", _("No token {joined} in this vocabulary, so {left} and {right} stay "
+                                                  "apart.").format(joined=_q(a + b), left=_q(a), right=_q(b))))
         if not model:
-            model.append(Reason("pieces", "Pieces: " + " | ".join(pieces) + "."))
-    return [Layer("pre-tokenizer", "Pre-tokenizer", tuple(pre)),
-            Layer("model", f"Model: {mtype or 'unknown'}", tuple(model))]
+            model.append(Reason("pieces", _("Pieces: {pieces}.").format(pieces=" | ".join(pieces))))
+    return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
+            Layer("model", _("Model: {algorithm}").format(algorithm=mtype or _("unknown")), tuple(model))]
 
 
 def bytes_layer(enc: Encoding) -> Layer:
@@ -593,18 +644,22 @@ def bytes_layer(enc: Encoding) -> Layer:
             ch = text[ci]
             inside = b.byte_offset - offsets[ci]
             total = offsets[ci + 1] - offsets[ci]
-            reasons.append(Reason("inside-codepoint", f"token {b.index} ({_show(left.data)}) ends inside {_cp(ch)}: "
-                                                      f"{inside} of its {total} bytes ({utf8_hex(ch.encode())}) are in this "
-                                                      f"token, the rest in token {b.index + 1} ({_show(right.data)})."))
+            reasons.append(Reason("inside-codepoint", _(
+                "token {index} ({token}) ends inside {char}: {inside} of its {total} bytes ({hex}) are in this token, "
+                "the rest in token {next_index} ({next_token}).").format(
+                index=b.index, token=_show(left.data), char=_cp(ch), inside=inside, total=total,
+                hex=utf8_hex(ch.encode()), next_index=b.index + 1, next_token=_show(right.data))))
         else:
             ci = right.start
             cl = owner_cluster.get(ci)
             letter = cl.text if cl else text[ci]
-            reasons.append(Reason("inside-letter", f"token {b.index} ({_show(left.data)}) ends inside the letter {_q(letter)}: "
-                                                   f"{_cp(text[ci - 1])} and {_cp(text[ci])} are in different tokens."))
+            reasons.append(Reason("inside-letter", _(
+                "token {index} ({token}) ends inside the letter {letter}: {left} and {right} are in different "
+                "tokens.").format(index=b.index, token=_show(left.data), letter=_q(letter), left=_cp(text[ci - 1]),
+                                  right=_cp(text[ci]))))
     if not reasons:
-        reasons.append(Reason("clean", "Every boundary falls between letters (grapheme clusters)."))
-    return Layer("bytes", "Bytes and letters", tuple(reasons))
+        reasons.append(Reason("clean", _("Every boundary falls between letters (grapheme clusters).")))
+    return Layer("bytes", _("Bytes and letters"), tuple(reasons))
 
 
 def _script(text: str) -> str:
@@ -631,32 +686,48 @@ def _verdict(enc: Encoding, counts: Counts, layers: Sequence[Layer]) -> str:
     parts = []
     kinds = Counter(r.kind for la in layers for r in la.reasons)
     if kinds["mark-split"]:
-        parts.append(f"the split regex cuts {_plural(kinds['mark-split'], 'mark')} from "
-                     f"{'its base' if kinds['mark-split'] == 1 else 'their bases'}")
+        parts.append(ngettext("the split regex cuts {count} mark from its base",
+                              "the split regex cuts {count} marks from their bases", kinds["mark-split"]).format(
+            count=_n(kinds["mark-split"])))
     if counts.partial_tokens:
         tails = Counter(utf8_hex(t) for t in (_open_tail(tok.data) for tok in enc.tokens) if t)
         widest = max(sum(ord(c) > 0x7F for c in t.data.decode("utf-8", errors="ignore")) for t in enc.tokens)
         script = _script(enc.text)
         if tails and widest <= 1 and script:
-            parts.append(f"no {script} merges beyond single characters and the byte prefix {tails.most_common(1)[0][0]}")
-        parts.append(f"{counts.partial_tokens} of {counts.tokens} tokens are not whole characters")
+            parts.append(_("no {script} merges beyond single characters and the byte prefix {prefix}").format(
+                script=_(script), prefix=tails.most_common(1)[0][0]))
+        parts.append(_("{count} of {total} tokens are not whole characters").format(
+            count=_n(counts.partial_tokens), total=_n(counts.tokens)))
     if kinds["byte-fallback"]:
-        parts.append(f"{_plural(kinds['byte-fallback'], 'character')} fall back to bytes")
+        parts.append(ngettext("{count} character falls back to bytes", "{count} characters fall back to bytes",
+                              kinds["byte-fallback"]).format(count=_n(kinds["byte-fallback"])))
     if kinds["unk"]:
-        parts.append(f"{_plural(kinds['unk'], 'word')} {'becomes' if kinds['unk'] == 1 else 'become'} the unknown token")
-    parts.append(f"{counts.inside_letter} of {counts.boundaries} boundaries fall inside letters"
-                 if counts.boundaries else "no boundaries")
-    return _plural(counts.tokens, "token") + ": " + "; ".join(parts)
+        parts.append(ngettext("{count} word becomes the unknown token", "{count} words become the unknown token",
+                              kinds["unk"]).format(count=_n(kinds["unk"])))
+    parts.append(_("{count} of {total} boundaries fall inside letters").format(
+        count=_n(counts.inside_letter), total=_n(counts.boundaries)) if counts.boundaries else _("no boundaries"))
+    # TRANSLATORS: {reasons} are the clauses above joined by the list separator "; "
+    return ngettext("{count} token: {reasons}", "{count} tokens: {reasons}", counts.tokens).format(
+        count=_n(counts.tokens), reasons=_("; ").join(parts))
 
 
-def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = None) -> TokenizerView:
+def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = None, lang: str = "en",
+            digits: str = "western") -> TokenizerView:
     """The tokens of ``text`` under ``tok`` with the reasons per layer and a verdict.
+
+    ``lang`` is the language of the sentences (:mod:`core.i18n`; English by default), ``digits``
+    ``"native"`` writes Bangla/Persian digits in them; the data fields do not change.
 
     >>> from core.pretrained import zoo
     >>> v = explain(zoo.load("o200k_base"), "রাজশাহী")
     >>> v.counts.tokens, v.verdict.split(":")[0]
     (3, '3 tokens')
     """
+    with use_lang(lang, digits):
+        return _explain(tok, text, translation)
+
+
+def _explain(tok: PretrainedTokenizer, text: str, translation: str | None) -> TokenizerView:
     check_word(text)
     enc = tok.encode(text)
     layers: list[Layer] = [normalizer_layer(tok, text)]
@@ -667,7 +738,8 @@ def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = No
     elif isinstance(tok, HFTokenizer):
         layers += _hf_layers(tok, text, enc)
     elif isinstance(tok, BaselineTokenizer):
-        layers.append(Layer("model", "Model", (Reason("baseline", f"{tok.entry.algorithm}: no vocabulary decides the cuts."),)))
+        layers.append(Layer("model", _("Model"), (Reason("baseline", _("{algorithm}: no vocabulary decides the cuts.").format(
+            algorithm=tok.entry.algorithm)),)))
     layers.append(bytes_layer(enc))
     counts = Counts.of(enc)
     view_t = None
@@ -676,16 +748,22 @@ def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = No
         tenc = tok.encode(translation)
         view_t = Counts.of(tenc)
         ratio = counts.tokens / view_t.tokens if view_t.tokens else 0.0
-        tverdict = (f"translation {_q(translation)}: {_plural(view_t.tokens, 'token')}, {view_t.inside_letter} of "
-                    f"{view_t.boundaries} boundaries inside letters; the word costs {ratio:.2f}x its translation")
+        tverdict = ngettext(
+            "translation {text}: {count} token, {inside} of {boundaries} boundaries inside letters; the word costs "
+            "{ratio}x its translation",
+            "translation {text}: {count} tokens, {inside} of {boundaries} boundaries inside letters; the word costs "
+            "{ratio}x its translation", view_t.tokens).format(
+            text=_q(translation), count=_n(view_t.tokens), inside=_n(view_t.inside_letter),
+            boundaries=_n(view_t.boundaries), ratio=_n(ratio, 2))
     return TokenizerView(tok.id, tok.name, tok.entry.algorithm, enc, tuple(layers), counts,
                          _verdict(enc, counts, layers), view_t, tverdict)
 
 
-def inspect_word(text: str, tokenizers: Sequence[PretrainedTokenizer], *, translation: str | None = None) -> Inspection:
-    """Facts about ``text`` and :func:`explain` for each tokenizer."""
+def inspect_word(text: str, tokenizers: Sequence[PretrainedTokenizer], *, translation: str | None = None,
+                 lang: str = "en") -> Inspection:
+    """Facts about ``text`` and :func:`explain` for each tokenizer (sentences in ``lang``)."""
     check_word(text)
-    return Inspection(word_facts(text), tuple(explain(t, text, translation=translation) for t in tokenizers),
+    return Inspection(word_facts(text), tuple(explain(t, text, translation=translation, lang=lang) for t in tokenizers),
                       translation or None)
 
 
