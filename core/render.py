@@ -574,7 +574,8 @@ def _draw(
     outer = line_dirs[0] if line_dirs else ("rtl" if direction == "rtl" else "ltr")
     out: list[str] = [f'<div class="tl-tokens{extra_class}" dir="{outer}">']
     if n == 0:
-        out.append(f'<span class="tl-empty">{html.escape(_("(no tokens)"))}</span>')
+        empty = html.escape(_("(no tokens)"))
+        out.append(f'<span class="tl-empty">{empty}</span>')
     for units, d in zip(lines, line_dirs):
         if units:
             out.append(f'<div class="tl-line" dir="{d}">{_line_html(units, d)}</div>')
@@ -729,17 +730,20 @@ def _render_pieces_cached(
 def legend_html(lang: str | None = None) -> str:
     """A one-line key to the chips and the three separator shapes (in ``lang``, default: the current language)."""
     with use_lang(lang or current().lang, current().digits):
-        tok = html.escape(_("token"))
+        # (babel on Python 3.11 does not look inside f-string fields: the messages are looked up first)
+        tok, clean, in_letter, in_cp, part, ws = (html.escape(m) for m in (
+            _("token"), _("clean boundary"), _("cut inside a letter (grapheme cluster)"), _("cut inside a code point"),
+            _("bytes that are not a whole character"), _("space, tab, newline")))
         return (
             '<div class="tl-legend">'
             f'<span class="tl-tok tl-c0">{tok}</span>'
-            f'{_sep_html("clean")}<span class="tl-tok tl-c1">{tok}</span> {html.escape(_("clean boundary"))} &nbsp; '
-            f'{_sep_html("inside_grapheme")} {html.escape(_("cut inside a letter (grapheme cluster)"))} &nbsp; '
-            f'{_sep_html("inside_codepoint")} {html.escape(_("cut inside a code point"))} &nbsp; '
+            f'{_sep_html("clean")}<span class="tl-tok tl-c1">{tok}</span> {clean} &nbsp; '
+            f'{_sep_html("inside_grapheme")} {in_letter} &nbsp; '
+            f'{_sep_html("inside_codepoint")} {in_cp} &nbsp; '
             '<span class="tl-tok tl-c2"><span class="tl-hex" dir="ltr">E0 A6</span><span class="tl-part">…</span></span> '
-            f'{html.escape(_("bytes that are not a whole character"))} &nbsp; '
+            f'{part} &nbsp; '
             '<span class="tl-tok tl-c4" dir="ltr"><span class="tl-ws">·</span><span class="tl-ws">→</span>'
-            f'<span class="tl-ws">↵</span></span> {html.escape(_("space, tab, newline"))}'
+            f'<span class="tl-ws">↵</span></span> {ws}'
             "</div>"
         )
 

@@ -81,19 +81,20 @@ def bundled_trained(recipe: str, size: int) -> R.TrainedTokenizer:
 def diff_html(parts: Sequence[E.DiffPart]) -> str:
     """Two lines, original and decoded, with the differing stretches highlighted (escaped, whitespace visible)."""
     orig, dec = [], []
+    lost, changed, original, decoded = (esc(m) for m in (_("lost"), _("changed or added"), _("original"), _("decoded")))
     for p in parts:
         if p.op == "equal":
             orig.append(visible_text(p.original))
             dec.append(visible_text(p.decoded))
             continue
         if p.original:
-            orig.append(f'<del class="tl-diff-del" title="{esc(_("lost"))}">{visible_text(p.original)}</del>')
+            orig.append(f'<del class="tl-diff-del" title="{lost}">{visible_text(p.original)}</del>')
         if p.decoded:
-            dec.append(f'<ins class="tl-diff-ins" title="{esc(_("changed or added"))}">{visible_text(p.decoded)}</ins>')
+            dec.append(f'<ins class="tl-diff-ins" title="{changed}">{visible_text(p.decoded)}</ins>')
     return (
         '<div class="tl-diff">'
-        f'<div><span class="tl-diff-label">{esc(_("original"))}</span> <span dir="auto">{"".join(orig)}</span></div>'
-        f'<div><span class="tl-diff-label">{esc(_("decoded"))}</span> <span dir="auto">{"".join(dec)}</span></div>'
+        f'<div><span class="tl-diff-label">{original}</span> <span dir="auto">{"".join(orig)}</span></div>'
+        f'<div><span class="tl-diff-label">{decoded}</span> <span dir="auto">{"".join(dec)}</span></div>'
         "</div>"
     )
 

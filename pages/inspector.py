@@ -65,8 +65,8 @@ def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerV
             ev = ""
             if r.evidence:
                 lines = "<br>".join(html.escape(e) for e in r.evidence)
-                ev = (f'<details><summary>{esc(_("evidence ({count})").format(count=len(r.evidence)))}</summary>'
-                      f'<code dir="ltr">{lines}</code></details>')
+                summary = esc(_("evidence ({count})").format(count=len(r.evidence)))
+                ev = f'<details><summary>{summary}</summary><code dir="ltr">{lines}</code></details>'
             out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{_isolate(html.escape(r.text))}{ev}</li>')
         out.append("</ul></div>")
     out.append("</div>")

@@ -7,6 +7,7 @@ import time
 import streamlit as st
 
 from core.analysis.inspect import chip_links, piece_links
+from core.i18n import N_
 from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
 from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize
 from core.render import piece_label, render_pieces
@@ -18,8 +19,11 @@ from pages._shared import (
     bpe_trace,
     classroom,
     decode_upload,
+    esc,
     learn_lines,
     limit_text,
+    ngettext,
+    num,
     page_header,
     qp_init,
     qp_sync,
@@ -29,17 +33,18 @@ from pages._shared import (
 )
 
 CORPORA = {
-    "toy": "Eight-word table",
-    "shop_bn": "Bangla shop text",
-    "shop_en": "English translation",
-    "hi": "Hindi sample",
-    "fa": "Persian sample",
-    "uz": "Uzbek sample",
-    "paste": "Paste text",
-    "upload": "Upload a .txt",
+    "toy": N_("Eight-word table"),
+    "shop_bn": N_("Bangla shop text"),
+    "shop_en": N_("English translation"),
+    "hi": N_("Hindi sample"),
+    "fa": N_("Persian sample"),
+    "uz": N_("Uzbek sample"),
+    "paste": N_("Paste text"),
+    "upload": N_("Upload a .txt"),
 }
-UNIT_LABELS = {"codepoint": "Code points", "byte": "UTF-8 bytes"}
-TIE_LABELS = {"first-seen": "First seen in the corpus (textbook, minbpe)", "hf": "Hugging Face (smallest ids)"}
+UNIT_LABELS = {"codepoint": N_("Code points"), "byte": N_("UTF-8 bytes")}
+TIE_LABELS = {"first-seen": N_("First seen in the corpus (textbook, minbpe)"), "hf": N_("Hugging Face (smallest ids)")}
+SPEED_LABELS = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast")}
 SPEEDS = {"slow": 1.5, "normal": 0.7, "fast": 0.25}
 MAX_MERGES = 5000
 MAX_WORDS_SHOWN = 150
@@ -60,26 +65,27 @@ qp_init("st_merges", 10, param="merges", cast=lambda s: max(1, min(MAX_MERGES, i
 
 CLASSROOM = classroom()
 # On a projector the steps matter, not the settings: they fold away (a link or the URL keeps them).
-settings = st.expander("Settings: corpus, unit, pre-tokenizer, tie-break, merges", expanded=False) if CLASSROOM \
+settings = st.expander(_("Settings: corpus, unit, pre-tokenizer, tie-break, merges"), expanded=False) if CLASSROOM \
     else st.container(border=True)
 with settings:
-    corpus_kind = st.radio("Corpus", list(CORPORA), key="st_corpus", format_func=CORPORA.get, horizontal=True)
+    corpus_kind = st.radio(_("Corpus"), list(CORPORA), key="st_corpus", format_func=lambda k: _(CORPORA[k]),
+                           horizontal=True)
     words_spec: str | None = None
     corpus_text = ""
     source_note = ""
     if corpus_kind == "toy":
         qp_init("st_words", sample("toy_words"), param="words")
-        words_spec = st.text_input("Word table (WORD:COUNT, comma-separated)", key="st_words",
-                                   help="Each word is trained as it is; the pre-tokenizer pattern is not used.")
+        words_spec = st.text_input(_("Word table (WORD:COUNT, comma-separated)"), key="st_words",
+                                   help=_("Each word is trained as it is; the pre-tokenizer pattern is not used."))
     elif corpus_kind in ("shop_bn", "shop_en", *LEARN_LANGS):
         corpus_text = sample(corpus_kind) if corpus_kind.startswith("shop") else "\n".join(learn_lines(corpus_kind))
-        with st.expander("Show the corpus"):
+        with st.expander(_("Show the corpus")):
             st.text(corpus_text)
     elif corpus_kind == "paste":
         qp_init("st_text", "", param="text")
-        corpus_text = limit_text(st.text_area("Corpus text", key="st_text", height=120))
+        corpus_text = limit_text(st.text_area(_("Corpus text"), key="st_text", height=120))
     else:
-        up = st.file_uploader("Upload a UTF-8 .txt file", type=["txt", "text", "md"], key="st_upload",
+        up = st.file_uploader(_("Upload a UTF-8 .txt file"), type=["txt", "text", "md"], key="st_upload",
                               max_upload_size=5)
         if up is not None:
             decoded, err = decode_upload(up.getvalue(), up.name)
@@ -87,24 +93,26 @@ with settings:
                 st.error(err)
             else:
                 corpus_text = limit_text(decoded or "")
-                source_note = f"Training on “{up.name}” ({len(corpus_text):,} characters)."
+                source_note = ngettext("Training on “{name}” ({count} character).",
+                                       "Training on “{name}” ({count} characters).", len(corpus_text)).format(
+                    name=up.name, count=num(len(corpus_text)))
     if source_note:
         st.caption(source_note)
 
     c1, c2, c3, c4 = st.columns(4)
-    unit = c1.selectbox("Unit", UNITS, key="st_unit", format_func=UNIT_LABELS.get)
-    pattern = c2.selectbox("Pre-tokenizer", list(PATTERNS), key="st_pattern",
+    unit = c1.selectbox(_("Unit"), UNITS, key="st_unit", format_func=lambda u: _(UNIT_LABELS[u]))
+    pattern = c2.selectbox(_("Pre-tokenizer"), list(PATTERNS), key="st_pattern",
                            disabled=corpus_kind == "toy",
-                           help="The split regex applied before counting pairs; merges never cross its cuts.")
-    tie = c3.selectbox("Tie-break", TIE_BREAKS, key="st_tie", format_func=TIE_LABELS.get)
-    merges = c4.number_input("Merges", 1, MAX_MERGES, key="st_merges", step=1)
-    by_token = st.toggle("Colour by token", key="st_colour", value=True,
-                         help="On: the same token has the same colour in every row of the word table, so repeated "
-                              "tokens stand out. Off: colours alternate by position (neighbours always differ).")
+                           help=_("The split regex applied before counting pairs; merges never cross its cuts."))
+    tie = c3.selectbox(_("Tie-break"), TIE_BREAKS, key="st_tie", format_func=lambda t: _(TIE_LABELS[t]))
+    merges = c4.number_input(_("Merges"), 1, MAX_MERGES, key="st_merges", step=1)
+    by_token = st.toggle(_("Colour by token"), key="st_colour", value=True,
+                         help=_("On: the same token has the same colour in every row of the word table, so repeated "
+                                "tokens stand out. Off: colours alternate by position (neighbours always differ)."))
     colour_by = "token" if by_token else "position"
 
 if corpus_kind != "toy" and not corpus_text.strip():
-    st.info("Give the stepper some text to train on (paste it or upload a .txt file).")
+    st.info(_("Give the stepper some text to train on (paste it or upload a .txt file)."))
     qp_sync(corpus=corpus_kind, unit=unit, pattern=pattern, tie=tie, merges=merges)
     st.stop()
 
@@ -112,12 +120,14 @@ try:
     trace = bpe_trace(corpus_text, words=words_spec, merges=int(merges), unit=unit, tie_break=tie,
                       pattern="ws-attached" if corpus_kind == "toy" else pattern)
 except (BpeInputError, PatternError) as exc:
-    st.error(f"Cannot train on this input: {exc}")
+    st.error(_("Cannot train on this input: {error}").format(error=exc))
     st.stop()
 
 n = len(trace.steps)
 if n < merges:
-    st.caption(f"Training stopped after {n} merges: no adjacent pair was left to merge.")
+    st.caption(ngettext("Training stopped after {count} merge: no adjacent pair was left to merge.",
+                        "Training stopped after {count} merges: no adjacent pair was left to merge.", n).format(
+        count=num(n)))
 
 # ---------------------------------------------------------------- step state
 qp_init("step", 0, cast=int)
@@ -136,14 +146,15 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
 
 b1, b2, b3, b4, b5, b6 = st.columns([1, 1, 1, 1, 1, 2])
 # Keyboard shortcuts are Streamlit's own (st.button(shortcut=...)): ← → Home End.
-b1.button("⏮ First", key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", shortcut="Home")
-b2.button("◀ Previous", key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", shortcut="Left")
-b3.button("Next ▶", key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", shortcut="Right")
-b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", shortcut="End")
-playing = b5.toggle("Play", key="st_play", help="Apply one merge after another.")
-speed = b6.select_slider("Speed", list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed")
+b1.button(_("⏮ First"), key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", shortcut="Home")
+b2.button(_("◀ Previous"), key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", shortcut="Left")
+b3.button(_("Next ▶"), key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", shortcut="Right")
+b4.button(_("Last ⏭"), key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", shortcut="End")
+playing = b5.toggle(_("Play"), key="st_play", help=_("Apply one merge after another."))
+speed = b6.select_slider(_("Speed"), list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed",
+                         format_func=lambda v: _(SPEED_LABELS[v]))
 if n > 0:
-    st.slider("Merges applied", 0, n, key="step", label_visibility="collapsed" if CLASSROOM else "visible")
+    st.slider(_("Merges applied"), 0, n, key="step", label_visibility="collapsed" if CLASSROOM else "visible")
 step: int = st.session_state["step"]
 qp_sync(corpus=corpus_kind, words=words_spec if corpus_kind == "toy" else None,
         text=url_text(corpus_text) if corpus_kind == "paste" else None,
@@ -158,9 +169,10 @@ def progress_chart(trace, step: int) -> str:
     totals = [trace.initial_total_tokens] + [s.total_tokens for s in trace.steps]
     vocab = [trace.initial_vocab_size] + [s.vocab_size for s in trace.steps]
     return line_chart(
-        [Series("total tokens", xs, totals, COLOURS[0]),
-         Series("vocabulary size", xs, vocab, COLOURS[1], dash="6 4", axis="y2")],
-        x_title="merges", y_title="total tokens", y2_title="vocabulary", marker_x=step, marker_label=f"step {step}",
+        [Series(_("total tokens"), xs, totals, COLOURS[0]),
+         Series(_("vocabulary size"), xs, vocab, COLOURS[1], dash="6 4", axis="y2")],
+        x_title=_("merges"), y_title=_("total tokens"), y2_title=_("vocabulary"), marker_x=step,
+        marker_label=_("step {step}").format(step=step),
         height=260,
     )
 
@@ -170,53 +182,69 @@ def chip(piece: bytes) -> str:
     return render_pieces([piece], show_ids=False)
 
 
+def _b(value: object) -> str:
+    return f"<b>{esc(value)}</b>"
+
+
+# templates are escaped first, then the chips (HTML from core.render) and bold numbers go into their fields
 if step == 0:
-    nxt = f" · next: {chip(trace.steps[0].left)} + {chip(trace.steps[0].right)} ({trace.steps[0].count})" if n else ""
-    watch = (f"<b>Start</b>: no merges yet · total tokens <b>{trace.initial_total_tokens:,}</b> · "
-             f"vocabulary <b>{trace.initial_vocab_size:,}</b>{nxt}")
+    nxt = " · " + esc(_("next: {left} + {right} ({count})")).format(
+        left=chip(trace.steps[0].left), right=chip(trace.steps[0].right), count=esc(num(trace.steps[0].count))) if n else ""
+    watch = esc(_("{start}: no merges yet · total tokens {total} · vocabulary {vocab}")).format(
+        start=_b(_("Start")), total=_b(num(trace.initial_total_tokens)), vocab=_b(num(trace.initial_vocab_size))) + nxt
 else:
     s = trace.steps[step - 1]
-    watch = (f"<b>Merge {step}</b> of {n}: {chip(s.left)} + {chip(s.right)} → {chip(s.merged)} · "
-             f"count <b>{s.count:,}</b> · total tokens <b>{s.total_tokens:,}</b> · vocabulary <b>{s.vocab_size:,}</b>")
+    watch = esc(_("{merge} of {count}: {left} + {right} → {merged} · count {pairs} · total tokens {total} · "
+                  "vocabulary {vocab}")).format(
+        merge=_b(_("Merge {step}").format(step=step)), count=esc(num(n)), left=chip(s.left), right=chip(s.right),
+        merged=chip(s.merged), pairs=_b(num(s.count)), total=_b(num(s.total_tokens)), vocab=_b(num(s.vocab_size)))
 st.html(f'<div class="tl-watch" data-testid="tl-watch">{watch}</div>')
 
 left, right = st.columns([3, 2])
 with left:
-    st.subheader("Every word now", divider="gray")
+    st.subheader(_("Every word now"), divider="gray")
     rows = []
     for word, freq in trace.words[:MAX_WORDS_SHOWN]:
         pieces = trace.segment(word, step)
         rows.append(
-            f'<tr><td class="tl-num">{freq:,}</td><td class="tl-num">{len(pieces)}</td>'
+            f'<tr><td class="tl-num">{num(freq)}</td><td class="tl-num">{num(len(pieces))}</td>'
             f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word), colour_by=colour_by)}</td></tr>"
         )
+    seg_head = ngettext("segmentation after {count} merge", "segmentation after {count} merges", step).format(
+        count=num(step))
     st.html(
-        '<table class="tl-words tl-seg"><thead><tr><th class="tl-num">×</th><th class="tl-num">tokens</th>'
-        f'<th>segmentation after {step} merge{"s" if step != 1 else ""}</th></tr></thead>'
+        '<table class="tl-words tl-seg"><thead><tr><th class="tl-num">×</th><th class="tl-num">' + esc(_("tokens")) +
+        "</th>"
+        f"<th>{esc(seg_head)}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
     if len(trace.words) > MAX_WORDS_SHOWN:
-        st.caption(f"Showing the first {MAX_WORDS_SHOWN} of {len(trace.words):,} distinct words.")
+        st.caption(_("Showing the first {shown} of {total} distinct words.").format(
+            shown=num(MAX_WORDS_SHOWN), total=num(len(trace.words))))
 
 with right:
     if n:
         shown_step = max(step, 1)
-        st.subheader(f"Pair counts before merge {shown_step}", divider="gray")
+        st.subheader(_("Pair counts before merge {step}").format(step=shown_step), divider="gray")
         top = trace.steps[shown_step - 1].top_pairs
+        merged_mark, h_left, h_right, h_count = (esc(m) for m in (_("✓ merged"), _("left"), _("right"), _("count")))
         pair_rows = "".join(
             f'<tr class="{"tl-won" if i == 0 else ""}"><td>{chip(p.left)}</td><td>{chip(p.right)}</td>'
-            f'<td class="tl-num">{p.count:,}</td><td>{"✓ merged" if i == 0 else ""}</td></tr>'
+            f'<td class="tl-num">{num(p.count)}</td><td>{merged_mark if i == 0 else ""}</td></tr>'
             for i, p in enumerate(top)
         )
-        st.html('<table class="tl-pairs" data-testid="tl-pairs"><thead><tr><th>left</th><th>right</th>'
-                f'<th class="tl-num">count</th><th></th></tr></thead><tbody>{pair_rows}</tbody></table>')
+        st.html(f'<table class="tl-pairs" data-testid="tl-pairs"><thead><tr><th>{h_left}</th>'
+                f'<th>{h_right}</th><th class="tl-num">{h_count}</th><th></th></tr></thead>'
+                f"<tbody>{pair_rows}</tbody></table>")
     st.html(progress_chart(trace, step))
 
 # ---------------------------------------------------------------- encode a new word
-st.subheader(f"Encode new text with the first {step} merges", divider="gray")
-st.caption("Merges are applied in the order they were learned, each to every place it fits; decoding joins the bytes.")
+st.subheader(ngettext("Encode new text with the first {count} merge", "Encode new text with the first {count} merges",
+                      step).format(count=num(step)), divider="gray")
+st.caption(_("Merges are applied in the order they were learned, each to every place it fits; decoding joins the "
+             "bytes."))
 default_new = {"shop_en": "Bazargharer", **{k: w for k, w in LEARN_WORDS.items() if k != "bn"}}.get(corpus_kind, "বাজারঘর")
-new_text = st.text_input("Text to encode", default_new, key=f"st_new_{corpus_kind}", max_chars=200)
+new_text = st.text_input(_("Text to encode"), default_new, key=f"st_new_{corpus_kind}", max_chars=200)
 if new_text:
     rank = trace.rank_of(step)
     final: list[bytes] = []
@@ -226,27 +254,31 @@ if new_text:
     for piece, span in zip(pieces[:MAX_ENCODE_PIECES], spans):
         et = encode_trace(piece, rank, unit=trace.unit, mode="learned-order")
         link = chip_links(new_text, offset=span.start)  # a chip opens the word inspector on its word
-        rows = [f"<tr><td>start</td><td>{render_pieces(list(et.initial), link=link)}</td></tr>"]
+        start = esc(_("start"))
+        rows = [f"<tr><td>{start}</td><td>{render_pieces(list(et.initial), link=link)}</td></tr>"]
         for es in et.steps:
+            label = _("merge {rank}: {left} + {right}").format(rank=es.rank + 1, left=piece_label(es.left),
+                                                                right=piece_label(es.right))
             rows.append(
-                f"<tr><td>merge {es.rank + 1}: {html.escape(piece_label(es.left))} + "
-                f"{html.escape(piece_label(es.right))}</td><td>{render_pieces(list(es.pieces_after), link=link)}</td></tr>"
+                f"<tr><td>{html.escape(label)}</td><td>{render_pieces(list(es.pieces_after), link=link)}</td></tr>"
             )
         st.html(f'<table class="tl-enc-steps">{"".join(rows)}</table>')
         final.extend(et.final)
         final_spans.extend([(span.start, span.end)] * len(et.final))
     if len(pieces) > MAX_ENCODE_PIECES:
-        st.caption(f"Showing the first {MAX_ENCODE_PIECES} of {len(pieces)} pre-tokenized pieces.")
+        st.caption(_("Showing the first {shown} of {total} pre-tokenized pieces.").format(
+            shown=num(MAX_ENCODE_PIECES), total=num(len(pieces))))
     else:
-        st.markdown(f"**{len(final)} tokens**, ids {[trace.vocab.get(p) for p in final]}")
+        st.markdown(ngettext("**{count} token**, ids {ids}", "**{count} tokens**, ids {ids}", len(final)).format(
+            count=num(len(final)), ids=[trace.vocab.get(p) for p in final]))
         show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final],
                                   link=piece_links(new_text, final, final_spans)))
         back = decode(final)
         if back == new_text:
-            st.success(f"Round trip: decode(encode(text)) = “{back}” — identical to the input.")
+            st.success(_("Round trip: decode(encode(text)) = “{text}”, identical to the input.").format(text=back))
         else:
-            st.error(f"Round trip failed: decode gives “{back}”, not the input "
-                     "(this pre-tokenizer drops some characters, e.g. whitespace).")
+            st.error(_("Round trip failed: decode gives “{text}”, not the input (this pre-tokenizer drops some "
+                       "characters, e.g. whitespace).").format(text=back))
 
 # ---------------------------------------------------------------- play
 if playing:
