@@ -28,6 +28,7 @@ from __future__ import annotations
 import gettext as _gettext
 import string
 import sys
+import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from copy import copy
@@ -80,6 +81,30 @@ def normalize_lang(value: object) -> str:
     return code if code in LANGS else DEFAULT_LANG
 
 
+#: Unicode bidi isolates (UAX #9): FSI ... PDI keeps a value's own direction inside a sentence.
+FSI, PDI = "\u2068", "\u2069"
+
+
+def _has_rtl(text: str) -> bool:
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+
+
+def isolate(value: object) -> str:
+    """``value`` between FSI and PDI when it holds no right-to-left letter (hex bytes, code point names, regex
+    fragments, Latin or Bangla text), so a right-to-left sentence cannot reorder it."""
+    text = str(value)
+    return text if not text.strip() or _has_rtl(text) else FSI + text + PDI
+
+
+class RtlTemplate(str):
+    """A translated message of a right-to-left language: :meth:`format` isolates each left-to-right value
+    (``"E0 A6 | 9C"`` keeps its order inside a Persian sentence). Left-to-right languages get plain ``str``."""
+
+    def format(self, *args: object, **kwargs: object) -> str:  # noqa: D102
+        return str.format(self, *(isolate(a) if isinstance(a, str) else a for a in args),
+                          **{k: isolate(v) if isinstance(v, str) else v for k, v in kwargs.items()})
+
+
 @lru_cache(maxsize=None)
 def _translations(lang: str) -> _gettext.NullTranslations:
     """The compiled catalog of ``lang`` (English: the messages themselves)."""
@@ -116,11 +141,13 @@ class Translator:
 
     def gettext(self, message: str) -> str:
         """``message`` in this language (the English text when the catalog has none)."""
-        return self._t.gettext(message)
+        out = self._t.gettext(message)
+        return RtlTemplate(out) if self.rtl else out
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of ``singular``/``plural`` for ``n`` under this language's plural rule."""
-        return self._t.ngettext(singular, plural, n)
+        out = self._t.ngettext(singular, plural, n)
+        return RtlTemplate(out) if self.rtl else out
 
     def format_number(self, n: float, digits: str | None = None, decimals: int | None = None) -> str:
         """``n`` with this locale's grouping; ``digits="native"`` uses Bangla/Persian digits

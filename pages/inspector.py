@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, explain, word_facts
+from core.i18n import FSI, PDI
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._selector import pick_tokenizers, ready
@@ -52,7 +53,10 @@ if not chosen:
 
 
 def _isolate(escaped: str) -> str:
-    """Quoted text (“…”) in its own bidi island, so a Persian word does not reorder the sentence around it."""
+    """Quoted text (“…”) in its own bidi island, so a Persian word does not reorder the sentence around it; values
+    that core isolated for a right-to-left sentence (FSI … PDI: hex bytes, code points, regex fragments) become
+    ``<bdi>`` elements (browsers do not all honour the isolate characters)."""
+    escaped = escaped.replace(FSI, "<bdi>").replace(PDI, "</bdi>")
     return re.sub(r"“([^”]*)”", r"“<bdi>\1</bdi>”", escaped)
 
 
@@ -60,7 +64,7 @@ def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerV
     """The reasons as an escaped HTML list (regex fragments such as \\p{L} must not go through Markdown)."""
     out = ['<div class="tl-reasons">']
     for layer in view.layers:
-        out.append(f'<div class="tl-layer"><b>{html.escape(layer.title)}</b><ul>')
+        out.append(f'<div class="tl-layer"><b>{_isolate(html.escape(layer.title))}</b><ul>')
         for r in layer.reasons:
             ev = ""
             if r.evidence:
