@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Collection, Sequence
 
-from .i18n import N_, _, current, use_lang
+from .i18n import N_, RTL_LANGS, _, current, use_lang
 from .text.boundaries import BoundaryKind
 from .text.units import codepoint_info, utf8_hex
 from .tokens import Encoding, Token, TokenTable, tokens_from_byte_spans
@@ -748,10 +748,13 @@ def legend_html(lang: str | None = None) -> str:
         )
 
 
-def standalone_page(body: str, title: str = "Tokenizer Lab") -> str:
-    """A complete HTML document with :data:`CSS`, for exports and tests."""
+def standalone_page(body: str, title: str = "Tokenizer Lab", lang: str = "en") -> str:
+    """A complete HTML document with :data:`CSS`, for exports and tests (``lang``: its language; Persian is laid
+    out right to left)."""
+    direction = ' dir="rtl"' if lang in RTL_LANGS else ""
     return (
-        f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f'<!doctype html><html lang="{html.escape(lang, quote=True)}"{direction}><head><meta charset="utf-8">'
+        f'<title>{html.escape(title)}</title>'
         f"<style>{CSS}</style></head><body>{body}</body></html>"
     )
 

@@ -12,41 +12,45 @@ from typing import Any, Callable, Sequence
 import streamlit as st
 
 from core.analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
+from pages._shared import _, current_lang
 
 _KEY = "cmp_report"
 
 
 def _build(digest: str, text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any], english: str,
-           d_model: int) -> None:
-    """Button callback: build the report and keep ``(digest, html, markdown, error)`` in the session."""
+           d_model: int, lang: str = "en") -> None:
+    """Button callback: build the report (in the page's language) and keep ``(digest, html, markdown, error)``."""
     try:
         toks = [get(t) for t in tokenizer_ids]
-        report = build_report(text, toks, english=english or None, d_model=int(d_model), label="text on the compare page")
+        report = build_report(text, toks, english=english or None, d_model=int(d_model),
+                              label=_("text on the compare page"), lang=lang)
     except (ReportError, ValueError) as exc:
-        st.session_state[_KEY] = (digest, "", "", f"Cannot make the report: {exc}")
+        st.session_state[_KEY] = (digest, "", "", _("Cannot make the report: {error}").format(error=exc))
         return
     st.session_state[_KEY] = (digest, to_html(report), to_markdown(report), "")
 
 
 def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any]) -> None:
     """An expander with the report options, a button that builds it, and the two downloads."""
-    with st.expander("Checkpoint report (self-contained HTML + Markdown)", expanded=False):
-        english = st.text_area("English version of the text (optional: adds the premium vs English)",
+    with st.expander(_("Checkpoint report (self-contained HTML + Markdown)"), expanded=False):
+        english = st.text_area(_("English version of the text (optional: adds the premium vs English)"),
                                key="cmp_report_en", height=80)
-        d_model = st.number_input("d_model for embedding parameters", min_value=1, max_value=65536,
+        d_model = st.number_input(_("d_model for embedding parameters"), min_value=1, max_value=65536,
                                   value=DEFAULT_D_MODEL, step=256, key="cmp_report_d")
-        digest = hashlib.sha256("\x00".join([text, english, str(d_model), *tokenizer_ids]).encode("utf-8")).hexdigest()
-        st.button("Make checkpoint report", key="cmp_report_go", on_click=_build,
-                  args=(digest, text, list(tokenizer_ids), get, english, int(d_model)))
+        lang = current_lang()  # the report is written in the page's language (part of the digest)
+        digest = hashlib.sha256("\x00".join([text, english, str(d_model), lang, *tokenizer_ids]).encode("utf-8")).hexdigest()
+        st.button(_("Make checkpoint report"), key="cmp_report_go", on_click=_build,
+                  args=(digest, text, list(tokenizer_ids), get, english, int(d_model), lang))
         saved = st.session_state.get(_KEY)
         if saved and saved[0] == digest:
             if saved[3]:
                 st.error(saved[3])
                 return
-            st.caption("Same figures as the table above (safe mode: typed special tokens stay text).")
+            st.caption(_("Same figures as the table above (safe mode: typed special tokens stay text)."))
             c1, c2 = st.columns(2)
-            c1.download_button("Download HTML report", saved[1], "tokenizer-report.html", "text/html", key="cmp_report_html")
-            c2.download_button("Download Markdown report", saved[2], "tokenizer-report.md", "text/markdown",
+            c1.download_button(_("Download HTML report"), saved[1], "tokenizer-report.html", "text/html",
+                               key="cmp_report_html")
+            c2.download_button(_("Download Markdown report"), saved[2], "tokenizer-report.md", "text/markdown",
                                key="cmp_report_md")
         elif saved:
-            st.caption("The text or options changed: make the report again.")
+            st.caption(_("The text or options changed: make the report again."))

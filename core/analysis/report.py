@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..assets import REPO
+from ..i18n import N_, _, ngettext, use_lang
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
@@ -117,6 +118,8 @@ class Report:
     #: For a big file: the detail sections (chips, normalization, special tokens, round-trip detail) come from
     #: its first part, described here; the figures cover the whole file. Empty when the report saw the whole text.
     sample_note: str = ""
+    #: The language the report is written in (:mod:`core.i18n`); JSON keys never change with it.
+    lang: str = "en"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able summary (the CLI prints it)."""
@@ -138,13 +141,21 @@ def _versions() -> tuple[tuple[str, str], ...]:
                                 text=True, timeout=5, check=False).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit = ""
-    out.append(("tokenizer lab", f"git {commit}" if commit else "unknown revision"))
+    out.append(("tokenizer lab", f"git {commit}" if commit else _("unknown revision")))
     for lib in LIBRARIES:
         try:
             out.append((lib, metadata.version(lib)))
         except metadata.PackageNotFoundError:
-            out.append((lib, "not installed"))
+            out.append((lib, _("not installed")))
     return tuple(out)
+
+
+#: :func:`core.analysis.evaluate.failure_reason`'s answers, translated where the report shows them.
+_FAILURES = (N_("unknown token: [UNK] replaced text the tokenizer had never seen"),
+             N_("bytes lost: decoding produced U+FFFD"),
+             N_("whitespace changed: spaces, tabs or line breaks are not kept"),
+             N_("spacing changed around punctuation: the pre-tokenizer split it off and the decoder joined with spaces"),
+             N_("text changed"))
 
 
 def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool) -> str:  # noqa: ANN001 - Encoding
@@ -152,8 +163,11 @@ def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool) -> str:  # n
         return "decode(encode(text)) == text"
     decoded = tok.decode(enc.tokens)
     first = next((d for d in char_diff(text, decoded) if d.op != "equal"), None)
-    where = f"; first difference: {first.original!r} -> {first.decoded!r}" if first else ""
-    return failure_reason(text, decoded) + where
+    reason = _(failure_reason(text, decoded))
+    if not first:
+        return reason
+    return _("{reason}; first difference: {original} -> {decoded}").format(
+        reason=reason, original=repr(first.original), decoded=repr(first.decoded))
 
 
 def _specials(tok: PretrainedTokenizer, text: str) -> SpecialHandling:
@@ -163,7 +177,7 @@ def _specials(tok: PretrainedTokenizer, text: str) -> SpecialHandling:
         probes = tuple((r.mode, r.outcome, r.detail) for r in results)
     except TypeError as exc:  # a tokenizer kind the checker does not know
         probes = (("n/a", "unknown", str(exc)),)
-    return SpecialHandling(tok.entry.specials or "not stated", tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
+    return SpecialHandling(tok.entry.specials or _("not stated"), tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
 
 
 def _file(tok: PretrainedTokenizer) -> str:
@@ -171,12 +185,12 @@ def _file(tok: PretrainedTokenizer) -> str:
     (with its installed version) and the file inside it, or the user file's name."""
     entry = tok.entry
     if entry.loader == "baseline":
-        return "built in"
+        return _("built in")
     if entry.package:
         try:
             version = metadata.version(entry.package.split(".")[0].replace("_", "-"))
         except metadata.PackageNotFoundError:
-            version = "not installed"
+            version = _("not installed")
         return f"{entry.package} {version}: {entry.file}"
     return Path(entry.file or entry.source).name  # a user file or Hub id: its name only
 
@@ -202,17 +216,26 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
 
 
 def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None = None,
-                 d_model: int = DEFAULT_D_MODEL, label: str = "pasted text", parallel_label: str | None = None,
-                 title: str = "Tokenizer checkpoint report") -> Report:
-    """The report for ``text`` and each tokenizer (see the module docstring for what it holds)."""
+                 d_model: int = DEFAULT_D_MODEL, label: str | None = None, parallel_label: str | None = None,
+                 title: str | None = None, lang: str = "en") -> Report:
+    """The report for ``text`` and each tokenizer (see the module docstring for what it holds),
+    written in ``lang`` (:mod:`core.i18n`: sentences, notes, table headers; the figures are the same)."""
+    with use_lang(lang):
+        return _build_report(text, tokenizers, english=english, d_model=d_model, label=label,
+                             parallel_label=parallel_label, title=title, lang=lang)
+
+
+def _build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None, d_model: int,
+                  label: str | None, parallel_label: str | None, title: str | None, lang: str) -> Report:
     if not text.strip():
-        raise ReportError("the text is empty")
+        raise ReportError(_("the text is empty"))
     if len(text) > MAX_REPORT_CHARS:
-        raise ReportError(f"the text is {len(text):,} code points; a report takes at most {MAX_REPORT_CHARS:,}")
+        raise ReportError(_("the text is {count} code points; a report takes at most {limit}").format(
+            count=f"{len(text):,}", limit=f"{MAX_REPORT_CHARS:,}"))
     if not tokenizers:
-        raise ReportError("choose at least one tokenizer")
+        raise ReportError(_("choose at least one tokenizer"))
     if d_model <= 0:
-        raise ReportError("d_model must be a positive number")
+        raise ReportError(_("d_model must be a positive number"))
     if english is not None and not english.strip():
         english = None
     sections = tuple(tokenizer_section(t, text, english=english, d_model=d_model) for t in tokenizers)
@@ -222,13 +245,15 @@ def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, englis
         fn = make_normalizer(form).normalize_str
         changed = [w for w in words if fn(w) != w]  # each distinct word once: fast on a whole file
         res = normalize_with(" ".join(changed[:500]), fn, form)
-        note = f"{len(changed):,} of {len(words):,} distinct words change." if changed else ""
+        note = _("{count} of {total} distinct words change.").format(
+            count=f"{len(changed):,}", total=f"{len(words):,}") if changed else ""
         forms.append((form, tuple(Reason(w.kind, w.message, w.examples) for w in res.warnings), note))
     data = text.encode("utf-8")
     return Report(
-        title=title, created=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), label=label,
+        title=title or _("Tokenizer checkpoint report"), created=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        label=label or _("pasted text"), lang=lang,
         chars=len(text), words=len(text.split()), bytes=len(data), text_sha256=hashlib.sha256(data).hexdigest(),
-        parallel_label=(parallel_label or "English text") if english is not None else None, d_model=d_model,
+        parallel_label=(parallel_label or _("English text")) if english is not None else None, d_model=d_model,
         tokenizers=sections, text_normalization=tuple(forms), versions=_versions(),
     )  # fmt: skip
 
@@ -252,6 +277,11 @@ def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Repo
     replaced by the whole-file figures; the detail sections stay those of
     the first part, and :attr:`Report.sample_note` says so.
     """
+    with use_lang(report.lang):
+        return _with_whole_text(report, whole, sample_chars)
+
+
+def _with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Report:
     sections = []
     for t in report.tokenizers:
         c = whole.counts[t.summary.tokenizer]
@@ -267,11 +297,13 @@ def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Repo
         premium = n / english if english else None
         detail = t.round_trip
         if not summary.round_trip_ok and t.summary.round_trip_ok:
-            detail = (f"decode(encode(text)) != text in {c.round_trip_failures:,} chunk(s) of the file, "
-                      "beyond the first part shown here")
+            detail = ngettext("decode(encode(text)) != text in {count} chunk of the file, beyond the first part shown here",
+                              "decode(encode(text)) != text in {count} chunks of the file, beyond the first part shown "
+                              "here", c.round_trip_failures).format(count=f"{c.round_trip_failures:,}")
         sections.append(replace(t, summary=summary, english_tokens=english, premium=premium, round_trip=detail))
-    note = (f"The figures cover the whole file ({whole.chars:,} characters); token chips, normalization, "
-            f"special-token and round-trip details are shown for its first {sample_chars:,} characters.")
+    note = _("The figures cover the whole file ({total} characters); token chips, normalization, special-token and "
+             "round-trip details are shown for its first {shown} characters.").format(
+        total=f"{whole.chars:,}", shown=f"{sample_chars:,}")
     return replace(report, chars=whole.chars, words=whole.words, bytes=whole.bytes, text_sha256=whole.sha256,
                    tokenizers=tuple(sections), sample_note=note if sample_chars < whole.chars else "")
 
@@ -299,9 +331,17 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
+#: Column names of the report's tables (the JSON keys); the HTML and Markdown headers show them translated.
+_COLUMNS = (N_("tokenizer"), N_("tokens"), N_("tokens/word"), N_("chars/token"), N_("bytes/token"), N_("cut%"),
+            N_("bad%"), N_("unknown"), N_("round-trip ok"), N_("special text"), N_("vocab size"),
+            N_("embedding params"), N_("premium vs en"), N_("mode"), N_("outcome"), N_("detail"), N_("component"),
+            N_("version"))
+
+
 def _cell(key: str, value: object) -> str:
     if isinstance(value, bool):
-        return f'<td class="{"ok" if value else "bad"}">{"yes" if value else "NO"}</td>'
+        yes_no = _("yes") if value else _("NO")
+        return f'<td class="{"ok" if value else "bad"}">{_e(yes_no)}</td>'
     if isinstance(value, int) and key in _NUMERIC:
         return f'<td class="num">{value:,}</td>'
     cls = ' class="num"' if key in _NUMERIC else ""
@@ -312,14 +352,14 @@ def _table_html(rows: list[dict[str, object]]) -> str:
     if not rows:
         return ""
     keys = list(rows[0])
-    head = "".join(f"<th>{_e(k)}</th>" for k in keys)
+    head = "".join(f"<th>{_e(_(k))}</th>" for k in keys)
     body = "".join("<tr>" + "".join(_cell(k, r.get(k, "")) for k in keys) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _reasons_html(reasons: Sequence[Reason]) -> str:
     if not reasons:
-        return "<p>none</p>"
+        return "<p>" + _e(_("none")) + "</p>"
     items = []
     for r in reasons:
         ex = f"<br><small>{_e('; '.join(r.evidence[:6]))}</small>" if r.evidence else ""
@@ -327,47 +367,78 @@ def _reasons_html(reasons: Sequence[Reason]) -> str:
     return "<ul>" + "".join(items) + "</ul>"
 
 
+def _head_line(r: Report) -> str:
+    return _("Created {created} · input: {label} · {chars} characters · {words} words · {bytes} bytes · sha256 "
+             "{sha}").format(created=r.created, label=r.label, chars=f"{r.chars:,}", words=f"{r.words:,}",
+                             bytes=f"{r.bytes:,}", sha=r.text_sha256)
+
+
+def _tokens_line(t: TokenizerReport) -> str:
+    n = t.summary.tokens
+    if t.premium is None:
+        return ngettext("{count} token", "{count} tokens", n).format(count=f"{n:,}")
+    return ngettext("{count} token · English version {english} tokens · premium {premium}x",
+                    "{count} tokens · English version {english} tokens · premium {premium}x", n).format(
+        count=f"{n:,}", english=f"{t.english_tokens:,}", premium=f"{t.premium:.2f}")
+
+
 def to_html(report: Report) -> str:
-    """The report as one self-contained HTML document (inline CSS, no external requests)."""
+    """The report as one self-contained HTML document (inline CSS, no external requests), in its language."""
+    with use_lang(report.lang):
+        return _to_html(report)
+
+
+def _to_html(report: Report) -> str:
     r = report
+    # the messages are looked up outside f-string fields (babel's extractor does not see inside them)
     out = [f"<style>{_REPORT_CSS}</style>", f"<h1>{_e(r.title)}</h1>",
-           f"<p>Created {_e(r.created)} · input: {_e(r.label)} · {r.chars:,} characters · {r.words:,} words · "
-           f"{r.bytes:,} bytes · sha256 <code>{_e(r.text_sha256)}</code></p>"]
+           "<p>" + _e(_head_line(r)).replace(_e(r.text_sha256), f"<code>{_e(r.text_sha256)}</code>") + "</p>"]
     if r.sample_note:
         out.append(f"<p><b>{_e(r.sample_note)}</b></p>")
     if r.parallel_label:
-        out.append(f"<p>Premium: tokens of the text divided by tokens of its English version ({_e(r.parallel_label)}), "
-                   "same tokenizer (Petrov et al. 2023).</p>")
-    out.append(f"<h2>Summary</h2><p>Embedding parameters at d_model = {r.d_model:,} (vocabulary × d_model).</p>")
+        out.append("<p>" + _e(_("Premium: tokens of the text divided by tokens of its English version ({label}), same "
+                               "tokenizer (Petrov et al. 2023).").format(label=r.parallel_label)) + "</p>")
+    summary_note = _("Embedding parameters at d_model = {d_model} (vocabulary × d_model).").format(d_model=f"{r.d_model:,}")
+    out.append("<h2>" + _e(_("Summary")) + f"</h2><p>{_e(summary_note)}</p>")
     out.append(_table_html([t.row for t in r.tokenizers]))
-    out.append("<p>cut% = share of token boundaries inside a letter (grapheme cluster); bad% = share of tokens that "
-               "are not valid UTF-8 on their own; figures are computed by the same functions as the app's compare page.</p>")
-    out.append("<h2>Tokenizers</h2>" + legend_html())
+    out.append("<p>" + _e(_("cut% = share of token boundaries inside a letter (grapheme cluster); bad% = share of "
+                           "tokens that are not valid UTF-8 on their own; figures are computed by the same functions "
+                           "as the app's compare page.")) + "</p>")
+    out.append("<h2>" + _e(_("Tokenizers")) + "</h2>" + legend_html(r.lang))
+    h_norm, h_special, h_round = _e(_("Normalization")), _e(_("Special tokens")), _e(_("Round trip:"))
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
         probe_rows = [{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes]
-        found = ", ".join(sp.found_in_text) if sp.found_in_text else "none"
+        found = ", ".join(sp.found_in_text) if sp.found_in_text else _("none")
+        about = _("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
+            algorithm=t.algorithm, vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=t.source, sha="\x00S\x00")
+        about = _e(about).replace("\x00F\x00", f"<code>{_e(t.file)}</code>").replace(
+            "\x00S\x00", f"<code>{_e(t.sha256 or 'n/a')}</code>")
+        policy = _("{policy}. Spelled in the text: {found}.").format(policy=sp.policy, found=found)
+        probe = _e(_("Probe {probe}:").format(probe="\x00P\x00")).replace(
+            "\x00P\x00", f"<code>{_e(' '.join(INJECTION_PROBES))}</code>")
+        chips_head = _("Tokens (first {shown} of {total})").format(shown=f"{min(REPORT_CHIPS, s.tokens):,}",
+                                                                   total=f"{s.tokens:,}")
         out.append(
             f'<section data-tokenizer="{_e(s.tokenizer)}"><h3>{_e(s.name)}</h3>'
-            f"<p>{_e(t.algorithm)} · vocabulary {t.vocab_size:,} · file <code>{_e(t.file)}</code> "
-            f"({_e(t.source)}) · sha256 <code>{_e(t.sha256 or 'n/a')}</code></p>"
-            f"<p><b>{s.tokens:,} tokens</b>"
-            + (f" · English version {t.english_tokens:,} tokens · premium {t.premium:.2f}x" if t.premium is not None else "")
-            + f"</p><p>Round trip: <span class=\"{'ok' if s.round_trip_ok else 'bad'}\">{_e(t.round_trip)}</span></p>"
-            f"<h4>Normalization</h4>{_reasons_html(t.normalization)}"
-            f"<h4>Special tokens</h4><p>{_e(sp.policy)}. Spelled in the text: {_e(found)}.</p>"
-            f"<p>Probe <code>{_e(' '.join(INJECTION_PROBES))}</code>:</p>{_table_html(probe_rows)}"
-            f"<h4>Tokens (first {min(REPORT_CHIPS, s.tokens):,} of {s.tokens:,})</h4>{t.chips_html}</section>"
+            f"<p>{about}</p>"
+            f"<p><b>{_e(_tokens_line(t))}</b>"
+            + f"</p><p>{h_round} <span class=\"{'ok' if s.round_trip_ok else 'bad'}\">{_e(t.round_trip)}</span></p>"
+            f"<h4>{h_norm}</h4>{_reasons_html(t.normalization)}"
+            f"<h4>{h_special}</h4><p>{_e(policy)}</p>"
+            f"<p>{probe}</p>{_table_html(probe_rows)}"
+            f"<h4>{_e(chips_head)}</h4>{t.chips_html}</section>"
         )
-    out.append("<section><h2>If a pipeline normalizes this text</h2>")
+    out.append("<section><h2>" + _e(_("If a pipeline normalizes this text")) + "</h2>")
+    nothing = "<p>" + _e(_("no losses or changes flagged")) + "</p>"
     for form, warnings, notice in r.text_normalization:
         note = f" <small>{_e(notice)}</small>" if notice else ""
-        out.append(f"<h4>{_e(form)}</h4>{note}" + (_reasons_html(warnings) if warnings else "<p>no losses or changes flagged</p>"))
-    out.append("</section><section><h2>Versions</h2>")
+        out.append(f"<h4>{_e(form)}</h4>{note}" + (_reasons_html(warnings) if warnings else nothing))
+    out.append("</section><section><h2>" + _e(_("Versions")) + "</h2>")
     out.append(_table_html([{"component": k, "version": v} for k, v in r.versions]))
     out.append("</section>")
-    return standalone_page("".join(out), r.title)
+    return standalone_page("".join(out), r.title, lang=r.lang)
 
 
 # ---------------------------------------------------------------------------
@@ -378,7 +449,7 @@ def to_html(report: Report) -> str:
 def _md(value: object) -> str:
     """A table cell: our own values formatted, every string escaped so it shows as text (:func:`core.render.md_text`)."""
     if value is True or value is False:
-        return "yes" if value else "NO"
+        return _("yes") if value else _("NO")
     if isinstance(value, int):
         return f"{value:,}"
     return str(value) if isinstance(value, float) else md_text(value)
@@ -388,7 +459,7 @@ def _table_md(rows: list[dict[str, object]]) -> list[str]:
     if not rows:
         return []
     keys = list(rows[0])
-    lines = ["| " + " | ".join(_md(k) for k in keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
+    lines = ["| " + " | ".join(_md(_(k)) for k in keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
     lines += ["| " + " | ".join(_md(row.get(k, "")) for k in keys) + " |" for row in rows]
     return lines + [""]
 
@@ -399,36 +470,55 @@ def to_markdown(report: Report) -> str:
     Every value that comes from the input or a tokenizer file (names, file
     names, special-token spellings, reasons quoting the text) goes through
     :func:`core.render.md_text` or :func:`core.render.md_code`, so a renderer
-    with raw HTML enabled still shows it as literal text.
+    with raw HTML enabled still shows it as literal text. Written in the report's language.
     """
+    with use_lang(report.lang):
+        return _to_markdown(report)
+
+
+def _md_fill(template: str, **values: str) -> str:
+    """A translated template as Markdown text with already-formatted Markdown values in its fields."""
+    marks = {k: f"\x00{i}\x00" for i, k in enumerate(values)}
+    text = md_text(template.format(**marks))
+    for k, mark in marks.items():
+        text = text.replace(md_text(mark), values[k]).replace(mark, values[k])
+    return text
+
+
+def _to_markdown(report: Report) -> str:
     r, t_ = report, md_text
     out = [f"# {t_(r.title)}", "",
-           f"Created {t_(r.created)} · input: {t_(r.label)} · {r.chars:,} characters · {r.words:,} words · "
-           f"{r.bytes:,} bytes · sha256 {md_code(r.text_sha256)}", ""]
+           _md_fill(_("Created {created} · input: {label} · {chars} characters · {words} words · {bytes} bytes · sha256 "
+                      "{sha}"), created=t_(r.created), label=t_(r.label), chars=f"{r.chars:,}", words=f"{r.words:,}",
+                    bytes=f"{r.bytes:,}", sha=md_code(r.text_sha256)), ""]
     if r.sample_note:
         out += [f"**{t_(r.sample_note)}**", ""]
     if r.parallel_label:
-        out += [f"Premium: tokens of the text divided by tokens of its English version ({t_(r.parallel_label)}).", ""]
-    out += ["## Summary", "", f"Embedding parameters at d\\_model = {r.d_model:,}.", ""]
+        out += [_md_fill(_("Premium: tokens of the text divided by tokens of its English version ({label})."),
+                         label=t_(r.parallel_label)), ""]
+    out += ["## " + t_(_("Summary")), "",
+            _md_fill(_("Embedding parameters at d_model = {d_model}."), d_model=f"{r.d_model:,}"), ""]
     out += _table_md([t.row for t in r.tokenizers])
-    out += ["## Tokenizers", ""]
+    out += ["## " + t_(_("Tokenizers")), ""]
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
         out += [f"### {t_(s.name)}", "",
-                f"{t_(t.algorithm)} · vocabulary {t.vocab_size:,} · file {md_code(t.file)} ({t_(t.source)}) · "
-                f"sha256 {md_code(t.sha256 or 'n/a')}", "",
-                f"**{s.tokens:,} tokens**" + (f" · English version {t.english_tokens:,} tokens · premium {t.premium:.2f}x"
-                                              if t.premium is not None else ""), "",
-                f"Round trip: {t_(t.round_trip)}", "", "Normalization:", ""]
+                _md_fill(_("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
+                         algorithm=t_(t.algorithm), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
+                         source=t_(t.source), sha=md_code(t.sha256 or "n/a")), "",
+                f"**{t_(_tokens_line(t))}**", "",
+                t_(_("Round trip:")) + " " + t_(t.round_trip), "", t_(_("Normalization")) + ":", ""]
         out += [f"- {t_(x.text)}" for x in t.normalization] + [""]
-        out += [f"Special tokens: {t_(sp.policy)}. Spelled in the text: "
-                f"{', '.join(md_code(x) for x in sp.found_in_text) or 'none'}.", ""]
+        found = ", ".join(md_code(x) for x in sp.found_in_text) or t_(_("none"))
+        out += [_md_fill(_("Special tokens: {policy}. Spelled in the text: {found}."), policy=t_(sp.policy),
+                         found=found), ""]
         out += _table_md([{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes])
-        out += [f"First tokens: {md_code(' | '.join(t.first_tokens))}", ""]
-    out += ["## If a pipeline normalizes this text", ""]
+        out += [_md_fill(_("First tokens: {tokens}"), tokens=md_code(" | ".join(t.first_tokens))), ""]
+    out += ["## " + t_(_("If a pipeline normalizes this text")), ""]
+    nothing = "- " + t_(_("no losses or changes flagged"))
     for form, warnings, notice in r.text_normalization:
         out += [f"### {t_(form)}", ""] + ([t_(notice), ""] if notice else [])
-        out += ([f"- {t_(w.text)}" for w in warnings] if warnings else ["- no losses or changes flagged"]) + [""]
-    out += ["## Versions", ""] + _table_md([{"component": k, "version": v} for k, v in r.versions])
+        out += ([f"- {t_(w.text)}" for w in warnings] if warnings else [nothing]) + [""]
+    out += ["## " + t_(_("Versions")), ""] + _table_md([{"component": k, "version": v} for k, v in r.versions])
     return "\n".join(out)

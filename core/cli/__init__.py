@@ -27,6 +27,7 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
+from ..i18n import DEFAULT_LANG, LANGS, use_lang
 from . import algorithms, bpe, inspect, shelf, text, training, zoo
 from .common import STREAMED, CliError, _Parser
 
@@ -36,9 +37,16 @@ GROUPS = (text, bpe, zoo, shelf, algorithms, training, inspect)
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m core", description="Tokenizer Lab engine: analyses as JSON or tables.")
+    parser.add_argument("--lang", choices=list(LANGS), default=DEFAULT_LANG,
+                        help="language of the human-readable text (verdicts, reasons, reports); JSON keys never change "
+                             "(default: %(default)s)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for group in GROUPS:
         group.register(sub)
+    for choice in sub.choices.values():  # also accepted after the subcommand: python -m core inspect --lang bn
+        if not any("--lang" in a.option_strings for a in choice._actions):  # noqa: SLF001
+            choice.add_argument("--lang", choices=list(LANGS), default=argparse.SUPPRESS,
+                                help="language of the human-readable text (default: en)")
     return parser
 
 
@@ -53,6 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], Any] = args.func
+    with use_lang(args.lang):
+        return _run(args, func)
+
+
+def _run(args: argparse.Namespace, func: Callable[[argparse.Namespace], Any]) -> int:
     try:
         result = func(args)
     except BrokenPipeError:  # streamed output piped into `head`

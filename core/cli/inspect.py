@@ -32,6 +32,7 @@ from ..analysis.report import (
     to_markdown,
     with_whole_text,
 )
+from ..i18n import _, current
 from ..pretrained import zoo
 from ..render import piece_label
 from .common import CliError, add_stream_options, int_range, run_streamed, stream_setup, write_atomic
@@ -50,7 +51,7 @@ def _tokenizers(spec: str, pattern: str) -> list:
 def _inspect(args: argparse.Namespace) -> dict[str, Any]:
     toks = _tokenizers(args.tokenizers, args.pattern)
     try:
-        ins = inspect_word(args.word, toks, translation=args.translation)
+        ins = inspect_word(args.word, toks, translation=args.translation, lang=current().lang)
     except InspectError as exc:
         raise CliError(str(exc)) from None
     f = ins.facts
@@ -78,10 +79,11 @@ def _inspect(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _inspect_table(result: dict[str, Any]) -> str:
-    lines = [f"{result['word']}: {len(result['codepoints'])} code points, {len(result['utf8'].split())} bytes, "
-             f"{len(result['clusters'])} letters ({' '.join(result['clusters'])})"]
+    n_cp, n_bytes, n_letters = len(result["codepoints"]), len(result["utf8"].split()), len(result["clusters"])
+    lines = [_("{word}: {codepoints} code points, {bytes} bytes, {letters} letters ({clusters})").format(
+        word=result["word"], codepoints=n_cp, bytes=n_bytes, letters=n_letters, clusters=" ".join(result["clusters"]))]
     for t in result["tokenizers"]:
-        lines += ["", f"== {t['id']}: {t['verdict']}", "   tokens: " + " | ".join(t["tokens"])]
+        lines += ["", f"== {t['id']}: {t['verdict']}", "   " + _("tokens: {tokens}").format(tokens=" | ".join(t["tokens"]))]
         if t["translation"]:
             lines.append(f"   {t['translation']}")
         for la in t["layers"]:
@@ -131,7 +133,7 @@ def _report(args: argparse.Namespace) -> dict[str, Any]:
     sample = first[:MAX_REPORT_CHARS]
     try:
         report = build_report(sample, toks, english=english, d_model=args.d_model, label=Path(args.file).name,
-                              parallel_label=Path(args.parallel).name if args.parallel else None)
+                              parallel_label=Path(args.parallel).name if args.parallel else None, lang=current().lang)
     except ReportError as exc:
         raise CliError(str(exc)) from None
     whole = WholeText(any_counts.chars, any_counts.words, any_counts.bytes, sha, counts,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Sequence
 
+from ..i18n import N_, _, ngettext
 from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
 
@@ -242,22 +243,22 @@ def align(before: str, after: str, norm) -> tuple[tuple[ClusterDiff, ...], str]:
 # ---------------------------------------------------------------- warnings
 
 _COMPAT_WORDS = {
-    "<fraction>": "a fraction becomes digits with a fraction slash",
-    "<super>": "a superscript becomes a plain character (m² reads as m2)",
-    "<sub>": "a subscript becomes a plain character",
-    "<circle>": "a circled character becomes plain",
-    "<noBreak>": "a no-break space becomes a plain character and may be split",
-    "<compat>": "a compatibility character becomes its plain look-alike",
-    "<font>": "a styled (font) variant becomes plain",
-    "<wide>": "a full-width character becomes narrow",
-    "<narrow>": "a half-width character becomes wide",
-    "<square>": "a squared abbreviation is spelled out",
-    "<small>": "a small form becomes normal size",
-    "<vertical>": "a vertical form becomes horizontal",
-    "<initial>": "an Arabic positional form becomes the base letter",
-    "<medial>": "an Arabic positional form becomes the base letter",
-    "<final>": "an Arabic positional form becomes the base letter",
-    "<isolated>": "an Arabic positional form becomes the base letter",
+    "<fraction>": N_("a fraction becomes digits with a fraction slash"),
+    "<super>": N_("a superscript becomes a plain character (m² reads as m2)"),
+    "<sub>": N_("a subscript becomes a plain character"),
+    "<circle>": N_("a circled character becomes plain"),
+    "<noBreak>": N_("a no-break space becomes a plain character and may be split"),
+    "<compat>": N_("a compatibility character becomes its plain look-alike"),
+    "<font>": N_("a styled (font) variant becomes plain"),
+    "<wide>": N_("a full-width character becomes narrow"),
+    "<narrow>": N_("a half-width character becomes wide"),
+    "<square>": N_("a squared abbreviation is spelled out"),
+    "<small>": N_("a small form becomes normal size"),
+    "<vertical>": N_("a vertical form becomes horizontal"),
+    "<initial>": N_("an Arabic positional form becomes the base letter"),
+    "<medial>": N_("an Arabic positional form becomes the base letter"),
+    "<final>": N_("an Arabic positional form becomes the base letter"),
+    "<isolated>": N_("an Arabic positional form becomes the base letter"),
 }
 
 ZWJ, ZWNJ = "\u200d", "\u200c"
@@ -290,28 +291,33 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tu
                 compat.setdefault(tag, []).append(f"{ch} ({codepoint_info(ch).hex}) -> {unicodedata.normalize('NFKC', ch)!r}")
         if c.before.lower() == c.after and c.before != c.after:
             lowered += 1
+    # the sentences are in the current language (core.i18n.use_lang); kinds and examples do not change
     if removed:
-        out.append(Warning("marks-removed",
-                           f"{len(removed)} letter(s) lost a combining mark: vowel signs, virama, nukta or diacritics "
-                           "were deleted, which changes the word (the uncased-BERT trap).", tuple(removed[:12])))
+        out.append(Warning("marks-removed", ngettext(
+            "{count} letter lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
+            "changes the word (the uncased-BERT trap).",
+            "{count} letters lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
+            "changes the word (the uncased-BERT trap).", len(removed)).format(count=len(removed)), tuple(removed[:12])))
     for tag, ex in compat.items():
-        out.append(Warning("compatibility",
-                           f"Compatibility mapping: {_COMPAT_WORDS.get(tag, 'a character is replaced by a look-alike')}; "
-                           "the meaning can change.", tuple(dict.fromkeys(ex))[:12]))
+        what = _(_COMPAT_WORDS[tag]) if tag in _COMPAT_WORDS else _("a character is replaced by a look-alike")
+        out.append(Warning("compatibility", _("Compatibility mapping: {what}; the meaning can change.").format(what=what),
+                           tuple(dict.fromkeys(ex))[:12]))
     if lowered:
-        out.append(Warning("lowercased", f"{lowered} character(s) were lowercased."))
+        out.append(Warning("lowercased", ngettext("{count} character was lowercased.",
+                                                  "{count} characters were lowercased.", lowered).format(count=lowered)))
     for ch, name in ((ZWJ, "ZERO WIDTH JOINER (U+200D)"), (ZWNJ, "ZERO WIDTH NON-JOINER (U+200C)")):
         if ch in before:
-            kept = "kept" if ch in after else "REMOVED"
-            out.append(Warning("zero-width",
-                               f"The text contains {before.count(ch)} {name}, {kept} here. No normalization form unifies "
-                               "text written with and without it, so look-alike words can get different tokens."))
+            template = (_("The text contains {count} {name}, kept here. No normalization form unifies text written with "
+                          "and without it, so look-alike words can get different tokens.") if ch in after else
+                        _("The text contains {count} {name}, REMOVED here. No normalization form unifies text written "
+                          "with and without it, so look-alike words can get different tokens."))
+            out.append(Warning("zero-width", template.format(count=before.count(ch), name=name)))
     has_new, has_old = KHANDA_TA in before, KHANDA_TA_OLD in before
     if has_new or has_old:
-        which = "both spellings" if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
-        out.append(Warning("khanda-ta",
-                           f"Khanda ta (ৎ) can be written as U+09CE or as ত + ্ + ZWJ (U+09A4 U+09CD U+200D); this text "
-                           f"uses {which}. NFC and NFKC keep them different, so the same word can tokenize two ways."))
+        which = _("both spellings") if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
+        out.append(Warning("khanda-ta", _(
+            "Khanda ta (ৎ) can be written as U+09CE or as ত + ্ + ZWJ (U+09A4 U+09CD U+200D); this text uses {which}. "
+            "NFC and NFKC keep them different, so the same word can tokenize two ways.").format(which=which)))
     return tuple(out)
 
 
@@ -319,12 +325,12 @@ def normalize_with(text: str, norm, name: str) -> NormalizeResult:
     """Normalize with any callable ``str -> str`` (for example a ``normalize_str``)."""
     notice = ""
     if len(text) > MAX_CHARS:
-        notice = f"Only the first {MAX_CHARS} of {len(text)} characters are shown."
+        notice = _("Only the first {shown} of {total} characters are shown.").format(shown=MAX_CHARS, total=len(text))
         text = text[:MAX_CHARS]
     after = norm(text)
     clusters, how = align(text, after, norm)
     if how == "coarse":
-        notice = (notice + " " if notice else "") + (
+        notice = (notice + " " if notice else "") + _(
             "The change is too long to align character by character here; its changed stretch is shown as one block.")
     return NormalizeResult(name, text, after, clusters, warnings_for(text, after, clusters), how, notice)
 
