@@ -427,3 +427,19 @@ def test_cli_rejects_an_unknown_language(capsys):
         main(["--lang", "xx", "inspect", "--word", "a"])
     assert exc.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_report_is_written_in_the_requested_language_with_the_same_figures():
+    from core.analysis.report import build_report, to_html, to_markdown
+    from core.pretrained import zoo
+
+    toks = [zoo.load("o200k_base"), zoo.load("cl100k_base")]
+    text = "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"
+    en = build_report(text, toks, english="The order will reach Rajshahi tomorrow.")
+    fa = build_report(text, toks, english="The order will reach Rajshahi tomorrow.", lang="fa")
+    assert [t.row for t in fa.tokenizers] == [t.row for t in en.tokenizers]  # figures and JSON keys unchanged
+    assert fa.to_json().keys() == en.to_json().keys()
+    html_fa, md_bn = to_html(fa), to_markdown(build_report(text, toks, lang="bn"))
+    assert '<html lang="fa" dir="rtl">' in html_fa and "خلاصه" in html_fa and "<h2>Summary</h2>" not in html_fa
+    assert "## সারাংশ" in md_bn and "## Summary" not in md_bn
+    assert "<h2>Summary</h2>" in to_html(en)
