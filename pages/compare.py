@@ -25,6 +25,8 @@ from pages._selector import (
 from pages._shared import (
     _,
     classroom,
+    current_lang,
+    num,
     page_header,
     qp_init,
     qp_sync,
@@ -44,45 +46,46 @@ page_header(
 )
 
 default_text = sample("shop_bn").splitlines()[1]
-text = text_input("cmp_text", default_text, label="Text to compare")
+text = text_input("cmp_text", default_text, label=_("Text to compare"))
 
 user: dict[str, PretrainedTokenizer] = session_tokenizers()
 added: str | None = None  # a tokenizer loaded on this run joins the selection
-with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
+with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)")):
     up = st.file_uploader(
-        "tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json",
+        _("tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json"),
         type=["json", "tiktoken", "model", "v1", "v2", "v3", "v7"], key="cmp_upload", max_upload_size=200,
     )
-    pattern = st.selectbox("Split pattern for a .tiktoken file", list(zoo.TIKTOKEN_PATTERNS), key="cmp_pattern")
+    pattern = st.selectbox(_("Split pattern for a .tiktoken file"), list(zoo.TIKTOKEN_PATTERNS), key="cmp_pattern")
     if up is not None and f"user:{up.name}" not in user:
         try:
             tok = zoo.load_user_bytes(up.name, up.getvalue(), pattern=pattern)
         except zoo.ZooError as exc:
-            st.error(f"Could not load “{up.name}”: {exc}")
+            st.error(_("Could not load “{name}”: {error}").format(name=up.name, error=exc))
         else:
             add_session_tokenizer(tok)
             added = tok.id
-            st.success(f"Loaded {up.name}: {tok.entry.algorithm}, {tok.vocab_size:,} tokens, sha256 {tok.entry.sha256[:16]}…")
-    hub_id = st.text_input("Hugging Face Hub id (needs the network)", placeholder="xlm-roberta-base", key="cmp_hub")
-    if st.button("Fetch from the Hub", disabled=not hub_id.strip()):
+            st.success(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…").format(
+                name=up.name, algorithm=tok.entry.algorithm, count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
+    hub_id = st.text_input(_("Hugging Face Hub id (needs the network)"), placeholder="xlm-roberta-base", key="cmp_hub")
+    if st.button(_("Fetch from the Hub"), disabled=not hub_id.strip()):
         try:
-            with st.spinner(f"Fetching {hub_id}…"):
+            with st.spinner(_("Fetching {id}…").format(id=hub_id)):
                 tok = zoo.load_hub(hub_id.strip())
         except zoo.ZooError as exc:
             st.error(str(exc))
         else:
             add_session_tokenizer(tok)
             added = tok.id
-            st.success(f"Loaded {tok.id} ({tok.vocab_size:,} tokens).")
+            st.success(_("Loaded {id} ({count} tokens).").format(id=tok.id, count=num(tok.vocab_size)))
 
 qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 if added and added not in st.session_state["cmp_tok"]:
     st.session_state["cmp_tok"] = [*st.session_state["cmp_tok"], added]
-chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "cmp_tok")
+chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "cmp_tok")
 unsafe = st.toggle(
-    "Let typed special tokens become control tokens (what an unsafe app does)",
+    _("Let typed special tokens become control tokens (what an unsafe app does)"),
     key="cmp_unsafe",
-    help="Off (safe): text like <|endoftext|> or [INST] is encoded as plain text and flagged below.",
+    help=_("Off (safe): text like <|endoftext|> or [INST] is encoded as plain text and flagged below."),
 )
 qp_sync(text=url_text(text), tok=",".join(chosen))
 
@@ -90,11 +93,11 @@ qp_sync(text=url_text(text), tok=",".join(chosen))
 get = get_tokenizer
 
 if not text:
-    st.info("Type or paste some text above (or upload a .txt file) to compare tokenizers.")
+    st.info(_("Type or paste some text above (or upload a .txt file) to compare tokenizers."))
 elif not chosen:
-    st.info("Choose at least one tokenizer.")
+    st.info(_("Choose at least one tokenizer."))
 else:
-    show_tokens(legend_html())
+    show_tokens(legend_html(current_lang()))
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     rows = []
     for tid in ready(chosen):
@@ -102,34 +105,37 @@ else:
             tok = get(tid)
             enc = tok.encode(text, allow_special=unsafe)
         except (zoo.ZooError, ValueError) as exc:
-            st.error(f"{tid}: {exc}")
+            st.error(_("{tokenizer}: {error}").format(tokenizer=tid, error=exc))
             continue
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
         st.markdown(f"#### {tok.name}")
-        shared = "".join(f" · also used by {who}" for who in shared_by(tok.id))
-        st.caption(f"{tok.entry.algorithm} · vocabulary {tok.vocab_size:,} · {tok.entry.licence} · {tok.entry.source}"
+        shared = "".join(" · " + _("also used by {who}").format(who=who) for who in shared_by(tok.id))
+        st.caption(_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
+            algorithm=tok.entry.algorithm, count=num(tok.vocab_size), licence=tok.entry.licence, source=tok.entry.source)
                    + shared + (f" · {tok.entry.note}" if tok.entry.note else ""))
         hits = tok.special_hits(text)
         if hits:
             spelled = ", ".join(sorted({h.text for h in hits}))
             if unsafe:
-                st.error(f"{spelled} became control token(s) {sorted({h.id for h in hits})}: a prompt-injection path.")
+                st.error(_("{spelled} became control token(s) {ids}: a prompt-injection path.").format(
+                    spelled=spelled, ids=sorted({h.id for h in hits})))
             else:
-                st.warning(f"The text spells control token(s) {spelled} of this tokenizer; encoded here as plain text.")
+                st.warning(_("The text spells control token(s) {spelled} of this tokenizer; encoded here as plain "
+                             "text.").format(spelled=spelled))
         show_tokens(render_encoding(enc, max_tokens=max_tokens, link=chip_links(text, [i for i in chosen if i in zoo.ENTRIES])))
-        extra = f" · unknown {summary.unknown}" if summary.unknown else ""
-        trip = "round trip ok" if summary.round_trip_ok else "**round trip changes the text**"
+        extra = (" · " + _("unknown {count}").format(count=num(summary.unknown))) if summary.unknown else ""
+        trip = _("round trip ok") if summary.round_trip_ok else _("**round trip changes the text**")
         st.markdown(stats_line(stats(enc)) + f"{extra} · {trip}")
     if rows:
-        st.markdown("#### Table")
-        df = pd.DataFrame(rows)
-        st.dataframe(df, hide_index=True, width="stretch")
+        st.markdown(_("#### Table"))
+        df = pd.DataFrame(rows)  # exported with its English column names (scripts read them); shown translated
+        st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
         buf = io.StringIO()
         df.to_csv(buf, index=False)
         c1, c2 = st.columns(2)
-        c1.download_button("Download CSV", buf.getvalue(), "tokenizer-compare.csv", "text/csv")
+        c1.download_button(_("Download CSV"), buf.getvalue(), "tokenizer-compare.csv", "text/csv")
         c2.download_button(
-            "Download JSON", json.dumps(rows, ensure_ascii=False, indent=2), "tokenizer-compare.json", "application/json"
+            _("Download JSON"), json.dumps(rows, ensure_ascii=False, indent=2), "tokenizer-compare.json", "application/json"
         )
         report_button(text, [r["tokenizer"] for r in rows], get)

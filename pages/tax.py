@@ -5,19 +5,24 @@ import pandas as pd
 import streamlit as st
 
 from core.analysis import tax
+from core.i18n import N_
 from core.pretrained import zoo
 from pages._charts import bar_chart
 from pages._selector import pick_tokenizers, ready
-from pages._shared import _, decode_upload, page_header, qp_init, qp_sync
+from pages._shared import _, decode_upload, ngettext, num, page_header, qp_init, qp_sync
 
 #: The spread on Bangla: 9 (Gemma 4) to 61 (cl100k_base) tokens for the same sentence.
 DEFAULT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base"]
 DATASETS = {
-    "sentences": "Bundled sentences (36 rows, written for this project)",
-    "countries": "CLDR country names (babel): names, not sentences",
-    "languages": "CLDR language names (babel): names, not sentences",
-    "upload": "Upload a TSV (header row: language codes, incl. en)",
+    "sentences": N_("Bundled sentences (36 rows, written for this project)"),
+    "countries": N_("CLDR country names (babel): names, not sentences"),
+    "languages": N_("CLDR language names (babel): names, not sentences"),
+    "upload": N_("Upload a TSV (header row: language codes, incl. en)"),
 }
+
+#: Table columns (English in the CSV; shown translated).
+COLUMNS = (N_("tokenizer"), N_("language"), N_("tokens"), N_("words"), N_("chars"), N_("bytes"), N_("tokens/word"),
+           N_("premium vs en"), N_("vocabulary"), N_("embedding parameters"))
 
 page_header(
     _("Multilingual tax"),
@@ -28,8 +33,8 @@ page_header(
 qp_init("tax_data", "sentences", param="data", choices=list(DATASETS))
 qp_init("tax_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if i in zoo.ENTRIES])
 c1, c2 = st.columns([1, 2])
-data_key = c1.radio("Parallel text", list(DATASETS), key="tax_data", format_func=DATASETS.get)
-chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "tax_tok", only=lambda i: i in zoo.ENTRIES,
+data_key = c1.radio(_("Parallel text"), list(DATASETS), key="tax_data", format_func=lambda k: _(DATASETS[k]))
+chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "tax_tok", only=lambda i: i in zoo.ENTRIES,
                                     container=c2)
 qp_sync(data=data_key, tok=",".join(chosen))
 
@@ -45,9 +50,9 @@ def _dataset(key: str) -> tax.ParallelText:
 
 parallel: tax.ParallelText | None = None
 if data_key == "upload":
-    up = c1.file_uploader("Parallel TSV", type=["tsv", "txt"], key="tax_upload", max_upload_size=5)
+    up = c1.file_uploader(_("Parallel TSV"), type=["tsv", "txt"], key="tax_upload", max_upload_size=5)
     if up is None:
-        st.info("Upload a tab-separated file whose first row names the languages, e.g. `en  bn  hi`.")
+        st.info(_("Upload a tab-separated file whose first row names the languages, e.g. `en  bn  hi`."))
     else:
         text, err = decode_upload(up.getvalue(), up.name)
         try:
@@ -67,17 +72,17 @@ def _measure(tid: str, key: str, _parallel: tax.ParallelText) -> tax.TaxResult:
 
 if parallel is not None and chosen:
     if parallel.kind == "names":
-        st.warning("These are names (one or two words each), not sentences: premiums here are not comparable with "
-                   "sentence-level figures such as Petrov et al. 2023.")
+        st.warning(_("These are names (one or two words each), not sentences: premiums here are not comparable with "
+                     "sentence-level figures such as Petrov et al. 2023."))
     cache_key = data_key if data_key != "upload" else f"upload:{hash(parallel.rows)}"
     results = []
     chosen = ready(chosen)
     for tid in chosen:
         try:
-            with st.spinner(f"Encoding with {tid}…"):
+            with st.spinner(_("Encoding with {tokenizer}…").format(tokenizer=tid)):
                 results.append(_measure(tid, cache_key, parallel))
         except (zoo.ZooError, ValueError) as exc:
-            st.error(f"{tid}: {exc}")
+            st.error(_("{tokenizer}: {error}").format(tokenizer=tid, error=exc))
     rows = [
         {
             "tokenizer": r.tokenizer,
@@ -98,29 +103,38 @@ if parallel is not None and chosen:
         names = list(dict.fromkeys(row["tokenizer"] for row in rows))
         premium = {(row["tokenizer"], row["language"]): row["premium vs en"] for row in rows}
         st.html(bar_chart(langs, [(t, [premium.get((t, lang), 0.0) for lang in langs]) for t in names],
-                          title=f"Token premium relative to English: {parallel.label}, {len(parallel.rows)} rows",
-                          y_title="premium vs en", ref=1.0, ref_label="English = 1"))
-        st.dataframe(df, hide_index=True, width="stretch")
-        st.download_button("Download CSV", df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
+                          title=ngettext("Token premium relative to English: {label}, {count} row",
+                                         "Token premium relative to English: {label}, {count} rows",
+                                         len(parallel.rows)).format(label=parallel.label, count=num(len(parallel.rows))),
+                          y_title=_("premium vs en"), ref=1.0, ref_label=_("English = 1")))
+        # shown with translated headers; the CSV keeps the English column names
+        st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
+        st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:
             ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in tax.PETROV_CL100K.items())
-            st.caption(f"Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {ref}.")
-        with st.expander(f"The parallel text ({len(parallel.rows)} rows)"):
+            st.caption(_("Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {figures}.").format(
+                figures=ref))
+        with st.expander(ngettext("The parallel text ({count} row)", "The parallel text ({count} rows)",
+                                  len(parallel.rows)).format(count=num(len(parallel.rows)))):
             st.dataframe(pd.DataFrame(parallel.rows, columns=list(parallel.languages)), hide_index=True)
 elif not chosen:
-    st.info("Choose at least one tokenizer.")
+    st.info(_("Choose at least one tokenizer."))
 
-st.markdown("#### Embedding size")
-st.caption("The other side of the trade-off: a bigger vocabulary gives shorter sequences but a bigger embedding "
-           "table (vocabulary × d_model parameters, once more if the output layer is not tied).")
+st.markdown(_("#### Embedding size"))
+st.caption(_("The other side of the trade-off: a bigger vocabulary gives shorter sequences but a bigger embedding "
+             "table (vocabulary × d_model parameters, once more if the output layer is not tied)."))
 e1, e2 = st.columns(2)
-d_model = e1.number_input("d_model (hidden size)", min_value=1, max_value=65536, value=4096, step=256, key="tax_dmodel")
-vocab = e2.number_input("Vocabulary size", min_value=1, max_value=10_000_000, value=128_000, step=1000, key="tax_vocab")
-st.markdown(f"**{tax.embedding_params(int(vocab), int(d_model)):,} parameters** ({int(vocab):,} × {int(d_model):,})")
+d_model = e1.number_input(_("d_model (hidden size)"), min_value=1, max_value=65536, value=4096, step=256,
+                          key="tax_dmodel")
+vocab = e2.number_input(_("Vocabulary size"), min_value=1, max_value=10_000_000, value=128_000, step=1000,
+                        key="tax_vocab")
+st.markdown(_("**{count} parameters** ({vocab} × {d_model})").format(
+    count=num(tax.embedding_params(int(vocab), int(d_model))), vocab=num(int(vocab)), d_model=num(int(d_model))))
 emb = [
     {"tokenizer": zoo.ENTRIES[t].name, "vocabulary": zoo.ENTRIES[t].vocab_size,
      "embedding parameters": tax.embedding_params(zoo.ENTRIES[t].vocab_size, int(d_model))}
     for t in chosen if zoo.ENTRIES[t].loader != "baseline"
 ]  # fmt: skip
 if emb:
-    st.dataframe(pd.DataFrame(emb), hide_index=True, width="stretch")
+    st.dataframe(pd.DataFrame(emb), hide_index=True, width="stretch",
+                 column_config={c: _(c) for c in ("tokenizer", "vocabulary", "embedding parameters")})
