@@ -31,6 +31,7 @@ from core.assets import ASSETS
 from core.i18n import (
     DEFAULT_LANG,
     LANGS,
+    N_,
     NATIVE_DIGIT_LANGS,
     RTL_LANGS,
     Translator,
@@ -87,7 +88,7 @@ def sample(name: str) -> str:
 
 #: Languages of the learning pages' own samples (stepper, WordPiece, Unigram, train):
 #: Bangla is ``assets/algos/corpus_bn.txt``, the others ``assets/learn/<code>.txt``.
-LEARN_LANGS = {"bn": "Bangla", "hi": "Hindi", "fa": "Persian", "uz": "Uzbek"}
+LEARN_LANGS = {"bn": N_("Bangla"), "hi": N_("Hindi"), "fa": N_("Persian"), "uz": N_("Uzbek")}
 #: A word of each sample to encode / inspect first (it is not always in the vocabulary whole).
 LEARN_WORDS = {"bn": "বাজারঘরের", "hi": "बाज़ारघर", "fa": "کتاب‌خانه", "uz": "bozorgʻhardan"}
 

@@ -4,23 +4,26 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.i18n import N_
 from core.pipeline import normalize as N
 from pages._algos import asset_text, big_text, html_table, inject_css
-from pages._selector import encode_cached, tokenizer_options
-from pages._shared import _, esc, page_header, qp_init, qp_sync, text_input, url_text
+from pages._selector import encode_cached, option_label, tokenizer_options
+from pages._shared import _, esc, ngettext, num, page_header, qp_init, qp_sync, text_input, url_text
 
 EXAMPLES = {
-    "trap": ("Uncased-BERT trap (Bangla)", "ব্যাগ খুশি পৌঁছাবে শাড়ি"),
-    "nfkc": ("NFKC changes meaning", "৫ m² জমি, ½ কেজি, ① নম্বর, 10\u00a0km"),
-    "nfc": ("NFC unifies two spellings", "\u09df / \u09af\u09bc and \u09c7\u09be / \u09cb"),
-    "zwj": ("ZWJ and the two spellings of ৎ", "উৎসব / উত্\u200dসব"),
-    "persian": ("Persian (ZWNJ, harakat)", None),
-    "uzbek": ("Uzbek apostrophes", None),
+    "trap": (N_("Uncased-BERT trap (Bangla)"), "ব্যাগ খুশি পৌঁছাবে শাড়ি"),
+    "nfkc": (N_("NFKC changes meaning"), "৫ m² জমি, ½ কেজি, ① নম্বর, 10\u00a0km"),
+    "nfc": (N_("NFC unifies two spellings"), "\u09df / \u09af\u09bc and \u09c7\u09be / \u09cb"),
+    "zwj": (N_("ZWJ and the two spellings of ৎ"), "উৎসব / উত্\u200dসব"),
+    "persian": (N_("Persian (ZWNJ, harakat)"), None),
+    "uzbek": (N_("Uzbek apostrophes"), None),
 }
-DETAIL = {"NFC": "NFC", "NFD": "NFD", "NFKC": "NFKC", "NFKD": "NFKD", "bert": "BERT normalizer (choose settings)"}
+DETAIL = {"NFC": "NFC", "NFD": "NFD", "NFKC": "NFKC", "NFKD": "NFKD", "bert": N_("BERT normalizer (choose settings)")}
 STRIP = {"unset": None, "true": True, "false": False}
-OP_LABEL = {"equal": "same", "canonical": "re-spelled (same text)", "replace": "CHANGED", "delete": "REMOVED",
-            "insert": "ADDED"}
+OP_LABEL = {"equal": N_("same"), "canonical": N_("re-spelled (same text)"), "replace": N_("CHANGED"),
+            "delete": N_("REMOVED"), "insert": N_("ADDED")}
+#: Overview columns (shown translated).
+COLUMNS = (N_("form"), N_("result"), N_("changed letters"), N_("warnings"))
 
 
 def example_text(key: str) -> str:
@@ -44,28 +47,30 @@ page_header(
 inject_css()
 
 qp_init("norm_example", "trap", param="example", choices=list(EXAMPLES))
-st.selectbox("Example", list(EXAMPLES), key="norm_example", format_func=lambda k: EXAMPLES[k][0], on_change=_use_example)
-text = text_input("norm_text", example_text(st.session_state["norm_example"]), label="Text", height=100)
+st.selectbox(_("Example"), list(EXAMPLES), key="norm_example", format_func=lambda k: _(EXAMPLES[k][0]),
+             on_change=_use_example)
+text = text_input("norm_text", example_text(st.session_state["norm_example"]), label=_("Text"), height=100)
 
 # ---- overview: every form at once (real tokenizers.normalizers objects)
-st.subheader("All forms at once", divider="gray")
+st.subheader(_("All forms at once"), divider="gray")
 results = N.compare_forms(text) if text else {}
 overview = []
 for name, res in results.items():
     overview.append({"form": N.FORMS[name].label, "result": res.after, "changed letters": res.changed_clusters,
                      "warnings": "; ".join(w.kind for w in res.warnings if w.kind not in ("zero-width", "khanda-ta"))})
 if overview:
-    st.dataframe(pd.DataFrame(overview), hide_index=True)
+    st.dataframe(pd.DataFrame(overview), hide_index=True, column_config={c: _(c) for c in COLUMNS})
 
 # ---- one form in detail
-st.subheader("One form, code point by code point", divider="gray")
+st.subheader(_("One form, code point by code point"), divider="gray")
 qp_init("norm_form", "bert", param="form", choices=list(DETAIL))
 c1, c2, c3 = st.columns([2, 1, 1])
-form = c1.radio("Form", list(DETAIL), key="norm_form", format_func=DETAIL.get, horizontal=True)
+form = c1.radio(_("Form"), list(DETAIL), key="norm_form", format_func=lambda k: _(DETAIL[k]), horizontal=True)
 if form == "bert":
-    lower = c2.toggle("lowercase", value=True, key="norm_lower")
+    lower = c2.toggle("lowercase", value=True, key="norm_lower")  # the BertNormalizer parameter's own name
     strip = c3.selectbox("strip_accents", list(STRIP), key="norm_strip",
-                         help="unset: follows lowercase (this is the trap); true: always strip Mn marks; false: keep them")
+                         help=_("unset: follows lowercase (this is the trap); true: always strip Mn marks; false: keep "
+                                "them"))
     norm = N.bert_normalizer(lowercase=lower, strip_accents=STRIP[strip])
     label = f"BertNormalizer(lowercase={lower}, strip_accents={STRIP[strip]})"
     res = N.normalize_with(text, norm.normalize_str, label)
@@ -77,16 +82,17 @@ qp_sync(example=st.session_state["norm_example"], text=url_text(text), form=form
 if res.notice:
     st.warning(res.notice)
 left, right = st.columns(2)
-left.html(big_text(res.before, "Before"))
-right.html(big_text(res.after, f"After {label}"))
+left.html(big_text(res.before, _("Before")))
+right.html(big_text(res.after, _("After {normalizer}").format(normalizer=label)))
 if res.before == res.after:
-    st.success(f"{label} leaves this text exactly as it is.")
+    st.success(_("{normalizer} leaves this text exactly as it is.").format(normalizer=label))
 for w in res.warnings:
-    ex = ("  \nExamples: " + " · ".join(w.examples)) if w.examples else ""
+    ex = ("  \n" + _("Examples: {examples}").format(examples=" · ".join(w.examples))) if w.examples else ""
     (st.error if w.kind == "marks-removed" else st.warning)(w.message + ex)
 
-only_changed = st.toggle("Only changed letters", value=True, key="norm_only_changed")
+only_changed = st.toggle(_("Only changed letters"), value=True, key="norm_only_changed")
 rows, classes = [], []
+op_labels = {k: esc(_(v)) for k, v in OP_LABEL.items()}
 for c in res.clusters:
     if only_changed and not c.changed:
         continue
@@ -94,25 +100,27 @@ for c in res.clusters:
         before = "<br>".join(f"{esc(x.char)} <code>{x.hex}</code> {esc(x.name)} ({x.category})" for x in r.before)
         after = "<br>".join(f"{esc(x.char)} <code>{x.hex}</code> {esc(x.name)} ({x.category})" for x in r.after)
         rows.append([f"{c.start}", f"<span dir='auto'>{esc(c.before)}</span> → <span dir='auto'>{esc(c.after)}</span>",
-                     before or "—", after or "—", f'<span class="tl-op">{OP_LABEL[r.op]}</span>'])
+                     before or "—", after or "—", f'<span class="tl-op">{op_labels[r.op]}</span>'])
         classes.append("tl-changed" if r.op in ("replace", "delete", "insert") else "")
 MAX_ROWS = 1500
 if len(rows) > MAX_ROWS:
-    st.warning(f"Showing the first {MAX_ROWS:,} of {len(rows):,} rows; turn on “Only changed letters” or shorten the text.")
+    st.warning(_("Showing the first {shown} of {total} rows; turn on “Only changed letters” or shorten the text.").format(
+        shown=num(MAX_ROWS), total=num(len(rows))))
     rows, classes = rows[:MAX_ROWS], classes[:MAX_ROWS]
 if rows:
-    st.html(html_table(["at", "letter", "code points before", "code points after", "change"], rows, classes,
-                       testid="norm-table"))
+    st.html(html_table([_("at"), _("letter"), _("code points before"), _("code points after"), _("change")], rows,
+                       classes, testid="norm-table"))
 elif text:
-    st.caption("No letter changed.")
-st.caption(f"Aligned by {res.aligned_by}: each letter (grapheme cluster) of the input next to what it became; "
-           "highlighted rows change the text, “re-spelled” rows are the same text in other code points.")
+    st.caption(_("No letter changed."))
+st.caption(_("Aligned by {method}: each letter (grapheme cluster) of the input next to what it became; highlighted "
+             "rows change the text, “re-spelled” rows are the same text in other code points.").format(
+    method=res.aligned_by))
 
 # ---- rule builder
-st.subheader("Rule builder: custom replacements", divider="gray")
-st.markdown("Rules run in order after NFC, through `tokenizers.normalizers.Replace` inside a `Sequence`; export the "
-            "JSON and put it in a tokenizer.json's `normalizer` field so the rules ship with the tokenizer. "
-            "The preset is the Uzbek apostrophe rule: ‘ ’ \\` ' become ʻ after o/g and ʼ between other letters.")
+st.subheader(_("Rule builder: custom replacements"), divider="gray")
+st.markdown(_("Rules run in order after NFC, through `tokenizers.normalizers.Replace` inside a `Sequence`; export the "
+              "JSON and put it in a tokenizer.json's `normalizer` field so the rules ship with the tokenizer. "
+              "The preset is the Uzbek apostrophe rule: ‘ ’ \\` ' become ʻ after o/g and ʼ between other letters."))
 preset = pd.DataFrame([{"pattern": r.pattern, "replacement": r.replacement, "regex": r.regex, "note": r.note}
                        for r in N.UZBEK_RULES])
 edited = st.data_editor(preset, num_rows="dynamic", key="norm_rules",
@@ -121,31 +129,36 @@ rules = [N.Rule(str(r.pattern), "" if pd.isna(r.replacement) else str(r.replacem
                 "" if pd.isna(r.note) else str(r.note))
          for r in edited.itertuples() if isinstance(r.pattern, str) and r.pattern]
 rule_text = text if st.session_state["norm_example"] == "uzbek" or not text else asset_text("uzbek.txt")
-rule_text = st.text_area("Text for the rules", rule_text, key="norm_rule_text", height=90)
+rule_text = st.text_area(_("Text for the rules"), rule_text, key="norm_rule_text", height=90)
 try:
     rule_res = N.apply_rules(rule_text, rules)
     export = N.rules_json(rules)
 except N.RuleError as exc:
-    st.error(f"Cannot build the normalizer: {exc}.")
+    st.error(_("Cannot build the normalizer: {error}.").format(error=exc))
 else:
     a, b = st.columns(2)
-    a.html(big_text(rule_res.before, "Before"))
-    b.html(big_text(rule_res.after, f"After {len(rules)} rule(s)"))
+    a.html(big_text(rule_res.before, _("Before")))
+    b.html(big_text(rule_res.after, ngettext("After {count} rule", "After {count} rules", len(rules)).format(
+        count=num(len(rules)))))
     changed = [c for c in rule_res.clusters if c.changed]
-    st.caption(f"{len(changed)} letter(s) changed: " + ", ".join(f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
-                                                      for c in changed[:12]))
+    st.caption(ngettext("{count} letter changed: {list}", "{count} letters changed: {list}", len(changed)).format(
+        count=num(len(changed)), list=", ".join(f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
+                                                      for c in changed[:12])))
     opts = tokenizer_options()
     ids = list(opts)
     default = next((i for i in ("tiktoken-cl100k", "cl100k_base", "bytes") if i in opts), ids[0])
-    tok = st.selectbox("Count tokens with", ids, index=ids.index(default), key="norm_tok",
-                       format_func=lambda i: f"{opts[i].group} · {opts[i].label}")
+    tok = st.selectbox(_("Count tokens with"), ids, index=ids.index(default), key="norm_tok",
+                       format_func=lambda i: option_label(opts[i]))
     try:
         size = 200 if opts[tok].sized else None
-        before_stats, _, name = encode_cached(tok, size, rule_res.before, 50)
-        after_stats, _, _ = encode_cached(tok, size, rule_res.after, 50)
-        st.markdown(f"**{name}**: {before_stats.tokens} tokens before → **{after_stats.tokens} after** the rules.")
+        # (not "_" for the unused chips: that name is the translation function)
+        before_stats, _chips, name = encode_cached(tok, size, rule_res.before, 50)
+        after_stats, _chips, _name = encode_cached(tok, size, rule_res.after, 50)
+        st.markdown(_("**{tokenizer}**: {before} tokens before → **{after} after** the rules.").format(
+            tokenizer=name, before=num(before_stats.tokens), after=num(after_stats.tokens)))
     except Exception as exc:  # a tokenizer failing must not take the page down
-        st.error(f"{opts[tok].label}: could not encode ({type(exc).__name__}: {exc}).")
-    st.download_button("Download normalizer JSON", export, file_name="normalizer.json", mime="application/json")
-    with st.expander("Normalizer JSON"):
+        st.error(_("{tokenizer}: could not encode ({error}).").format(tokenizer=_(opts[tok].label),
+                                                                      error=f"{type(exc).__name__}: {exc}"))
+    st.download_button(_("Download normalizer JSON"), export, file_name="normalizer.json", mime="application/json")
+    with st.expander(_("Normalizer JSON")):
         st.code(export, language="json")

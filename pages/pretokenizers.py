@@ -5,15 +5,28 @@ import streamlit as st
 
 from core.analysis import pretok_compare as pc
 from core.analysis.inspect import piece_links
+from core.i18n import N_
 from core.render import legend_html, render_pieces
 from pages._algos import asset_text, html_table, inject_css
-from pages._shared import _, esc, page_header, qp_init, qp_sync, show_tokens, text_input, url_text
+from pages._shared import (
+    _,
+    current_lang,
+    esc,
+    ngettext,
+    num,
+    page_header,
+    qp_init,
+    qp_sync,
+    show_tokens,
+    text_input,
+    url_text,
+)
 
 EXAMPLES = {
-    "bn": ("Bangla", "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
-    "fa": ("Persian", None),
-    "en": ("English", "Your order from Bazarghar will reach Rajshahi tomorrow afternoon. It's 1234 km!"),
-    "mixed": ("Bangla + Persian + English", None),
+    "bn": (N_("Bangla"), "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
+    "fa": (N_("Persian"), None),
+    "en": (N_("English"), "Your order from Bazarghar will reach Rajshahi tomorrow afternoon. It's 1234 km!"),
+    "mixed": (N_("Bangla + Persian + English"), None),
 }
 
 
@@ -35,22 +48,23 @@ page_header(
       "Compare the pieces each pattern makes on the same text."),
 )
 inject_css()
-st.info(pc.WHY)
+st.info(_(pc.WHY))
 
 qp_init("pt_example", "bn", param="example", choices=list(EXAMPLES))
-st.selectbox("Example", list(EXAMPLES), key="pt_example", format_func=lambda k: EXAMPLES[k][0], on_change=_use_example)
-text = text_input("pt_text", example_text(st.session_state["pt_example"]), label="Text", height=100)
+st.selectbox(_("Example"), list(EXAMPLES), key="pt_example", format_func=lambda k: _(EXAMPLES[k][0]),
+             on_change=_use_example)
+text = text_input("pt_text", example_text(st.session_state["pt_example"]), label=_("Text"), height=100)
 all_names = pc.names()
 qp_init("pt_patterns", list(pc.DEFAULT_ORDER), param="patterns",
         cast=lambda s: [p for p in s.split(",") if p in all_names])
-chosen = st.multiselect("Pre-tokenizers", all_names, key="pt_patterns")
+chosen = st.multiselect(_("Pre-tokenizers"), all_names, key="pt_patterns")
 qp_sync(example=st.session_state["pt_example"], text=url_text(text), patterns=",".join(chosen))
 
 if not text:
-    st.info("Type or paste some text above.")
+    st.info(_("Type or paste some text above."))
     st.stop()
 if not chosen:
-    st.info("Choose at least one pre-tokenizer.")
+    st.info(_("Choose at least one pre-tokenizer."))
     st.stop()
 
 results, notice = pc.compare(text, chosen)
@@ -58,11 +72,11 @@ if notice:
     st.warning(notice)
 
 summary = [[f"<b>{esc(r.name)}</b>", str(len(r.pieces)),
-            f'<span class="tl-algo-flag">{len(r.mark_splits)}</span>' if r.mark_splits else "0", esc(r.description)]
+            f'<span class="tl-algo-flag">{len(r.mark_splits)}</span>' if r.mark_splits else "0", esc(_(r.description))]
            for r in results]
-st.html(html_table(["pre-tokenizer", "pieces", "marks cut from their base", "what it does"], summary,
+st.html(html_table([_("pre-tokenizer"), _("pieces"), _("marks cut from their base"), _("what it does")], summary,
                    ["tl-changed" if r.mark_splits else "" for r in results], testid="pt-summary"))
-show_tokens(legend_html())
+show_tokens(legend_html(current_lang()))
 
 # Lines are drawn separately so each reads in its own direction (Persian right to left).
 line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
@@ -76,8 +90,9 @@ def line_of(offset: int) -> int:
 
 
 for r in results:
-    st.subheader(f"{r.name} · {len(r.pieces)} pieces", divider="gray")
-    st.caption(r.description)
+    st.subheader(ngettext("{name} · {count} piece", "{name} · {count} pieces", len(r.pieces)).format(
+        name=r.name, count=num(len(r.pieces))), divider="gray")
+    st.caption(_(r.description))
     by_line: dict[int, list[bytes]] = {}
     line_spans: dict[int, list[tuple[int, int]]] = {}  # where each piece lies in the text (for chip links)
     for p in r.pieces:
@@ -94,12 +109,17 @@ for r in results:
         show_tokens(render_pieces(by_line[k], max_tokens=400, link=piece_links(text, by_line[k], line_spans[k])))
     for note in r.engine_notes[:20]:
         # at the token: the model's regex engine has older Unicode tables than the one this page could use
-        st.warning(f"At character {note.offset + 1} ({note.char!r}): {note.message}. The pieces above are the "
-                   "model's.")
+        st.warning(_("At character {index} ({char}): {note}. The pieces above are the model's.").format(
+            index=note.offset + 1, char=repr(note.char), note=note.message))
     if len(r.engine_notes) > 20:
-        st.warning(f"… and {len(r.engine_notes) - 20} more characters the model's engine cuts differently.")
+        st.warning(_("… and {count} more characters the model's engine cuts differently.").format(
+            count=num(len(r.engine_notes) - 20)))
     if r.mark_splits:
         shown = ", ".join(m.label for m in r.mark_splits[:8])
-        more = f" and {len(r.mark_splits) - 8} more" if len(r.mark_splits) > 8 else ""
-        st.warning(f"{len(r.mark_splits)} place(s) where this pattern separates a combining mark (\\p{{M}}) from the "
-                   f"letter before it: {shown}{more}. No merge can join them again.")
+        if len(r.mark_splits) > 8:
+            shown = _("{list} and {count} more").format(list=shown, count=num(len(r.mark_splits) - 8))
+        st.warning(ngettext("{count} place where this pattern separates a combining mark (\\p{{M}}) from the letter "
+                            "before it: {list}. No merge can join them again.",
+                            "{count} places where this pattern separates a combining mark (\\p{{M}}) from the letter "
+                            "before it: {list}. No merge can join them again.", len(r.mark_splits)).format(
+            count=num(len(r.mark_splits)), list=shown))

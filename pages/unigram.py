@@ -7,15 +7,18 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.analysis.inspect import chip_links
+from core.i18n import N_
 from core.models import unigram as ug
 from core.render import render_pieces
 from pages._algos import html_table, inject_css, trained_unigram
-from pages._shared import LEARN_LANGS, LEARN_WORDS, _, esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import LEARN_LANGS, LEARN_WORDS, _, esc, ngettext, num, page_header, qp_init, qp_sync, show_tokens
 
 SOURCES = {
-    "trained": "Trained here (UnigramTrainer on a bundled sample)",
-    "upload": "Upload a Unigram tokenizer.json or SentencePiece .model",
+    "trained": N_("Trained here (UnigramTrainer on a bundled sample)"),
+    "upload": N_("Upload a Unigram tokenizer.json or SentencePiece .model"),
 }
+#: Columns of the lattice edges table (shown translated).
+COLUMNS = (N_("start"), N_("end"), N_("piece"), "id", N_("log p"), N_("best path"), N_("unknown"))
 BEST = "#EE7733"   # Paul Tol vibrant orange: the best path
 OTHER = "#BBBBBB"
 UNK = "#CC3311"
@@ -28,46 +31,47 @@ page_header(
 inject_css()
 
 qp_init("ug_source", "trained", param="model", choices=list(SOURCES))
-source = st.radio("Model", list(SOURCES), key="ug_source", format_func=SOURCES.get, horizontal=True)
+source = st.radio(_("Model"), list(SOURCES), key="ug_source", format_func=lambda k: _(SOURCES[k]), horizontal=True)
 model: ug.UnigramModel | None = None
 try:
     if source == "trained":
         qp_init("ug_lang", "bn", param="lang", choices=list(LEARN_LANGS))
         qp_init("ug_size", 400, param="size", cast=int)
         c1, c2 = st.columns([1, 2])
-        lang = c1.selectbox("Sample", list(LEARN_LANGS), key="ug_lang", format_func=LEARN_LANGS.get)
-        size = c2.slider("Vocabulary size (the trainer may stop earlier on a small corpus)", 100, 1500, key="ug_size",
-                         step=20)
+        lang = c1.selectbox(_("Sample"), list(LEARN_LANGS), key="ug_lang", format_func=lambda k: _(LEARN_LANGS[k]))
+        size = c2.slider(_("Vocabulary size (the trainer may stop earlier on a small corpus)"), 100, 1500,
+                         key="ug_size", step=20)
         model = trained_unigram(size, lang)
     else:
-        up = st.file_uploader("Unigram tokenizer.json or SentencePiece .model", type=None,
+        up = st.file_uploader(_("Unigram tokenizer.json or SentencePiece .model"), type=None,
                               key="ug_upload", max_upload_size=50)
         if up is None:
-            st.info("Upload a file to use its pieces and scores.")
+            st.info(_("Upload a file to use its pieces and scores."))
         else:
             model = ug.load_bytes(up.getvalue(), up.name)
 except ug.UnigramError as exc:
-    st.error(f"Cannot use this model: {exc}.")
+    st.error(_("Cannot use this model: {error}.").format(error=exc))
     model = None
 
 ug_lang = st.session_state.get("ug_lang", "bn") if source == "trained" else "bn"
 qp_init(f"ug_word_{ug_lang}", LEARN_WORDS[ug_lang], param="word")  # each sample starts from a word of its own
-word = st.text_input(f"Word (up to {ug.MAX_WORD_CHARS} characters are drawn)", key=f"ug_word_{ug_lang}")
+word = st.text_input(_("Word (up to {count} characters are drawn)").format(count=ug.MAX_WORD_CHARS),
+                     key=f"ug_word_{ug_lang}")
 qp_sync(model=source, word=word if len(word) <= 200 else None,
         size=st.session_state.get("ug_size") if source == "trained" else None,
         lang=ug_lang if source == "trained" else None)
 
 if model is not None:
-    st.caption(f"{len(model):,} pieces from {model.source} · unknown piece "
-               f"{model.unk_piece if model.unk_piece is not None else '(none)'} scores {model.unk_score:.2f} "
-               f"(lowest score − {ug.UNK_PENALTY:g})")
+    st.caption(_("{count} pieces from {source} · unknown piece {unk} scores {score} (lowest score − {penalty})").format(
+        count=num(len(model)), source=model.source, unk=model.unk_piece if model.unk_piece is not None else _("(none)"),
+        score=f"{model.unk_score:.2f}", penalty=f"{ug.UNK_PENALTY:g}"))
     for note in model.notes:
         st.info(note)
 
 if model is None:
     st.stop()
 if not word.strip():
-    st.info("Type a word to see its lattice.")
+    st.info(_("Type a word to see its lattice."))
     st.stop()
 
 try:
@@ -79,18 +83,21 @@ if lat.notice:
     st.warning(lat.notice)
 
 best_ids = {(e.start, e.end) for e in lat.best.edges}
-st.subheader("Best path (Viterbi)", divider="gray")
-st.markdown(f"**{len(lat.tokens)} tokens**, total log-probability **{lat.best.score:.3f}**: "
-            + " ".join(f"`{t}`" for t, _ in lat.tokens))
+st.subheader(_("Best path (Viterbi)"), divider="gray")
+st.markdown(ngettext("**{count} token**, total log-probability **{score}**: {pieces}",
+                     "**{count} tokens**, total log-probability **{score}**: {pieces}", len(lat.tokens)).format(
+    count=num(len(lat.tokens)), score=f"{lat.best.score:.3f}", pieces=" ".join(f"`{t}`" for t, _i in lat.tokens)))
 # a chip opens the word inspector on its word (the pieces join to lat.word, whose ▁ are spaces)
-best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _ in lat.tokens) == lat.word else None
-show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens], link=best_link,
+best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _i in lat.tokens) == lat.word else None
+show_tokens(render_pieces([t.encode("utf-8") for t, _i in lat.tokens], ids=[i for _t, i in lat.tokens], link=best_link,
                           unknown=() if model.unk_id is None else (model.unk_id,)))
-n_unk = sum(1 for _, i in lat.tokens if model.unk_id is not None and i == model.unk_id)
+n_unk = sum(1 for _t, i in lat.tokens if model.unk_id is not None and i == model.unk_id)
 if n_unk:
-    st.warning(f"{n_unk} token{'s' if n_unk != 1 else ''} of this word {'are' if n_unk != 1 else 'is'} unknown "
-               f"({model.unk_piece}): no piece of the model covers {'them' if n_unk != 1 else 'it'}, so the model "
-               "sees only “something unknown” there (drawn with a red UNK tag).")
+    st.warning(ngettext(
+        "{count} token of this word is unknown ({unk}): no piece of the model covers it, so the model sees only "
+        "“something unknown” there (drawn with a red UNK tag).",
+        "{count} tokens of this word are unknown ({unk}): no piece of the model covers them, so the model sees only "
+        "“something unknown” there (drawn with a red UNK tag).", n_unk).format(count=num(n_unk), unk=model.unk_piece))
 
 # ---- the lattice drawing: positions on x, each piece an arc from its start to its end.
 # One trace per kind (others / unknown / best path), arcs separated by None, so a 200-character word stays fast.
@@ -107,13 +114,15 @@ for e in lat.edges:
     groups["best" if (e.start, e.end) in best_ids else "unk" if e.unk else "other"].append(e)
 styles = {"other": dict(color=OTHER, width=1.5), "unk": dict(color=UNK, width=1.5, dash="dot"),
           "best": dict(color=BEST, width=5)}
+unknown_tag = "  " + _("(unknown)")
+trace_names = {"other": _("other pieces"), "unk": _("unknown"), "best": _("best path")}
 for kind, edges in groups.items():
     xs: list[float | None] = []
     ys: list[float | None] = []
     hover: list[str | None] = []
     for e in edges:
         h = arc_height(e)
-        label = f"{e.piece}  [{e.start}, {e.end})  log p = {e.score:.3f}" + ("  (unknown)" if e.unk else "")
+        label = f"{e.piece}  [{e.start}, {e.end})  log p = {e.score:.3f}" + (unknown_tag if e.unk else "")
         for t in range(25):
             xs.append(e.start + (e.end - e.start) * t / 24)
             ys.append(h * math.sin(math.pi * t / 24))
@@ -123,7 +132,7 @@ for kind, edges in groups.items():
         hover.append(None)
     if edges:
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=styles[kind], hoverinfo="text", hovertext=hover,
-                                 name={"other": "other pieces", "unk": "unknown", "best": "best path"}[kind]))
+                                 name=trace_names[kind]))
 labelled = [e for e in lat.edges if (e.start, e.end) in best_ids or n <= 30]
 fig.add_trace(go.Scatter(
     x=[(e.start + e.end) / 2 for e in labelled], y=[arc_height(e) + 0.12 for e in labelled], mode="text",
@@ -135,27 +144,33 @@ fig.add_trace(go.Scatter(x=[i + 0.5 for i in range(n)], y=[-0.12] * n, mode="tex
 top = max((arc_height(e) for e in lat.edges), default=1.0) + 0.45
 fig.update_layout(height=460 if n <= 30 else 360, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
                   legend=dict(orientation="h", y=1.02, x=0),
-                  xaxis=dict(tickmode="linear", dtick=1 if n <= 40 else max(1, n // 20), title="position (characters)",
+                  xaxis=dict(tickmode="linear", dtick=1 if n <= 40 else max(1, n // 20), title=_("position (characters)"),
                              range=[-0.3, n + 0.3], showgrid=True, gridcolor="#eee"),
                   yaxis=dict(visible=False, range=[-0.3, top]))
-st.subheader("Lattice", divider="gray")
-st.caption(f"{len(lat.edges)} pieces match spans of “{lat.word}”. Orange: the best path; dotted red: unknown "
-           "characters; hover an arc for its log-probability.")
+st.subheader(_("Lattice"), divider="gray")
+st.caption(ngettext("{count} piece matches spans of “{word}”. Orange: the best path; dotted red: unknown characters; "
+                    "hover an arc for its log-probability.",
+                    "{count} pieces match spans of “{word}”. Orange: the best path; dotted red: unknown characters; "
+                    "hover an arc for its log-probability.", len(lat.edges)).format(count=num(len(lat.edges)),
+                                                                                   word=lat.word))
 st.plotly_chart(fig, config={"displayModeBar": False})
 
-st.subheader("Best segmentations", divider="gray")
+st.subheader(_("Best segmentations"), divider="gray")
+best_word = _("1 (best)")
 rows = []
 for k, s in enumerate(lat.top, 1):
     rel = math.exp(s.score - lat.best.score)
     rows.append([str(k), f"<span dir='auto'>{esc(' | '.join(s.pieces))}</span>", f"{s.score:.3f}",
-                 f"{rel:.3g}×" if k > 1 else "1 (best)"])
-st.html(html_table(["rank", "pieces", "log-probability", "probability vs best"], rows,
+                 f"{rel:.3g}×" if k > 1 else best_word])
+st.html(html_table([_("rank"), _("pieces"), _("log-probability"), _("probability vs best")], rows,
                    ["tl-hit"] + [""] * (len(rows) - 1), testid="ug-top"))
-st.caption("Probability of a segmentation = product of its pieces' probabilities = exp(sum of log-probabilities).")
+st.caption(_("Probability of a segmentation = product of its pieces' probabilities = exp(sum of log-probabilities)."))
 
-with st.expander(f"All {len(lat.edges)} lattice edges"):
+with st.expander(ngettext("All {count} lattice edge", "All {count} lattice edges", len(lat.edges)).format(
+        count=num(len(lat.edges)))):
     st.dataframe(
         [{"start": e.start, "end": e.end, "piece": e.piece, "id": e.id, "log p": round(e.score, 4),
           "best path": (e.start, e.end) in best_ids, "unknown": e.unk} for e in lat.edges],
         hide_index=True,
+        column_config={c: _(c) for c in COLUMNS},
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.analysis.inspect import chip_links
+from core.i18n import N_
 from core.models import wordpiece as wp
 from pages._algos import html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
 from pages._shared import (
@@ -11,6 +12,8 @@ from pages._shared import (
     _,
     esc,
     learn_lines,
+    ngettext,
+    num,
     page_header,
     qp_init,
     qp_sync,
@@ -21,9 +24,9 @@ from pages._shared import (
 
 TYPED_DEFAULT = "ঘর, দাম, ##ের, ##ে, ##র, ##ি"
 SOURCES = {
-    "typed": "Typed by hand",
-    "trained": "Trained here (WordPieceTrainer on a bundled sample)",
-    "upload": "Upload a tokenizer.json or vocab.txt",
+    "typed": N_("Typed by hand"),
+    "trained": N_("Trained here (WordPieceTrainer on a bundled sample)"),
+    "upload": N_("Upload a tokenizer.json or vocab.txt"),
 }
 
 page_header(
@@ -39,42 +42,44 @@ with main:
     # Default: a vocabulary trained on a sample, so pasted text in that language mostly encodes;
     # the textbook six pieces ("Typed by hand") show the whole-word [UNK] on purpose.
     qp_init("wp_source", "trained", param="vocab", choices=list(SOURCES))
-    source = st.radio("Vocabulary", list(SOURCES), key="wp_source", format_func=SOURCES.get, horizontal=True)
+    source = st.radio(_("Vocabulary"), list(SOURCES), key="wp_source", format_func=lambda k: _(SOURCES[k]),
+                      horizontal=True)
     vocab: wp.WordPieceVocab | None = None
     try:
         if source == "typed":
             qp_init("wp_typed", TYPED_DEFAULT)
-            typed = st.text_area("Pieces (comma, space or one per line; ## marks a piece inside a word)",
+            typed = st.text_area(_("Pieces (comma, space or one per line; ## marks a piece inside a word)"),
                                  key="wp_typed", height=80)
             vocab = wp.parse_typed_vocab(typed)
         elif source == "trained":
             qp_init("wp_lang", "bn", param="lang", choices=list(LEARN_LANGS))
             qp_init("wp_size", 300, param="size", cast=int)
             c1, c2 = st.columns([1, 2])
-            lang = c1.selectbox("Sample", list(LEARN_LANGS), key="wp_lang", format_func=LEARN_LANGS.get)
-            size = c2.slider("Vocabulary size", 80, 1500, key="wp_size", step=20)
+            lang = c1.selectbox(_("Sample"), list(LEARN_LANGS), key="wp_lang", format_func=lambda k: _(LEARN_LANGS[k]))
+            size = c2.slider(_("Vocabulary size"), 80, 1500, key="wp_size", step=20)
             vocab = trained_wordpiece(size, lang)
         else:
-            up = st.file_uploader("WordPiece tokenizer.json or BERT vocab.txt", type=None,
+            up = st.file_uploader(_("WordPiece tokenizer.json or BERT vocab.txt"), type=None,
                                   key="wp_upload", max_upload_size=20)
             if up is None:
-                st.info("Upload a file to use its vocabulary.")
+                st.info(_("Upload a file to use its vocabulary."))
             else:
                 vocab = wp.load_vocab_bytes(up.getvalue(), up.name)
     except wp.VocabError as exc:
-        st.error(f"Cannot use this vocabulary: {exc}.")
+        st.error(_("Cannot use this vocabulary: {error}.").format(error=exc))
         vocab = None
 
     if vocab is not None:
-        st.caption(f"{len(vocab):,} entries · unknown token {vocab.unk_token} · prefix {vocab.prefix} · "
-                   f"words longer than {vocab.max_input_chars_per_word} characters become {vocab.unk_token}")
+        st.caption(_("{count} entries · unknown token {unk} · prefix {prefix} · words longer than {limit} characters "
+                     "become {unk}").format(count=num(len(vocab)), unk=vocab.unk_token, prefix=vocab.prefix,
+                                            limit=vocab.max_input_chars_per_word))
         for note in vocab.notes:
             st.info(note)
 
     trained_lang = st.session_state.get("wp_lang", "bn") if source == "trained" else None
     default_text = "ঘরের দামি ঘরেই" if source == "typed" else learn_lines(trained_lang or "bn")[0]
     # the text box follows the sample: a new language starts from its own first sentence
-    text = text_input(f"wp_text_{trained_lang or source}", default_text, label="Text to encode", upload=False,
+    text = text_input(f"wp_text_{trained_lang or source}", default_text, label=_("Text to encode"), upload=False,
                       height=80)
     qp_sync(vocab=source, text=url_text(text), size=st.session_state.get("wp_size") if source == "trained" else None,
             lang=trained_lang)
@@ -92,73 +97,90 @@ with main:
                 end = next(c.end for c in s.candidates if c.found)
                 spans.append((w.start + s.position, w.start + end))
                 ids.append(tok_id)
-        st.subheader("Result", divider="gray")
-        st.markdown(f"**{len(trace.pieces)} tokens:** " + " ".join(f"`{p}`" for p in trace.pieces))
+        st.subheader(_("Result"), divider="gray")
+        st.markdown(ngettext("**{count} token:** {pieces}", "**{count} tokens:** {pieces}", len(trace.pieces)).format(
+            count=num(len(trace.pieces)), pieces=" ".join(f"`{p}`" for p in trace.pieces)))
         show_tokens(spans_chips(text, spans, ids, link=chip_links(text)))  # a chip opens the word inspector
         unk_words = [w for w in trace.words if w.unk]
         if unk_words:
-            st.warning(f"{len(unk_words)} word(s) became {vocab.unk_token}: "
-                       + ", ".join(w.word for w in unk_words[:10]) + ". Their meaning is lost to the model.")
+            st.warning(ngettext("{count} word became {unk}: {words}. Its meaning is lost to the model.",
+                                "{count} words became {unk}: {words}. Their meaning is lost to the model.",
+                                len(unk_words)).format(count=num(len(unk_words)), unk=vocab.unk_token,
+                                                       words=", ".join(w.word for w in unk_words[:10])))
 
-        st.subheader("Steps for one word", divider="gray")
+        st.subheader(_("Steps for one word"), divider="gray")
         labels = [f"{k + 1}. {w.word}" + (f"  → {vocab.unk_token}" if w.unk else "") for k, w in enumerate(trace.words)]
         first_unk = next((k for k, w in enumerate(trace.words) if w.unk), 0)
         # keyed by the text: new text gives a new box (never a word of the old text over these steps)
-        pick = st.selectbox("Word", range(len(labels)), index=first_unk, format_func=lambda k: labels[k],
+        pick = st.selectbox(_("Word"), range(len(labels)), index=first_unk, format_func=lambda k: labels[k],
                             key=f"wp_word_{hash(text)}")
         word = trace.words[pick]
         if word.too_long:
-            st.error(f"“{word.word[:40]}…” has {len(word.word)} characters: {word.reason}.")
+            st.error(_("“{word}…” has {count} characters: {reason}.").format(word=word.word[:40], count=num(len(word.word)),
+                                                                            reason=word.reason))
         else:
             n_steps = len(word.steps)
-            upto = st.slider("Show steps", 1, n_steps, n_steps, key=f"wp_step_{pick}_{n_steps}") if n_steps > 1 else 1
+            upto = st.slider(_("Show steps"), 1, n_steps, n_steps, key=f"wp_step_{pick}_{n_steps}") if n_steps > 1 else 1
+            in_vocab, not_in_vocab = esc(_("✔ in vocabulary")), esc(_("✘ not in vocabulary"))
+            heads = [_("candidate"), _("characters"), _("lookup")]  # html_table escapes its headers
             for s in word.steps[:upto]:
-                outcome = (f"match <b>{esc(s.match)}</b>" if s.match else
-                           f'<span class="tl-algo-flag">no candidate matches: the whole word becomes '
-                           f"{esc(vocab.unk_token)}</span>")
-                st.html(f"<div>At character {s.position}, remaining <b dir='auto'>{esc(s.remaining)}</b>: "
-                        f"tried {len(s.candidates)} candidate(s), longest first; {outcome}</div>")
+                # escaped templates first, then the escaped values (HTML) go into their fields
+                outcome = (esc(_("match {piece}")).format(piece=f"<b>{esc(s.match)}</b>") if s.match else
+                           '<span class="tl-algo-flag">' + esc(_("no candidate matches: the whole word becomes {unk}")
+                                                               .format(unk=vocab.unk_token)) + "</span>")
+                line = esc(ngettext("At character {position}, remaining {rest}: tried {count} candidate, longest first; "
+                                    "{outcome}",
+                                    "At character {position}, remaining {rest}: tried {count} candidates, longest "
+                                    "first; {outcome}", len(s.candidates))).format(
+                    position=s.position, rest=f"<b dir='auto'>{esc(s.remaining)}</b>", count=len(s.candidates),
+                    outcome=outcome)
+                st.html(f"<div>{line}</div>")
                 rows = [[f"<code>{esc(c.piece)}</code>", f"{c.start}–{c.end}",
-                         "✔ in vocabulary" if c.found else "✘ not in vocabulary"] for c in s.candidates]
-                st.html(html_table(["candidate", "characters", "lookup"], rows,
+                         in_vocab if c.found else not_in_vocab] for c in s.candidates]
+                st.html(html_table(heads, rows,
                                    ["tl-hit" if c.found else "" for c in s.candidates], testid="wp-steps"))
             if upto == n_steps:
                 if word.unk:
-                    st.error(f"Result: {vocab.unk_token}. {word.reason[:1].upper() + word.reason[1:]}.")
+                    st.error(_("Result: {unk}. {reason}.").format(unk=vocab.unk_token,
+                                                                 reason=word.reason[:1].upper() + word.reason[1:]))
                 else:
-                    st.success("Result: " + " ".join(word.pieces))
+                    st.success(_("Result: {pieces}").format(pieces=" ".join(word.pieces)))
     elif vocab is not None:
-        st.info("Type some text to encode.")
+        st.info(_("Type some text to encode."))
 
 with side:
-    st.subheader("Training score: WordPiece vs BPE", divider="gray")
-    st.markdown(
+    st.subheader(_("Training score: WordPiece vs BPE"), divider="gray")
+    st.markdown(_(
         "The textbook WordPiece trainer merges the pair with the highest **count(ab) / (count(a) × count(b))**; "
         "BPE merges the pair with the highest **count(ab)**. Below, both run on the same corpus. "
         "Note: Hugging Face's `WordPieceTrainer` (used for “Trained here”) actually picks merges by BPE counts."
-    )
-    corpora = {"english": "English toy: low ×5, lower ×2, newest ×6, widest ×3", "sample": "Bundled Bangla sample"}
+    ))
+    corpora = {"english": N_("English toy: low ×5, lower ×2, newest ×6, widest ×3"),
+               "sample": N_("Bundled Bangla sample")}
     qp_init("wp_corpus", "english", choices=list(corpora))
-    corpus = st.radio("Corpus", list(corpora), key="wp_corpus", format_func=corpora.get)
-    steps = st.slider("Merges", 1, 30, 8, key="wp_merges")
+    corpus = st.radio(_("Corpus"), list(corpora), key="wp_corpus", format_func=lambda k: _(corpora[k]))
+    steps = st.slider(_("Merges"), 1, 30, 8, key="wp_merges")
     counts = {"low": 5, "lower": 2, "newest": 6, "widest": 3} if corpus == "english" else sample_word_counts()
     by_score = wp.score_merges(counts, steps, criterion="wordpiece")
     by_count = wp.score_merges(counts, steps, criterion="bpe")
     rows, classes = [], []
+    differ_word, same_word = esc(_("differ")), esc(_("same"))
     for a, b in zip(by_score, by_count):
         differ = a.chosen.merged != b.chosen.merged
         rows.append([
             str(a.number),
             f"<code>{esc(a.chosen.left)} + {esc(a.chosen.right)}</code><br>"
             f"{a.chosen.pair_count}/({a.chosen.left_count}×{a.chosen.right_count}) = {a.chosen.score:.3f}",
-            f"<code>{esc(b.chosen.left)} + {esc(b.chosen.right)}</code><br>count {b.chosen.pair_count}",
-            "differ" if differ else "same",
+            f"<code>{esc(b.chosen.left)} + {esc(b.chosen.right)}</code><br>"
+            + esc(_("count {count}").format(count=b.chosen.pair_count)),
+            differ_word if differ else same_word,
         ])
         classes.append("tl-changed" if differ else "")
-    st.html(html_table(["#", "WordPiece score picks", "BPE count picks", ""], rows, classes, testid="wp-score"))
+    st.html(html_table(["#", _("WordPiece score picks"), _("BPE count picks"), ""], rows, classes, testid="wp-score"))
     n_diff = sum(1 for a, b in zip(by_score, by_count) if a.chosen.merged != b.chosen.merged)
-    st.caption(f"The two runs choose differently at {n_diff} of {len(rows)} steps. The score favours pairs whose "
-               "parts rarely appear apart, even if the pair itself is rare.")
+    st.caption(_("The two runs choose differently at {count} of {total} steps. The score favours pairs whose parts "
+                 "rarely appear apart, even if the pair itself is rare.").format(count=num(n_diff), total=num(len(rows))))
     if by_score:
-        with st.expander("Words after the WordPiece-score run"):
-            st.html(html_table(["word", "pieces"], [[esc(w), esc(" ".join(p))] for w, p in by_score[-1].segmentations[:60]]))
+        with st.expander(_("Words after the WordPiece-score run")):
+            st.html(html_table([_("word"), _("pieces")],
+                               [[esc(w), esc(" ".join(p))] for w, p in by_score[-1].segmentations[:60]]))

@@ -15,22 +15,23 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..i18n import N_, _
 from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
 from ..text.units import Span
 
 #: Pre-tokenizers from the ``tokenizers`` library, shown next to the regex patterns.
 LIBRARY_PRETOKENIZERS: dict[str, str] = {
-    "metaspace": "SentencePiece-style Metaspace: spaces become ▁ and start the next piece; nothing else splits.",
-    "bert": "BERT: split on whitespace (dropped) and around every punctuation character.",
+    "metaspace": N_("SentencePiece-style Metaspace: spaces become ▁ and start the next piece; nothing else splits."),
+    "bert": N_("BERT: split on whitespace (dropped) and around every punctuation character."),
 }
 
 #: The order the page and CLI show them in.
 DEFAULT_ORDER: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "whitespace", "ws-attached", "metaspace", "bert")
 
 #: Why \p{L} patterns cut Bangla apart and o200k does not (one line for the page).
-WHY = ("GPT-2, cl100k and Llama 3 match words with \\p{L}+, but Bangla vowel signs and the virama are \\p{M} "
-       "(marks), so the regex stops before every mark and cuts the word apart; o200k's letter classes include "
-       "\\p{M}, so the word stays whole.")
+WHY = N_("GPT-2, cl100k and Llama 3 match words with \\p{L}+, but Bangla vowel signs and the virama are \\p{M} "
+         "(marks), so the regex stops before every mark and cuts the word apart; o200k's letter classes include "
+         "\\p{M}, so the word stays whole.")
 
 #: Longest text compared (longer text is cut, with a notice).
 MAX_CHARS = 20000
@@ -120,7 +121,7 @@ def compare(text: str, which: Sequence[str] | None = None) -> tuple[list[Pattern
     """Pieces and flagged mark splits for each pre-tokenizer, plus a notice if the text was cut."""
     notice = ""
     if len(text) > MAX_CHARS:
-        notice = f"Only the first {MAX_CHARS} of {len(text)} characters are compared."
+        notice = _("Only the first {shown} of {total} characters are compared.").format(shown=MAX_CHARS, total=len(text))
         text = text[:MAX_CHARS]
     out = []
     for name in which or DEFAULT_ORDER:

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import regex
 
+from ..i18n import N_
 from ..text.limits import user_finditer
 from ..text.units import Span
 
@@ -44,23 +45,23 @@ class Pattern:
 PATTERNS: dict[str, Pattern] = {
     p.name: p
     for p in (
-        Pattern("none", None, "No split: the whole text is one piece."),
+        Pattern("none", None, N_("No split: the whole text is one piece.")),
         Pattern(
             "ws-attached",
             r"\s*\S+|\s+",
-            "Whitespace stays on the following word, so joining pieces gives the text back exactly.",
+            N_("Whitespace stays on the following word, so joining pieces gives the text back exactly."),
         ),
-        Pattern("whitespace", r"\S+", "Runs of non-space; whitespace is dropped."),
+        Pattern("whitespace", r"\S+", N_("Runs of non-space; whitespace is dropped.")),
         Pattern(
             "gpt2",
             r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
-            "GPT-2: letters (\\p{L}+), numbers and punctuation apart; vowel signs (\\p{M}) break words.",
+            N_("GPT-2: letters (\\p{L}+), numbers and punctuation apart; vowel signs (\\p{M}) break words."),
             "tiktoken",
         ),
         Pattern(
             "cl100k",
             r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",
-            "cl100k_base (GPT-4): like GPT-2, digits in groups of three; still \\p{L}+ only.",
+            N_("cl100k_base (GPT-4): like GPT-2, digits in groups of three; still \\p{L}+ only."),
             "tiktoken",
         ),
         Pattern(
@@ -76,14 +77,14 @@ PATTERNS: dict[str, Pattern] = {
                     r"\s+",
                 ]
             ),
-            "o200k_base (GPT-4o): letter runs include marks (\\p{M}), so Bangla words stay whole.",
+            N_("o200k_base (GPT-4o): letter runs include marks (\\p{M}), so Bangla words stay whole."),
             "tiktoken",
         ),
         Pattern(
             "llama3",
             _CONTRACTIONS
             + r"|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
-            "Llama 3: the cl100k pattern family; \\p{L}+ only.",
+            N_("Llama 3: the cl100k pattern family; \\p{L}+ only."),
             "tiktoken",
         ),
     )
@@ -106,7 +107,7 @@ def resolve_pattern(name_or_regex: str) -> Pattern:
         raise PatternError(f"invalid regex {name_or_regex!r}: {exc}") from None
     if compiled.fullmatch("") is not None and not compiled.search("a b"):
         raise PatternError(f"regex {name_or_regex!r} only matches empty text")
-    return Pattern("custom", name_or_regex, "User regex.")
+    return Pattern("custom", name_or_regex, N_("User regex."))
 
 
 _COMPILED: dict[str, regex.Pattern] = {}
