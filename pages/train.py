@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
+from core.i18n import N_
 from core.pretrained import zoo
 from pages._charts import Series, line_chart
 from pages._selector import add_session_tokenizer
@@ -13,9 +14,11 @@ from pages._shared import (
     LEARN_LANGS,
     MAX_UPLOAD_MB,
     _,
+    current_lang,
     decode_upload,
     esc,
     learn_lines,
+    num,
     page_header,
     qp_init,
     qp_sync,
@@ -34,6 +37,11 @@ from pages._training import (
     train_cached,
 )
 
+#: Columns of the metrics table (the CSV keeps these English names; the page shows them translated).
+COLUMNS = (N_("Tokenizer"), N_("Vocab asked"), N_("Vocab obtained"), N_("Tokens / sentence"), N_("UNK %"),
+           N_("Round trip %"), N_("cut %"), N_("bad %"), N_("Unused tokens"), N_("Train s"), N_("Why obtained ≠ asked"))
+#: How the corpus was split (core.analysis.evaluate), named in the split summary.
+UNITS = {"document": N_("document"), "line group": N_("line group")}
 SIZE_CHOICES = [300, 500, 1000, 2000, 4000, 8000, 16000, 32000]
 PALETTE = {  # Paul Tol's colour-blind-safe "bright" scheme
     "bpe": "#4477AA", "byte-gpt2": "#EE6677", "byte-plain": "#228833", "wordpiece": "#CCBB44", "unigram": "#AA3377",
@@ -55,8 +63,9 @@ page_header(
 st.html(f"<style>{DIFF_CSS}</style>")
 
 # ---------------------------------------------------------------- corpus
-SOURCES = {"bundled": "Bundled Bangla corpus", **{k: f"{v} sample" for k, v in LEARN_LANGS.items() if k != "bn"},
-           "upload": "Upload a UTF-8 .txt"}
+SOURCES = {"bundled": _("Bundled Bangla corpus"),
+           **{k: _("{language} sample").format(language=_(v)) for k, v in LEARN_LANGS.items() if k != "bn"},
+           "upload": _("Upload a UTF-8 .txt")}
 qp_init("tr_source", "bundled", param="corpus", choices=tuple(SOURCES))
 qp_init("tr_recipes", list(R.RECIPES), param="recipes",
         cast=lambda s: [r for r in s.split(",") if r in R.RECIPES] or list(R.RECIPES))
@@ -65,19 +74,22 @@ qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
 qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=lambda s: max(1, min(50, int(s))))
 
 with st.container(border=True):
-    source = st.radio("Training corpus", list(SOURCES), key="tr_source", horizontal=True, format_func=SOURCES.get)
+    source = st.radio(_("Training corpus"), list(SOURCES), key="tr_source", horizontal=True, format_func=SOURCES.get)
     text: str | None = None
     if source in LEARN_LANGS:
         text = "\n\n".join(learn_lines(source))  # each sentence its own document
-        st.caption(f"{len(learn_lines(source))} {LEARN_LANGS[source]} sentences written for this project "
-                   f"(assets/learn/{source}.txt), each its own document: small, so keep the vocabulary sizes small.")
+        st.caption(_("{count} {language} sentences written for this project ({file}), each its own document: small, "
+                     "so keep the vocabulary sizes small.").format(count=num(len(learn_lines(source))),
+                                                                  language=_(LEARN_LANGS[source]),
+                                                                  file=f"assets/learn/{source}.txt"))
     elif source == "bundled":
         text = bundled_corpus()
-        st.caption("Original Bangla text written for this project: shop messages, weather, school, family, farming, "
-                   "travel, health, food, culture and news, in documents separated by blank lines.")
+        st.caption(_("Original Bangla text written for this project: shop messages, weather, school, family, farming, "
+                     "travel, health, food, culture and news, in documents separated by blank lines."))
     else:
         up = st.file_uploader(
-            f"Corpus (.txt, UTF-8; documents separated by blank lines; at most {MAX_TRAIN_CHARS:,} characters)",
+            _("Corpus (.txt, UTF-8; documents separated by blank lines; at most {count} characters)").format(
+                count=num(MAX_TRAIN_CHARS)),
             type=["txt"], key="tr_upload", max_upload_size=MAX_UPLOAD_MB,
         )  # fmt: skip
         if up is not None:
@@ -85,59 +97,63 @@ with st.container(border=True):
             if err:
                 st.error(err)
             elif decoded is not None and len(decoded) > MAX_TRAIN_CHARS:
-                st.error(f"“{up.name}” has {len(decoded):,} characters; the train page accepts at most "
-                         f"{MAX_TRAIN_CHARS:,}. Use `python -m core train --corpus FILE` for larger corpora.")
+                st.error(_("“{name}” has {count} characters; the train page accepts at most {limit}. Use `python -m core "
+                           "train --corpus FILE` for larger corpora.").format(name=up.name, count=num(len(decoded)),
+                                                                              limit=num(MAX_TRAIN_CHARS)))
             else:
                 text = decoded
         else:
-            st.info("Upload a corpus to train on it, or switch back to the bundled corpus.")
+            st.info(_("Upload a corpus to train on it, or switch back to the bundled corpus."))
 
     with st.form("tr_form", border=False):
         c1, c2, c3 = st.columns([3, 3, 1])
-        recipes = c1.multiselect("Recipes", list(R.RECIPES), key="tr_recipes",
+        recipes = c1.multiselect(_("Recipes"), list(R.RECIPES), key="tr_recipes",
                                  format_func=lambda r: R.RECIPES[r].label)
-        sizes = c2.multiselect("Vocabulary sizes", SIZE_CHOICES, key="tr_sizes",
-                               format_func=lambda n: f"{n:,}")
-        min_frequency = c3.number_input("min frequency", 1, 50, key="tr_minf",
-                                        help="A pair must occur at least this often to be merged (BPE, WordPiece).")
-        st.form_submit_button("Train and evaluate", type="primary")
+        sizes = c2.multiselect(_("Vocabulary sizes"), SIZE_CHOICES, key="tr_sizes",
+                               format_func=lambda n: num(n))
+        min_frequency = c3.number_input(_("min frequency"), 1, 50, key="tr_minf",
+                                        help=_("A pair must occur at least this often to be merged (BPE, WordPiece)."))
+        st.form_submit_button(_("Train and evaluate"), type="primary")
 
 qp_sync(corpus=source, recipes=",".join(recipes), sizes=",".join(map(str, sorted(sizes))), minf=int(min_frequency))
 
 if text is None:
     st.stop()
 if not recipes or not sizes:
-    st.info("Choose at least one recipe and one vocabulary size.")
+    st.info(_("Choose at least one recipe and one vocabulary size."))
     st.stop()
 
 sha = corpus_sha(text)
 try:
     split = split_cached(sha, text)
 except E.EvalError as exc:
-    st.error(f"Cannot split this corpus: {exc}.")
+    st.error(_("Cannot split this corpus: {error}.").format(error=exc))
     st.stop()
 
 s = split.summary()
-st.markdown(
-    f"**Split by {s['unit']}** (seed {s['seed']}, 10% held out): {s['train_groups']:,} {s['unit']}s / "
-    f"{s['train_sentences']:,} sentences ({s['train_chars']:,} characters) for training; "
-    f"{s['heldout_groups']:,} {s['unit']}s / **{s['heldout_sentences']:,} held-out sentences** for every number "
-    f"below. {s['heldout_dropped_seen_in_training']} held-out sentences that also occur in the training part were "
-    f"dropped. Corpus sha256 `{sha[:16]}…`"
-)
+unit = _(UNITS.get(s["unit"], s["unit"]))
+st.markdown(_(
+    "**Split by {unit}** (seed {seed}, 10% held out): {train_groups} × {unit} / {train_sentences} sentences "
+    "({train_chars} characters) for training; {heldout_groups} × {unit} / **{heldout_sentences} held-out sentences** "
+    "for every number below. {dropped} held-out sentences that also occur in the training part were dropped. Corpus "
+    "sha256 `{sha}…`").format(
+    unit=unit, seed=s["seed"], train_groups=num(s["train_groups"]), train_sentences=num(s["train_sentences"]),
+    train_chars=num(s["train_chars"]), heldout_groups=num(s["heldout_groups"]),
+    heldout_sentences=num(s["heldout_sentences"]), dropped=num(s["heldout_dropped_seen_in_training"]), sha=sha[:16]))
 
 # ---------------------------------------------------------------- training (cached per corpus, recipe, size)
 jobs = [(r, n) for r in recipes for n in sorted(sizes)]
-bar = st.progress(0.0, text="Training…")
+bar = st.progress(0.0, text=_("Training…"))
 trained: list[R.TrainedTokenizer] = []
 failed: list[str] = []
 for k, (recipe, size) in enumerate(jobs):
-    bar.progress(k / (len(jobs) + 1), text=f"Training {R.RECIPES[recipe].label} at {size:,} ({k + 1} of {len(jobs)})…")
+    bar.progress(k / (len(jobs) + 1), text=_("Training {recipe} at {size} ({index} of {total})…").format(
+        recipe=R.RECIPES[recipe].label, size=num(size), index=k + 1, total=len(jobs)))
     try:
         trained.append(train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train))
     except R.RecipeError as exc:
-        failed.append(f"{R.RECIPES[recipe].label} at {size:,}: {exc}")
-bar.progress(len(jobs) / (len(jobs) + 1), text="Evaluating on held-out sentences…")
+        failed.append(_("{recipe} at {size}: {error}").format(recipe=R.RECIPES[recipe].label, size=num(size), error=exc))
+bar.progress(len(jobs) / (len(jobs) + 1), text=_("Evaluating on held-out sentences…"))
 baselines = [baseline_cached(sha, b, split.seed, split.train) for b in R.BASELINES]
 metrics: list[E.Metrics] = [evaluate_cached(sha, tok_key(t), split.seed, t, split.heldout) for t in trained + baselines]
 bar.empty()
@@ -146,8 +162,16 @@ for msg in failed:
 by_id = {m.id: m for m in metrics}
 tok_by_id = {t.id: t for t in trained + baselines}
 
+
+
+def note_text(m: E.Metrics) -> str:
+    """The training note of ``m`` in the interface language (recipes keep its templates and values)."""
+    parts = getattr(tok_by_id.get(m.id), "note_parts", ())
+    return R.render_note(parts, current_lang()) if parts else m.vocab_note
+
+
 # ---------------------------------------------------------------- table
-st.subheader("Held-out metrics", divider="gray")
+st.subheader(_("Held-out metrics"), divider="gray")
 rows = []
 for m in metrics:
     rows.append({
@@ -161,38 +185,40 @@ for m in metrics:
         "bad %": round(m.bad_pct, 2),
         "Unused tokens": m.usage.unused,
         "Train s": None if m.train_seconds is None else round(m.train_seconds, 3),
-        "Why obtained ≠ asked": m.vocab_note,
+        "Why obtained ≠ asked": note_text(m),
     })  # fmt: skip
 table = pd.DataFrame(rows)
 table["Vocab asked"] = table["Vocab asked"].astype("Int64")
 st.dataframe(table, hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
-             column_config={"Why obtained ≠ asked": st.column_config.TextColumn(width="large")})
-st.download_button("Download the table (CSV)", table.to_csv(index=False).encode("utf-8"), "metrics.csv",
+             column_config={**{c: _(c) for c in COLUMNS},
+                            "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
+st.download_button(_("Download the table (CSV)"), table.to_csv(index=False).encode("utf-8"), "metrics.csv",
                    "text/csv", key="tr_csv")
-st.caption(
+st.caption(_(
     "Tokens / sentence: mean over held-out sentences. UNK %: share of tokens that are [UNK]. Round trip %: "
     "sentences with decode(encode(norm(s))) == norm(s). cut %: token boundaries inside a grapheme cluster. "
     "bad %: tokens that are not valid UTF-8 alone. Train s: the library's training call only."
-)
+))
 
 stuck = [m for m in metrics if m.recipe == "byte-gpt2" and m.vocab_requested and m.vocab_obtained < m.vocab_requested]
 if stuck:
     worst = min(stuck, key=lambda m: m.vocab_obtained / (m.vocab_requested or 1))
     st.warning(
-        f"**The \\p{{L}} effect.** Byte-level BPE with the GPT-2 regex stopped at {worst.vocab_obtained:,} tokens "
-        f"when asked for {worst.vocab_requested:,}. {R.RECIPES['byte-gpt2'].note}\n\n{worst.vocab_note}",
+        _("**The \\p{{L}} effect.** Byte-level BPE with the GPT-2 regex stopped at {obtained} tokens when asked for "
+          "{asked}.").format(obtained=num(worst.vocab_obtained), asked=num(worst.vocab_requested))
+        + f" {_(R.RECIPES['byte-gpt2'].note)}\n\n{note_text(worst)}",
         icon=":material/content_cut:",
     )
 for r in recipes:
     if not R.RECIPES[r].lossless:
-        st.info(f"**{R.RECIPES[r].label}**: {R.RECIPES[r].note}", icon=":material/info:")
+        st.info(f"**{R.RECIPES[r].label}**: {_(R.RECIPES[r].note)}", icon=":material/info:")
 
 # ---------------------------------------------------------------- charts
 recipe_rows = [m for m in metrics if m.recipe]
 if recipe_rows:
     c1, c2 = st.columns(2)
-    for col, field, title in ((c1, "tokens_per_sentence", "Tokens per held-out sentence"),
-                              (c2, "cut_pct", "cut % (boundaries inside a letter)")):
+    for col, field, title in ((c1, "tokens_per_sentence", _("Tokens per held-out sentence")),
+                              (c2, "cut_pct", _("cut % (boundaries inside a letter)"))):
         series = []
         for r in recipes:
             pts = sorted((m.vocab_requested, getattr(m, field), m.vocab_obtained) for m in recipe_rows if m.recipe == r)
@@ -201,31 +227,33 @@ if recipe_rows:
             series.append(Series(
                 R.RECIPES[r].label, [p[0] for p in pts], [p[1] for p in pts], PALETTE[r], shape=SHAPES[r],
                 dash=DASHES[r], mode="lines+markers",
-                hover=[f"{R.RECIPES[r].label}: asked {p[0]:,}, obtained {p[2]:,}, {p[1]:.2f}" for p in pts],
+                hover=[_("{recipe}: asked {asked}, obtained {obtained}, {value}").format(
+                    recipe=R.RECIPES[r].label, asked=num(p[0]), obtained=num(p[2]), value=f"{p[1]:.2f}") for p in pts],
             ))  # fmt: skip
         if series:
-            col.html(line_chart(series, title=title, x_title="vocabulary size asked (log)", log_x=True, height=340))
+            col.html(line_chart(series, title=title, x_title=_("vocabulary size asked (log)"), log_x=True, height=340))
 
 # ---------------------------------------------------------------- round-trip failures
-st.subheader("Round-trip failures", divider="gray")
+st.subheader(_("Round-trip failures"), divider="gray")
 failing = [m for m in metrics if m.failure_count]
 if not failing:
-    st.success("Every tokenizer gives every held-out sentence back exactly.")
+    st.success(_("Every tokenizer gives every held-out sentence back exactly."))
 else:
     # keyed by what it lists: after retraining, a new box, so its label and the failures below always agree
     sig = abs(hash(tuple((m.id, m.failure_count, m.sentences) for m in failing)))
-    pick = st.selectbox("Tokenizer", [m.id for m in failing], key=f"tr_fail_tok_{sig}",
-                        format_func=lambda i: f"{by_id[i].name} — {by_id[i].failure_count:,} of "
-                                              f"{by_id[i].sentences:,} sentences fail")
+    pick = st.selectbox(_("Tokenizer"), [m.id for m in failing], key=f"tr_fail_tok_{sig}",
+                        format_func=lambda i: _("{tokenizer} — {count} of {total} sentences fail").format(
+                            tokenizer=by_id[i].name, count=num(by_id[i].failure_count), total=num(by_id[i].sentences)))
     m = by_id[pick]
-    st.caption(f"First {len(m.failures)} of {m.failure_count:,} failures; lost text is struck through, "
-               "changed or added text underlined. Whitespace shows as · → ↵.")
+    st.caption(_("First {shown} of {total} failures; lost text is struck through, changed or added text underlined. "
+                 "Whitespace shows as · → ↵.").format(shown=num(len(m.failures)), total=num(m.failure_count)))
     for f in m.failures:
-        st.html(f'<div><span class="tl-flag">{esc(f.reason)}</span>{diff_html(f.diff)}</div>')
+        reason = esc(_(f.reason))
+        st.html(f'<div><span class="tl-flag">{reason}</span>{diff_html(f.diff)}</div>')
 
 # ---------------------------------------------------------------- vocabulary view
-st.subheader("Vocabulary use on held-out text", divider="gray")
-pick = st.selectbox("Tokenizer", [m.id for m in metrics], key="tr_vocab_tok", format_func=lambda i: by_id[i].name)
+st.subheader(_("Vocabulary use on held-out text"), divider="gray")
+pick = st.selectbox(_("Tokenizer"), [m.id for m in metrics], key="tr_vocab_tok", format_func=lambda i: by_id[i].name)
 m = by_id[pick]
 c1, c2 = st.columns([3, 2])
 counts = m.usage.counts
@@ -235,55 +263,55 @@ ranks = sorted({r for r in range(1, min(len(counts), 100) + 1)}
                | {max(1, round(len(counts) ** (k / 300))) for k in range(301)} if counts else set())
 used = [(r, counts[r - 1]) for r in ranks if r <= len(counts) and counts[r - 1] > 0]
 if used:
-    c1.html(line_chart([Series("tokens", [r for r, _ in used], [c for _, c in used], "#4477AA", mode="markers",
-                               hover=[f"rank {r:,}: {c:,} uses" for r, c in used])],
-                       title="Zipf plot: rank vs frequency (log-log)", x_title="rank",
-                       y_title="uses in held-out text", log_x=True, log_y=True, height=340))
+    c1.html(line_chart([Series(_("tokens"), [r for r, _c in used], [c for _r, c in used], "#4477AA", mode="markers",
+                               hover=[_("rank {rank}: {count} uses").format(rank=num(r), count=num(c)) for r, c in used])],
+                       title=_("Zipf plot: rank vs frequency (log-log)"), x_title=_("rank"),
+                       y_title=_("uses in held-out text"), log_x=True, log_y=True, height=340))
 else:
-    c1.info("No token of this tokenizer was used on the held-out text.")
-c2.metric("Tokens used at least once", f"{m.usage.used:,}")
-c2.metric("Unused tokens (never seen in held-out text)", f"{m.usage.unused:,}",
-          help="Vocabulary entries (special tokens excluded) that no held-out sentence needed.")
+    c1.info(_("No token of this tokenizer was used on the held-out text."))
+c2.metric(_("Tokens used at least once"), num(m.usage.used))
+c2.metric(_("Unused tokens (never seen in held-out text)"), num(m.usage.unused),
+          help=_("Vocabulary entries (special tokens excluded) that no held-out sentence needed."))
 if slope is not None:
-    c2.caption(f"Log-log slope {slope:.2f} (Zipf's law predicts about −1).")
-c2.markdown("**Longest tokens**")
-c2.dataframe(pd.DataFrame(m.usage.longest, columns=["token (▁ = space)", "characters"]), hide_index=True,
+    c2.caption(_("Log-log slope {slope} (Zipf's law predicts about −1).").format(slope=f"{slope:.2f}"))
+c2.markdown(_("**Longest tokens**"))
+c2.dataframe(pd.DataFrame(m.usage.longest, columns=[_("token (▁ = space)"), _("characters")]), hide_index=True,
              height=250)
 
 # ---------------------------------------------------------------- save / load proof
-st.subheader("Save and load proof", divider="gray")
+st.subheader(_("Save and load proof"), divider="gray")
 savable = [t for t in trained]
 if savable:
-    pick = st.selectbox("Trained tokenizer", [t.id for t in savable], key="tr_save_tok",
+    pick = st.selectbox(_("Trained tokenizer"), [t.id for t in savable], key="tr_save_tok",
                         format_func=lambda i: tok_by_id[i].name)
     tok = tok_by_id[pick]
     saved = tok.json.encode("utf-8")
     proof = proof_cached(tok.sha256, sha, split.seed, saved, split.heldout)
     c1, c2 = st.columns([2, 3])
-    c1.download_button("Download tokenizer.json", saved, f"{tok.id}.tokenizer.json", "application/json",
+    c1.download_button(_("Download tokenizer.json"), saved, f"{tok.id}.tokenizer.json", "application/json",
                        key="tr_download")
-    c1.caption(f"{len(saved):,} bytes · sha256 `{tok.sha256}`")
-    if c1.button("Compare it with the shelf (Gemma 4, Qwen, …)", key="tr_to_selector",
-                 help="Adds this tokenizer to the selector of the Compare page for this session."):
+    c1.caption(_("{count} bytes · sha256 `{sha}`").format(count=num(len(saved)), sha=tok.sha256))
+    if c1.button(_("Compare it with the shelf (Gemma 4, Qwen, …)"), key="tr_to_selector",
+                 help=_("Adds this tokenizer to the selector of the Compare page for this session.")):
         add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"))
         st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
         st.switch_page("pages/compare.py")
-    verdict = "identical" if proof.identical else "NOT identical"
-    c2.markdown(
-        f"Loaded back and saved again: sha256 `{proof.sha256_second[:16]}…` "
-        f"({'same file, byte for byte' if proof.sha256_first == proof.sha256_second else 'a different file'}); "
-        f"ids on all {proof.sentences:,} held-out sentences: "
-        f"{'identical' if proof.ids_identical else 'different'}. **The reloaded tokenizer is {verdict}.**"
-    )
+    same_file = proof.sha256_first == proof.sha256_second
+    c2.markdown(_(
+        "Loaded back and saved again: sha256 `{sha}…` ({file}); ids on all {count} held-out sentences: {ids}. "
+        "**The reloaded tokenizer is {verdict}.**").format(
+        sha=proof.sha256_second[:16], file=_("same file, byte for byte") if same_file else _("a different file"),
+        count=num(proof.sentences), ids=_("identical") if proof.ids_identical else _("different"),
+        verdict=_("identical") if proof.identical else _("NOT identical")))
 
-up = st.file_uploader("Load a tokenizer.json (for example one downloaded above) to check it on the same held-out text",
-                      type=["json"], key="tr_load", max_upload_size=MAX_UPLOAD_MB)
+up = st.file_uploader(_("Load a tokenizer.json (for example one downloaded above) to check it on the same held-out "
+                        "text"), type=["json"], key="tr_load", max_upload_size=MAX_UPLOAD_MB)
 if up is not None:
     data = up.getvalue()
     try:
         loaded = R.load_json_bytes(data, name=up.name)
     except R.LoadError as exc:
-        st.error(f"Rejected: {exc}.")
+        st.error(_("Rejected: {error}.").format(error=exc))
     else:
         proof = proof_cached(loaded.sha256, sha, split.seed, data, split.heldout)
         lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
@@ -292,14 +320,14 @@ if up is not None:
             add_session_tokenizer(zoo.load_user_bytes(up.name, data, kind="hf-json"))  # selectable on Compare too
         except zoo.ZooError:
             pass  # checked above by the recipes loader; the selector only misses it
-        st.success(
-            f"Loaded “{up.name}”: {loaded.vocab_obtained:,} tokens, sha256 `{loaded.sha256}`"
-            + (f" — the same file as {same[0].name}." if same else ".")
-        )
-        st.markdown(
-            f"Re-saved: {'byte-identical' if proof.sha256_first == proof.sha256_second else 'different bytes'} "
-            f"(sha256 `{proof.sha256_second[:16]}…`); ids on {proof.sentences:,} held-out sentences: "
-            f"{'identical' if proof.ids_identical else 'different'}. Held-out: "
-            f"{lm.tokens_per_sentence:.2f} tokens/sentence, round trip {lm.round_trip_pct:.1f}%, "
-            f"UNK {lm.unk_pct:.2f}%, cut {lm.cut_pct:.1f}%."
+        values = {"name": up.name, "count": num(loaded.vocab_obtained), "sha": loaded.sha256}
+        st.success(_("Loaded “{name}”: {count} tokens, sha256 `{sha}` — the same file as {other}.").format(
+            other=same[0].name, **values) if same else _("Loaded “{name}”: {count} tokens, sha256 `{sha}`.").format(**values))
+        st.markdown(_(
+            "Re-saved: {bytes} (sha256 `{sha}…`); ids on {count} held-out sentences: {ids}. Held-out: {per_sentence} "
+            "tokens/sentence, round trip {round_trip}%, UNK {unk}%, cut {cut}%.").format(
+            bytes=_("byte-identical") if proof.sha256_first == proof.sha256_second else _("different bytes"),
+            sha=proof.sha256_second[:16], count=num(proof.sentences),
+            ids=_("identical") if proof.ids_identical else _("different"), per_sentence=num(lm.tokens_per_sentence, 2),
+            round_trip=num(lm.round_trip_pct, 1), unk=num(lm.unk_pct, 2), cut=num(lm.cut_pct, 1))
         )

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Literal, Sequence
 
+from ..i18n import N_, _, use_lang
 from ..text import limits
 from ..text.units import bytelevel_bytes
 from ..tokens import Encoding, Token, tokens_from_char_spans
@@ -124,25 +125,25 @@ RECIPES: dict[str, Recipe] = {
     r.name: r
     for r in (
         Recipe("bpe", "BPE (code points)", "BPE", "NFC", "Metaspace (▁ = space)", True,
-               "Code-point BPE: characters never seen in training become [UNK]; Metaspace's decoder drops one "
-               "leading space."),
+               N_("Code-point BPE: characters never seen in training become [UNK]; Metaspace's decoder drops one "
+               "leading space.")),
         Recipe("byte-gpt2", "Byte-level BPE, GPT-2 regex", "BPE", "none", "ByteLevel + GPT-2 regex", True,
-               "The GPT-2 regex splits letters (\\p{L}+) from Bangla vowel signs and viramas (\\p{M}), so a word "
+               N_("The GPT-2 regex splits letters (\\p{L}+) from Bangla vowel signs and viramas (\\p{M}), so a word "
                "arrives as tiny pieces; merges cannot cross those cuts and the vocabulary stops far below the "
-               "target. o200k-style patterns add \\p{M} to the letter class to avoid this.",
+               "target. o200k-style patterns add \\p{M} to the letter class to avoid this."),
                byte_level=True),
         Recipe("byte-plain", "Byte-level BPE, whitespace split", "BPE", "none",
                "Split \\s*\\S+ + ByteLevel (no regex)", True,
-               "Byte-level BPE whose only split is at whitespace: nothing is ever unknown and decoding is exact.",
+               N_("Byte-level BPE whose only split is at whitespace: nothing is ever unknown and decoding is exact."),
                byte_level=True),
         Recipe("wordpiece", "WordPiece", "WordPiece", "NFC", "BERT (whitespace + punctuation)", False,
-               "Not lossless: the BERT pre-tokenizer drops whitespace and splits off punctuation, and the "
+               N_("Not lossless: the BERT pre-tokenizer drops whitespace and splits off punctuation, and the "
                "decoder joins pieces with single spaces (so “পৌঁছাবে।” returns as “পৌঁছাবে ।”); a word whose "
-               "remainder cannot be matched becomes [UNK] as a whole. (HF's WordPieceTrainer trains with BPE counts.)"),
+               "remainder cannot be matched becomes [UNK] as a whole. (HF's WordPieceTrainer trains with BPE counts.)")),
         Recipe("unigram", "Unigram (SentencePiece-style)", "Unigram", "NFC", "Metaspace (▁ = space)", True,
-               "Unigram starts from many candidate pieces and prunes by likelihood; on a small corpus fewer "
+               N_("Unigram starts from many candidate pieces and prunes by likelihood; on a small corpus fewer "
                "pieces survive than asked for. Unseen characters become [UNK]; Metaspace's decoder drops one "
-               "leading space."),
+               "leading space.")),
     )
 }  # fmt: skip
 
@@ -179,7 +180,7 @@ def stable_json(tok) -> str:  # noqa: ANN001 - tokenizers.Tokenizer
     from tokenizers import Tokenizer
 
     text = canonical_json(tok)
-    for _ in range(3):
+    for _attempt in range(3):
         again = canonical_json(Tokenizer.from_str(text))
         if again == text:
             break
@@ -213,6 +214,8 @@ class TrainedTokenizer:
     min_frequency: int | None
     train_seconds: float | None
     vocab_note: str = ""
+    #: ``vocab_note`` as message templates and values (:func:`render_note` writes it in any interface language).
+    note_parts: tuple = ()
 
     @property
     def sha256(self) -> str:
@@ -293,7 +296,8 @@ def train(
         raise RecipeError(f"{r.label} could not be trained on this text ({str(exc).splitlines()[0][:160]})") from None
     seconds = time.perf_counter() - t0
     obtained = tok.get_vocab_size(with_added_tokens=True)
-    note = vocab_note(r, tok, texts, vocab_size, obtained, min_frequency) if explain else ""
+    note_parts = vocab_note_parts(r, tok, texts, vocab_size, obtained, min_frequency) if explain else ()
+    note = render_note(note_parts)
     return TrainedTokenizer(
         id=f"{r.name}-{vocab_size}",
         name=f"{r.label}, {vocab_size:,}",
@@ -304,6 +308,7 @@ def train(
         min_frequency=min_frequency,
         train_seconds=seconds,
         vocab_note=note,
+        note_parts=note_parts,
     )
 
 
@@ -376,27 +381,50 @@ def piece_stats(tok, lines: Iterable[str], *, byte_level: bool, wordpiece: bool 
     )
 
 
+def vocab_note_parts(recipe: Recipe, tok, lines: Sequence[str], requested: int, obtained: int,  # noqa: ANN001
+                     min_frequency: int) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Why ``obtained`` differs from ``requested``, as (message template, values) pairs: :func:`render_note`
+    writes them in any interface language (the numbers are read off the training run)."""
+    if obtained == requested:
+        return ()
+
+    def part(template: str, **values: object) -> tuple[str, tuple[tuple[str, str], ...]]:
+        return template, tuple((k, str(v)) for k, v in values.items())
+
+    if obtained > requested:
+        return (part(N_("Above the target: the {specials} special tokens plus the initial alphabet already take "
+                        "{obtained} entries."), specials=len(SPECIAL_TOKENS), obtained=f"{obtained:,}"),)
+    if recipe.model == "Unigram":
+        return (part(N_("Stopped at {obtained} of {requested}: Unigram keeps only pieces that survive its EM pruning "
+                        "with enough probability, and this corpus offers fewer."),
+                     obtained=f"{obtained:,}", requested=f"{requested:,}"),)
+    st = piece_stats(tok, lines, byte_level=recipe.byte_level, wordpiece=recipe.model == "WordPiece")
+    parts = [part(N_("Stopped at {obtained} of {requested}: no pair is left that occurs at least {min_frequency}× "
+                     "within the {pieces} distinct pieces the pre-tokenizer leaves (tokens never span pieces)."),
+                  obtained=f"{obtained:,}", requested=f"{requested:,}", min_frequency=min_frequency,
+                  pieces=f"{st.distinct_pieces:,}")]
+    if st.merge_ceiling < requested:
+        parts.append(part(N_("Even with every pair merged, at most {ceiling} tokens are possible."),
+                          ceiling=f"{st.merge_ceiling:,}"))
+    if recipe.name == "byte-gpt2":
+        parts.append(part(N_("The GPT-2 regex (\\p{{L}}+) stops at every vowel sign and virama (\\p{{M}}): it cuts "
+                             "{cut}% of the words into pieces ({per_word} per word, {chars} characters each on "
+                             "average), so no merge can rebuild a Bangla word."),
+                          cut=f"{st.words_cut_pct:.0f}", per_word=f"{st.pieces_per_word:.1f}",
+                          chars=f"{st.mean_chars:.1f}"))
+    return tuple(parts)
+
+
+def render_note(parts: Sequence[tuple[str, Sequence[tuple[str, str]]]], lang: str = "en") -> str:
+    """The sentences of :func:`vocab_note_parts` in ``lang`` (English by default), joined by spaces."""
+    with use_lang(lang):
+        return " ".join(_(template).format(**dict(values)) for template, values in parts)
+
+
 def vocab_note(recipe: Recipe, tok, lines: Sequence[str], requested: int, obtained: int,  # noqa: ANN001
                min_frequency: int) -> str:
-    """One or two sentences on why ``obtained`` differs from ``requested`` ("" when equal)."""
-    if obtained == requested:
-        return ""
-    if obtained > requested:
-        return (f"Above the target: the {len(SPECIAL_TOKENS)} special tokens plus the initial alphabet "
-                f"already take {obtained:,} entries.")
-    if recipe.model == "Unigram":
-        return (f"Stopped at {obtained:,} of {requested:,}: Unigram keeps only pieces that survive its EM pruning "
-                "with enough probability, and this corpus offers fewer.")
-    st = piece_stats(tok, lines, byte_level=recipe.byte_level, wordpiece=recipe.model == "WordPiece")
-    note = (f"Stopped at {obtained:,} of {requested:,}: no pair is left that occurs at least {min_frequency}× "
-            f"within the {st.distinct_pieces:,} distinct pieces the pre-tokenizer leaves (tokens never span pieces).")
-    if st.merge_ceiling < requested:
-        note += f" Even with every pair merged, at most {st.merge_ceiling:,} tokens are possible."
-    if recipe.name == "byte-gpt2":
-        note += (f" The GPT-2 regex (\\p{{L}}+) stops at every vowel sign and virama (\\p{{M}}): it cuts "
-                 f"{st.words_cut_pct:.0f}% of the words into pieces ({st.pieces_per_word:.1f} per word, "
-                 f"{st.mean_chars:.1f} characters each on average), so no merge can rebuild a Bangla word.")
-    return note
+    """One or two sentences on why ``obtained`` differs from ``requested`` ("" when equal), in English."""
+    return render_note(vocab_note_parts(recipe, tok, lines, requested, obtained, min_frequency))
 
 
 # ---------------------------------------------------------------------------

@@ -128,7 +128,7 @@ def _report(args: argparse.Namespace) -> dict[str, Any]:
     counts, sha, first = _whole_counts(args.file, specs, toks, args)
     english = eng_counts = None
     if args.parallel:
-        eng_counts, _, english = _whole_counts(args.parallel, specs, toks, args)
+        eng_counts, _sha, english = _whole_counts(args.parallel, specs, toks, args)
     any_counts = next(iter(counts.values()))
     sample = first[:MAX_REPORT_CHARS]
     try:
