@@ -22,6 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 RANKS: dict[str, int] = {
     "core.text": 0,
     "core.assets": 0,
+    "core.i18n": 0,  # interface languages: imports only core.assets (and babel); every wing may translate
     "core.pipeline": 1,
     "core.tokens": 2,
     "core.render": 3,
