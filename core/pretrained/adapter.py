@@ -118,7 +118,7 @@ class PretrainedTokenizer:
 
     # -- to implement ------------------------------------------------------
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
-        """Token ids only (the fast path)."""
+        """Token ids only (the fast path). Raises :class:`TextError` on a lone surrogate, as :meth:`encode` does."""
         raise NotImplementedError
 
     def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:

@@ -67,6 +67,7 @@ class HFTokenizer(PretrainedTokenizer):
         return self._unsafe
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        check_text(text)
         return self._engine(allow_special).encode(text, add_special_tokens=False).ids
 
     def _piece_bytes(self, tid: int, piece: str) -> bytes:

@@ -55,6 +55,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         # SentencePiece never turns text into control pieces; allow_special has nothing to allow.
+        check_text(text)
         return self._sp.encode(text)
 
     def _fast_lengths(self, text: str, ids: list[int], data: list[bytes]) -> int | None:
