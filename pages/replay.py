@@ -51,11 +51,12 @@ tid = pick_one("Tokenizer (BPE: ranks table, tokenizer.json, GGUF or SentencePie
                container=c1)
 word = c2.text_input("Word or short text", key="rp_text", max_chars=MAX_REPLAY_CHARS)
 qp_sync(tok=tid, text=word)
-c1.caption(
-    "Not offered here: " + ", ".join(f"{e.name} ({e.algorithm})" for e in NOT_BPE)
-    + ", the baselines, and uploaded or trained Unigram and WordPiece tokenizers. They do not merge pairs: Unigram "
-    "picks the most likely cut over a lattice of vocabulary pieces and WordPiece takes the longest vocabulary prefix, "
-    "so there is no merge to replay. The Unigram lattice and WordPiece stepper pages show how they cut."
+c2.caption(
+    "Not offered here: " + ", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
+                                     for e in NOT_BPE)
+    + ", the baselines, and uploaded or trained Unigram or WordPiece tokenizers. They merge no pairs (Unigram picks "
+    "the most likely cut over a lattice, WordPiece the longest vocabulary prefix), so there is nothing to replay: "
+    "see the Unigram lattice and WordPiece stepper pages."
 )
 
 if not ready([tid]):
