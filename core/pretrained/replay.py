@@ -236,10 +236,16 @@ def offered(entry: "ZooEntry") -> bool:
 
 @dataclass(frozen=True)
 class _HFModel:
-    """What ``tokenizers``' BPE needs to merge, read once from the tokenizer.json."""
+    """What ``tokenizers``' BPE needs to merge, read once from the tokenizer.json.
+
+    Merges are keyed by the pair's two ids in one int (``left * width + right``) and the merged token is looked
+    up when a merge runs, so Gemma 4's 515k merges cost ints, not strings.
+    """
 
     vocab: dict[str, int]
-    merges: dict[tuple[str, str], tuple[int, str]]  # pair -> (merge-list rank, merged token)
+    tokens: list[str]  # id -> token
+    merges: dict[int, int]  # left id * width + right id -> merge-list rank
+    width: int
     prefix: str
     suffix: str
     byte_fallback: bool
@@ -248,6 +254,11 @@ class _HFModel:
     ignore_merges: bool
     added: Any  # regex over the non-special added tokens (leftmost longest), or None
     added_ids: dict[str, int] = field(default_factory=dict)
+
+    def merged(self, left: int, right: int) -> int:
+        """The id of the token a merge of ``left`` and ``right`` makes (tokenizers drops the right side's
+        continuing-subword prefix)."""
+        return self.vocab[self.tokens[left] + self.tokens[right][len(self.prefix) :]]
 
 
 _models: "weakref.WeakKeyDictionary[PretrainedTokenizer, Any]" = weakref.WeakKeyDictionary()
@@ -266,19 +277,25 @@ def _hf_model(tok: HFTokenizer) -> _HFModel:
     cfg = json.loads(tok._json)  # noqa: SLF001 - the file the adapter runs
     m = cfg["model"]
     vocab: dict[str, int] = dict(m["vocab"])
-    prefix = m.get("continuing_subword_prefix") or ""
-    merges: dict[tuple[str, str], tuple[int, str]] = {}
+    width = max(vocab.values(), default=0) + 1
+    tokens = [""] * width
+    for t, i in vocab.items():
+        tokens[i] = t
+    merges: dict[int, int] = {}
+    get = vocab.get
     for rank, pair in enumerate(m.get("merges") or []):
         a, b = pair if isinstance(pair, list) else pair.split(" ", 1)
-        # as tokenizers builds its merge map: the right side loses the continuing-subword prefix
-        merges.setdefault((a, b), (rank, a + b[len(prefix) :]))
+        ia, ib = get(a), get(b)
+        if ia is not None and ib is not None:
+            merges.setdefault(ia * width + ib, rank)
     added = {a["content"]: a["id"] for a in cfg.get("added_tokens") or [] if not a.get("special") and a["content"]}
     pattern = None
     if added:
         # longest first: at one position the first alternative that matches is the longest (leftmost longest)
         pattern = regex.compile("|".join(regex.escape(t) for t in sorted(added, key=len, reverse=True)))
-    return _HFModel(vocab, merges, prefix, m.get("end_of_word_suffix") or "", bool(m.get("byte_fallback")),
-                    m.get("unk_token"), bool(m.get("fuse_unk")), bool(m.get("ignore_merges")), pattern, added)
+    return _HFModel(vocab, tokens, merges, width, m.get("continuing_subword_prefix") or "",
+                    m.get("end_of_word_suffix") or "", bool(m.get("byte_fallback")), m.get("unk_token"),
+                    bool(m.get("fuse_unk")), bool(m.get("ignore_merges")), pattern, added)
 
 
 def _hf_segments(model: _HFModel, text: str) -> list[tuple[str, int, bool]]:
@@ -296,64 +313,69 @@ def _hf_segments(model: _HFModel, text: str) -> list[tuple[str, int, bool]]:
     return out
 
 
-def _hf_symbols(tok: HFTokenizer, model: _HFModel, word: str) -> list[tuple[str | None, bytes]]:
-    """The starting symbols of one pre-token, as ``tokenizers``' BPE ``merge_word`` makes them: (token, bytes).
+def _hf_symbols(tok: HFTokenizer, model: _HFModel, word: str) -> list[tuple[int | None, bytes]]:
+    """The starting symbols of one pre-token, as ``tokenizers``' BPE ``merge_word`` makes them: (id, bytes).
 
     A character outside the vocabulary becomes its ``<0xXX>`` byte pieces (byte fallback), else the unknown
-    token (token None when the model has none: the character is dropped, as the library drops it).
+    token (dropped, as the library drops it, when the model has none).
     """
     vocab = model.vocab
     b2u = bytelevel_bytes() if tok._byte_level else None  # noqa: SLF001
-    out: list[tuple[str | None, bytes]] = []
-    unk: tuple[str, bytes] | None = None
+    out: list[tuple[int | None, bytes]] = []
+    unk: tuple[int | None, bytes] | None = None
+    unk_id = vocab.get(model.unk) if model.unk is not None else None
     last = len(word) - 1
     for i, ch in enumerate(word):
         t = (model.prefix if i > 0 else "") + ch + (model.suffix if i == last else "")
         raw = bytes((b2u[ch],)) if b2u is not None and ch in b2u else ch.encode("utf-8")
-        if t in vocab:
+        tid = vocab.get(t)
+        if tid is not None:
             if unk is not None:
                 out.append(unk)
                 unk = None
-            out.append((t, tok.token_bytes(vocab[t]) if b2u is None else raw))
+            out.append((tid, tok.token_bytes(tid) if b2u is None else raw))
             continue
         if model.byte_fallback:
-            pieces = [f"<0x{b:02X}>" for b in t.encode("utf-8")]
-            if all(p in vocab for p in pieces):
-                out.extend((p, bytes((int(p[3:5], 16),))) for p in pieces)
+            ids = [vocab.get(f"<0x{b:02X}>") for b in t.encode("utf-8")]
+            if all(i is not None for i in ids):
+                out.extend((i, tok.token_bytes(i)) for i in ids)  # type: ignore[arg-type]
                 continue
         if model.unk is not None:
             if unk is not None and model.fuse_unk:
-                unk = (model.unk, unk[1] + raw)
+                unk = (unk_id, unk[1] + raw)
             else:
                 if unk is not None:
                     out.append(unk)
-                unk = (model.unk, raw)
+                unk = (unk_id, raw)
     if unk is not None:
         out.append(unk)
     return out
 
 
-def _hf_trace(model: _HFModel, symbols: list[tuple[str | None, bytes]]) -> tuple[EncodeTrace, list[str | None]]:
+def _hf_trace(model: _HFModel, symbols: list[tuple[int | None, bytes]]) -> tuple[EncodeTrace, list[int | None]]:
     """Merge the pair with the lowest merge-list rank, leftmost on a tie, until no pair has a rank."""
-    toks = [t for t, _ in symbols]
+    ids = [t for t, _ in symbols]
     data = [b for _, b in symbols]
     initial = tuple(data)
     steps = []
-    merges = model.merges
-    while len(toks) > 1:
-        best: tuple[int, int, str] | None = None
-        for i in range(len(toks) - 1):
-            hit = merges.get((toks[i], toks[i + 1]))  # type: ignore[arg-type]
-            if hit is not None and (best is None or hit[0] < best[0]):
-                best = (hit[0], i, hit[1])
+    merges, width = model.merges, model.width
+    while len(ids) > 1:
+        best: tuple[int, int] | None = None  # (rank, position)
+        for i in range(len(ids) - 1):
+            a, b = ids[i], ids[i + 1]
+            if a is None or b is None:
+                continue
+            rank = merges.get(a * width + b)
+            if rank is not None and (best is None or rank < best[0]):
+                best = (rank, i)
         if best is None:
             break
-        rank, i, merged = best
+        rank, i = best
         left, right = data[i], data[i + 1]
-        toks[i : i + 2] = [merged]
+        ids[i : i + 2] = [model.merged(ids[i], ids[i + 1])]  # type: ignore[arg-type]
         data[i : i + 2] = [left + right]
         steps.append(EncodeStep(rank, (i,), left, right, tuple(data)))
-    return EncodeTrace(initial, tuple(steps)), toks
+    return EncodeTrace(initial, tuple(steps)), ids
 
 
 def _replay_hf(tok: HFTokenizer, text: str) -> Replay:
@@ -386,11 +408,11 @@ def _replay_hf(tok: HFTokenizer, text: str) -> Replay:
                 pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, (data,),
                                           (model.vocab[word],), True, "direct"))
                 continue
-            trace, toks = _hf_trace(model, _hf_symbols(tok, model, word))
-            kept = [(t, b) for t, b in zip(toks, trace.final) if t is not None]
-            ids = tuple(model.vocab[t] for t, _ in kept)  # type: ignore[index]
+            trace, got = _hf_trace(model, _hf_symbols(tok, model, word))
+            kept = [(t, b) for t, b in zip(got, trace.final) if t is not None]
             final = tuple(b for _, b in kept)
-            pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, final, ids, False))
+            pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, final,
+                                      tuple(t for t, _ in kept), False))  # type: ignore[misc]
     return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), method="tokenizers")
 
 
