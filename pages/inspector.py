@@ -16,7 +16,7 @@ import streamlit as st
 from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, explain, word_facts
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
-from pages._selector import pick_tokenizers, ready
+from pages._selector import get_tokenizer, known, pick_tokenizers, ready
 from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
@@ -32,12 +32,13 @@ page_header(
 
 qp_init("in_word", "রাজশাহী", param="word")
 qp_init("in_en", "", param="en")
-qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if i in IDS])
+qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 c1, c2 = st.columns([2, 2])
 word = c1.text_input("Word (or a short text)", key="in_word", max_chars=MAX_WORD_CHARS)
 english = c2.text_input("English translation (optional, for the same counts)", key="in_en",
                         placeholder="Rajshahi")
-chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "in_tok", only=lambda i: i in zoo.ENTRIES)
+# the whole shelf, plus the tokenizers uploaded or trained in this session (pages/_selector.py)
+chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "in_tok")
 st.html('<p class="tl-try">Try: ' + " · ".join(
     f'<a class="tl-nav" target="_self" href="{esc(f"inspector?word={quote(w)}&en={quote(e)}")}"><bdi>{esc(w)}</bdi></a>'
     for w, e in EXAMPLES.items()) + "</p>")  # in-app links: same tab, same session (pages/_shared.NAV_SCRIPT)
@@ -78,11 +79,12 @@ st.html("<style>.tl-reasons ul{margin:.1rem 0 .5rem 1rem}.tl-reasons li{margin:.
 try:
     facts = word_facts(word)
     views = []
+    sources: dict[str, str] = {}
     for tid in ready(chosen):
         try:
-            with st.spinner(f"Loading {tid} (first use only)…"):
-                tok = zoo.load(tid)
+            tok = get_tokenizer(tid)
             views.append(explain(tok, word, translation=english or None))
+            sources[tok.id] = tok.entry.source
         except zoo.ZooError as exc:
             st.error(f"{tid}: {exc}")
     result = Inspection(facts, tuple(views), english or None)
@@ -102,7 +104,7 @@ st.dataframe(
 show_tokens(legend_html())
 for view in result.views:
     st.markdown(f"#### {view.name}")
-    st.caption(f"{view.algorithm} · {zoo.ENTRIES[view.tokenizer].source}")
+    st.caption(f"{view.algorithm} · {sources[view.tokenizer]}")
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

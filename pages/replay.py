@@ -1,4 +1,9 @@
-"""Merge replay: watch a pretrained byte-level BPE build its tokens, merge by merge."""
+"""Merge replay: watch a BPE build its tokens, merge by merge, in its library's own order.
+
+Every BPE of the shelf is offered (tiktoken ranks tables, ``tokenizer.json`` and GGUF files run by
+``tokenizers``, SentencePiece BPE models), and the BPE tokenizers uploaded or trained in this session;
+Unigram and WordPiece models are not, and the page says why.
+"""
 from __future__ import annotations
 
 import pandas as pd
@@ -6,31 +11,53 @@ import streamlit as st
 
 from core.analysis.inspect import chip_links
 from core.pretrained import zoo
-from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay_trained
+from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, offered, replay, replay_trained
 from core.render import render_pieces
 from core.text.units import utf8_hex
-from pages._selector import MAX_SAMPLE_MERGES, pick_one, ready, sample_corpus
+from pages._selector import MAX_SAMPLE_MERGES, get_tokenizer, pick_one, ready, sample_corpus, session_tokenizers
 from pages._shared import bpe_trace, page_header, qp_init, qp_sync, show_tokens
 
-PRETRAINED = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
+PRETRAINED = [i for i, e in zoo.ENTRIES.items() if offered(e)]
+#: Shelf entries that are not BPE, with their algorithm (the page says why they are not offered).
+NOT_BPE = [e for e in zoo.ENTRIES.values() if not offered(e) and e.loader != "baseline"]
 #: BPE trained in the app on the bundled shop sample (id -> unit).
 TRAINED = {"bpe-sample-byte": "byte", "bpe-sample-cp": "codepoint"}
-REPLAYABLE = PRETRAINED + list(TRAINED)
 LABELS = {"bpe-sample-byte": "BPE trained here (bytes, shop sample)", "bpe-sample-cp": "BPE trained here (code points, shop sample)"}
+#: How each engine orders its merges (the caption under the replay).
+ORDER = {
+    "tiktoken": "split pattern first (merges never cross its pieces), then tiktoken's loop: merge the adjacent pair "
+                "whose joined bytes have the lowest rank, repeat.",
+    "tokenizers": "the library's own normalizer and pre-tokenizer first (merges never cross their pieces), then "
+                  "tokenizers' BPE: merge the adjacent pair that comes first in the file's merge list (its rank), "
+                  "leftmost on a tie, repeat. Byte-fallback pieces (<0xXX>) stand for characters outside the vocabulary.",
+    "sentencepiece": "SentencePiece normalizes first (a ▁ before the text, ▁ for each space), then merges the adjacent "
+                     "pair whose joined piece has the highest score, leftmost on a tie, over the whole text; pieces "
+                     "outside the vocabulary then become their UTF-8 bytes (<0xXX> pieces).",
+}
 
 page_header(
     "Merge replay",
-    "Every merge a pretrained byte-level BPE applies to your word, lowest rank first, from single UTF-8 bytes to "
-    "the final tokens. The last line is checked against the library's own encode.",
+    "Every merge a BPE applies to your word, in its library's own order (merge rank, or SentencePiece's piece "
+    "score), from single characters or bytes to the final tokens. The last line is checked against the library's "
+    "own encode.",
 )
 
-qp_init("rp_tok", "cl100k_base", param="tok", choices=REPLAYABLE)
+session = {i: t for i, t in session_tokenizers().items() if t.replayable}
+qp_init("rp_tok", "cl100k_base", param="tok", choices=PRETRAINED + list(session) + list(TRAINED))
 qp_init("rp_text", "রাজশাহী", param="text")
 c1, c2 = st.columns([1, 2])
-tid = pick_one("Tokenizer (byte-level BPE with a ranks table)", "rp_tok", only=lambda i: i in PRETRAINED, extra=LABELS,
+tid = pick_one("Tokenizer (BPE: ranks table, tokenizer.json, GGUF or SentencePiece)", "rp_tok",
+               only=lambda i: i in session or (i in zoo.ENTRIES and offered(zoo.ENTRIES[i])), extra=LABELS,
                container=c1)
 word = c2.text_input("Word or short text", key="rp_text", max_chars=MAX_REPLAY_CHARS)
 qp_sync(tok=tid, text=word)
+c2.caption(
+    "Not offered here: " + ", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
+                                     for e in NOT_BPE)
+    + ", the baselines, and uploaded or trained Unigram or WordPiece tokenizers. They merge no pairs (Unigram picks "
+    "the most likely cut over a lattice, WordPiece the longest vocabulary prefix), so there is nothing to replay: "
+    "see the Unigram lattice and WordPiece stepper pages."
+)
 
 if not ready([tid]):
     st.stop()
@@ -42,9 +69,9 @@ try:
     if tid in TRAINED:
         result = replay_trained(bpe_trace(sample_corpus(), merges=MAX_SAMPLE_MERGES, unit=TRAINED[tid]), word)
     else:
-        with st.spinner(f"Loading {tid} (first use only)…"):
-            tok = zoo.load(tid)
-        result = replay(tok, word)
+        tok = get_tokenizer(tid)
+        with st.spinner(f"Replaying {tid}'s merges…"):
+            result = replay(tok, word)
 except (zoo.ZooError, ReplayError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
@@ -70,21 +97,31 @@ if n:
 k = st.session_state[key]
 
 pieces = list(result.initial) if k == 0 else list(steps[k - 1].pieces)
+units = "single bytes" if result.method in ("tiktoken", "trained") else "starting symbols (characters or bytes)"
 if k == 0:
-    st.markdown(f"**Step 0 of {n}**: {len(pieces)} single bytes, split by the pre-tokenizer into {len(result.pieces)} piece(s).")
+    st.markdown(f"**Step 0 of {n}**: {len(pieces)} {units}, split by the pre-tokenizer into {len(result.pieces)} piece(s).")
 else:
     s = steps[k - 1]
-    if s.left or s.right:
+    if s.kind == "merge":
         try:
             merged = f"“{(s.left + s.right).decode('utf-8')}”"
         except UnicodeDecodeError:
             merged = f"`{utf8_hex(s.left + s.right)}` (not a whole character yet)"
+        how = (f"the piece with score **{s.score:g}** (id {s.rank:,})" if s.score is not None
+               else f"merge rank **{s.rank:,}**")
         st.markdown(
-            f"**Step {k} of {n}**: merge rank **{s.rank:,}** joins `{utf8_hex(s.left)}` + `{utf8_hex(s.right)}` "
+            f"**Step {k} of {n}**: {how} joins `{utf8_hex(s.left)}` + `{utf8_hex(s.right)}` "
             f"→ {merged} · {len(pieces)} pieces"
         )
+    elif s.kind == "byte-fallback":
+        st.markdown(f"**Step {k} of {n}**: pieces outside the vocabulary become their UTF-8 bytes (byte fallback) · "
+                    f"{len(pieces)} pieces")
+    elif s.kind == "resegment":
+        st.markdown(f"**Step {k} of {n}**: pieces marked unused are split back into the pieces they were made of · "
+                    f"{len(pieces)} pieces")
     else:
-        st.markdown(f"**Step {k} of {n}**: the whole piece is one vocabulary entry (id {s.rank:,}); tiktoken takes it directly.")
+        st.markdown(f"**Step {k} of {n}**: the whole piece is one vocabulary entry (id {s.rank:,}); the library takes "
+                    "it directly.")
 # a chip opens the word inspector on its word (with this tokenizer when it is a pretrained one)
 link = chip_links(word, [tid] if tid in zoo.ENTRIES else []) if b"".join(pieces) == word.encode("utf-8") else None
 show_tokens(render_pieces(pieces, show_ids=False, link=link))
@@ -105,10 +142,10 @@ with st.expander(f"All {n} merges", expanded=False):
             [
                 {
                     "step": i + 1,
-                    "rank": s.rank,
+                    **({"piece id": s.rank, "score": s.score} if result.method == "sentencepiece" else {"rank": s.rank}),
                     "left (hex)": utf8_hex(s.left),
                     "right (hex)": utf8_hex(s.right),
-                    "merged": (s.left + s.right).decode("utf-8", errors="replace"),
+                    "merged": (s.left + s.right).decode("utf-8", errors="replace") if s.kind == "merge" else f"({s.kind})",
                     "pieces after": len(s.pieces),
                 }
                 for i, s in enumerate(steps)
@@ -121,8 +158,4 @@ if tid in TRAINED:
     st.caption(f"{LABELS[tid]}: merges apply in the order they were learned (rank = merge number, 0 first). "
                "Pieces never seen in training have id -1.")
 else:
-    st.caption(
-        f"{zoo.ENTRIES[tid].name}: split pattern first (merges never cross its pieces), then tiktoken's loop: merge "
-        "the adjacent pair whose joined bytes have the lowest rank, repeat. Hex chips are bytes that are not a "
-        "whole character yet."
-    )
+    st.caption(f"{tok.name}: {ORDER[result.method]} Hex chips are bytes that are not a whole character yet.")

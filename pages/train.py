@@ -263,7 +263,8 @@ if savable:
                        key="tr_download")
     c1.caption(f"{len(saved):,} bytes · sha256 `{tok.sha256}`")
     if c1.button("Compare it with the shelf (Gemma 4, Qwen, …)", key="tr_to_selector",
-                 help="Adds this tokenizer to the selector of the Compare page for this session."):
+                 help="Adds this tokenizer, for this session, to the selectors of the Compare, tax, word inspector and "
+                       "(for BPE) Merge replay pages."):
         add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"))
         st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
         st.switch_page("pages/compare.py")
@@ -288,7 +289,7 @@ if up is not None:
         lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
         same = [t for t in trained if t.sha256 == loaded.sha256]
         try:
-            add_session_tokenizer(zoo.load_user_bytes(up.name, data, kind="hf-json"))  # selectable on Compare too
+            add_session_tokenizer(zoo.load_user_bytes(up.name, data, kind="hf-json"))  # selectable on every pretrained page too
         except zoo.ZooError:
             pass  # checked above by the recipes loader; the selector only misses it
         st.success(

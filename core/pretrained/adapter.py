@@ -101,7 +101,7 @@ class PretrainedTokenizer:
     entry: "ZooEntry"
     specials: dict[str, int]
     unk_id: int | None = None
-    #: True when :mod:`core.pretrained.replay` can replay merges (a tiktoken ranks table).
+    #: True when :mod:`core.pretrained.replay` can replay merges (a BPE: tiktoken ranks, tokenizers or SentencePiece).
     replayable: bool = False
 
     @property
