@@ -29,7 +29,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, Sequence
+from typing import Any, Iterable, Literal, Protocol, Sequence
 
 from ..text.align import opcodes
 from ..tokens import Encoding, Token
@@ -446,7 +446,7 @@ class SaveLoadProof:
         return self.sha256_first == self.sha256_second and self.ids_identical
 
 
-def save_load_proof(saved: bytes, sentences: Sequence[str]) -> SaveLoadProof:
+def save_load_proof(saved: bytes, sentences: Iterable[str]) -> SaveLoadProof:
     """Load ``saved`` (a ``tokenizer.json``), save it again, and compare files and ids.
 
     Ids are compared between the tokenizer built from the first file and
@@ -461,11 +461,12 @@ def save_load_proof(saved: bytes, sentences: Sequence[str]) -> SaveLoadProof:
     resaved = canonical_json(tok1)
     tok2 = Tokenizer.from_str(resaved)
     mismatch = None
-    for s in sentences:
-        if tok1.encode(s, add_special_tokens=False).ids != tok2.encode(s, add_special_tokens=False).ids:
+    n = 0
+    for s in sentences:  # any iterable (a streamed held-out file): every sentence is counted
+        n += 1
+        if mismatch is None and tok1.encode(s, add_special_tokens=False).ids != tok2.encode(s, add_special_tokens=False).ids:
             mismatch = s
-            break
-    return SaveLoadProof(sha256_text(first.json), sha256_text(resaved), len(sentences), mismatch is None, mismatch)
+    return SaveLoadProof(sha256_text(first.json), sha256_text(resaved), n, mismatch is None, mismatch)
 
 
 # ---------------------------------------------------------------------------

@@ -468,6 +468,7 @@ class LinesTask:
     tok: TokSpec
     kind: Literal["evaluate", "round-trip"]
     keep: int
+    newline_only: bool = False  # lines are cut at \n only (a held-out file written by corpus.FileSplit)
 
 
 def _candidate(tok: Any) -> Any:
@@ -482,6 +483,8 @@ def lines_shard(task: LinesTask, chunk: Chunk) -> Any:
     from . import evaluate as E
 
     cand = _candidate(load_spec(task.tok))
+    if task.newline_only:
+        return E.tally(cand, [ln for ln in chunk.text.split("\n") if ln.strip()], max_failures=task.keep)
     # The lines ``str.splitlines`` gives for the whole file (it also breaks at \r, \x85, U+2028 ...),
     # numbered by the file's \n-terminated line they sit on.
     numbered = [(f"line {chunk.line_start + i + 1}", ln) for i, raw in enumerate(chunk.text.split("\n"))
