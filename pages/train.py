@@ -22,12 +22,14 @@ from pages._shared import (
 from pages._training import (
     DIFF_CSS,
     MAX_TRAIN_CHARS,
+    bar_progress,
     baseline_cached,
     bundled_corpus,
     corpus_sha,
     diff_html,
     evaluate_cached,
     proof_cached,
+    run_reporting,
     split_cached,
     tok_key,
     train_cached,
@@ -131,14 +133,23 @@ bar = st.progress(0.0, text="Training…")
 trained: list[R.TrainedTokenizer] = []
 failed: list[str] = []
 for k, (recipe, size) in enumerate(jobs):
-    bar.progress(k / (len(jobs) + 1), text=f"Training {R.RECIPES[recipe].label} at {size:,} ({k + 1} of {len(jobs)})…")
+    job = f"Training {R.RECIPES[recipe].label} at {size:,} ({k + 1} of {len(jobs)})"
+    bar.progress(k / (len(jobs) + 1), text=f"{job}…")
     try:
-        trained.append(train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train))
+        trained.append(run_reporting(
+            lambda cb: train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train, cb),  # noqa: B023
+            bar_progress(bar, k / (len(jobs) + 1), 1 / (len(jobs) + 1), job)))
     except R.RecipeError as exc:
         failed.append(f"{R.RECIPES[recipe].label} at {size:,}: {exc}")
 bar.progress(len(jobs) / (len(jobs) + 1), text="Evaluating on held-out sentences…")
 baselines = [baseline_cached(sha, b, split.seed, split.train) for b in R.BASELINES]
-metrics: list[E.Metrics] = [evaluate_cached(sha, tok_key(t), split.seed, t, split.heldout) for t in trained + baselines]
+rated = trained + baselines
+metrics: list[E.Metrics] = [
+    run_reporting(lambda cb: evaluate_cached(sha, tok_key(t), split.seed, t, split.heldout, cb),  # noqa: B023
+                  bar_progress(bar, (len(jobs) + i / len(rated)) / (len(jobs) + 1), 1 / ((len(jobs) + 1) * len(rated)),
+                               f"Evaluating {t.name} ({i + 1} of {len(rated)})"))
+    for i, t in enumerate(rated)
+]
 bar.empty()
 for msg in failed:
     st.error(msg)

@@ -29,7 +29,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, Sequence
+from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
 
 from ..text.align import opcodes
 from ..tokens import Encoding, Token
@@ -320,14 +320,21 @@ class EvalTally:
         )  # fmt: skip
 
 
-def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES) -> EvalTally:
-    """The counts of :func:`evaluate` for ``tok`` on ``sentences`` (empty ones skipped)."""
+def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
+          progress: Callable[[int, int, str], None] | None = None) -> EvalTally:
+    """The counts of :func:`evaluate` for ``tok`` on ``sentences`` (empty ones skipped).
+
+    ``progress(done, total, what)`` is called every 200 sentences and at the end (plain numbers).
+    """
     sentences = [s for s in sentences if s.strip()]
     tokens = unk = ok = boundaries = inside = bad = 0
     usage: Counter[int | None] = Counter()
     failures: list[RoundTripFailure] = []
     n_fail = 0
-    for s in sentences:
+    total = len(sentences)
+    for k, s in enumerate(sentences, 1):
+        if progress is not None and (k % 200 == 0 or k == total):
+            progress(k, total, f"evaluating: {k:,} of {total:,} held-out sentences")
         good, norm, decoded, enc = round_trip(tok, s)
         rep = enc.report
         tokens += len(enc.tokens)
@@ -347,13 +354,13 @@ def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_F
 
 
 def evaluate(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
-             longest: int = 10) -> Metrics:
+             longest: int = 10, progress: Callable[[int, int, str], None] | None = None) -> Metrics:
     """Metrics for ``tok`` on held-out ``sentences`` (see :class:`Metrics`).
 
     cut% and bad% are pooled over all sentences (boundaries inside a
     grapheme cluster / all boundaries; invalid-UTF-8 tokens / all tokens).
     """
-    return metrics_from(tok, tally(tok, sentences, max_failures=max_failures), longest=longest)
+    return metrics_from(tok, tally(tok, sentences, max_failures=max_failures, progress=progress), longest=longest)
 
 
 def metrics_from(tok: Candidate, t: EvalTally, *, longest: int = 10) -> Metrics:
@@ -446,7 +453,7 @@ class SaveLoadProof:
         return self.sha256_first == self.sha256_second and self.ids_identical
 
 
-def save_load_proof(saved: bytes, sentences: Sequence[str]) -> SaveLoadProof:
+def save_load_proof(saved: bytes, sentences: Iterable[str]) -> SaveLoadProof:
     """Load ``saved`` (a ``tokenizer.json``), save it again, and compare files and ids.
 
     Ids are compared between the tokenizer built from the first file and
@@ -461,11 +468,12 @@ def save_load_proof(saved: bytes, sentences: Sequence[str]) -> SaveLoadProof:
     resaved = canonical_json(tok1)
     tok2 = Tokenizer.from_str(resaved)
     mismatch = None
-    for s in sentences:
-        if tok1.encode(s, add_special_tokens=False).ids != tok2.encode(s, add_special_tokens=False).ids:
+    n = 0
+    for s in sentences:  # any iterable (a streamed held-out file): every sentence is counted
+        n += 1
+        if mismatch is None and tok1.encode(s, add_special_tokens=False).ids != tok2.encode(s, add_special_tokens=False).ids:
             mismatch = s
-            break
-    return SaveLoadProof(sha256_text(first.json), sha256_text(resaved), len(sentences), mismatch is None, mismatch)
+    return SaveLoadProof(sha256_text(first.json), sha256_text(resaved), n, mismatch is None, mismatch)
 
 
 # ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..assets import REPO
 from ..pipeline.normalize import make_normalizer, normalize_with
@@ -203,8 +203,13 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
 
 def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None = None,
                  d_model: int = DEFAULT_D_MODEL, label: str = "pasted text", parallel_label: str | None = None,
-                 title: str = "Tokenizer checkpoint report") -> Report:
-    """The report for ``text`` and each tokenizer (see the module docstring for what it holds)."""
+                 title: str = "Tokenizer checkpoint report",
+                 progress: Callable[[int, int, str], None] | None = None) -> Report:
+    """The report for ``text`` and each tokenizer (see the module docstring for what it holds).
+
+    ``progress(done, total, what)`` is called before each tokenizer's section
+    and before the normalization checks (plain numbers: steps done of all).
+    """
     if not text.strip():
         raise ReportError("the text is empty")
     if len(text) > MAX_REPORT_CHARS:
@@ -215,7 +220,16 @@ def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, englis
         raise ReportError("d_model must be a positive number")
     if english is not None and not english.strip():
         english = None
-    sections = tuple(tokenizer_section(t, text, english=english, d_model=d_model) for t in tokenizers)
+    steps = len(tokenizers) + 1
+
+    def section(k: int, t: PretrainedTokenizer) -> TokenizerReport:
+        if progress is not None:
+            progress(k, steps, f"encoding with {getattr(t, 'id', t)} ({k + 1} of {len(tokenizers)})")
+        return tokenizer_section(t, text, english=english, d_model=d_model)
+
+    sections = tuple(section(k, t) for k, t in enumerate(tokenizers))
+    if progress is not None:
+        progress(len(tokenizers), steps, "checking normalization forms")
     forms = []
     words = list(dict.fromkeys(text.split()))
     for form in ("NFKC", "bert-uncased"):
