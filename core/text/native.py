@@ -111,12 +111,14 @@ def fence(what: str | Callable[..., str]) -> Callable[[F], F]:
 
 
 def fatal_message(exc: BaseException, what: str) -> str | None:
-    """The last-resort message for a panic or ``MemoryError`` that escaped every fence, else None.
+    """The last-resort message for a :class:`NativeError`, panic or ``MemoryError`` no page caught, else None.
 
     The router uses it around each page run, so even an unfenced native call
     ends in a message and the next rerun starts clean; other errors keep
     their normal treatment (a bug should still show as one).
     """
+    if isinstance(exc, NativeError):  # fenced below, but the page did not catch it: it is still a message
+        return str(exc)
     if not (is_panic(exc) or isinstance(exc, MemoryError)):
         return None
     err = as_native_error(exc, what)
