@@ -59,6 +59,7 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
     if up is not None and f"user:{up.name}" not in user:
         data = up.getvalue()
         try:  # the session budget is checked before the file is parsed, then again with the real size
+            limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=f"tokenizer file “{up.name}”")
             admit_session_tokenizer(limits.estimate_tokenizer_bytes(len(data)), what=f"“{up.name}”")
             tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
             add_session_tokenizer(tok, len(data))
@@ -79,9 +80,9 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
         else:
             added = tok.id
             st.success(f"Loaded {tok.id} ({tok.vocab_size:,} tokens).")
-    if user and st.button(f"Forget this session's {len(user)} uploaded or trained tokenizer(s)", key="cmp_forget"):
-        forget_session_tokenizers()
-        st.rerun()
+    if user:
+        st.button(f"Forget this session's {len(user)} uploaded or trained tokenizer(s)", key="cmp_forget",
+                  on_click=forget_session_tokenizers)
 
 qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 if added and added not in st.session_state["cmp_tok"]:

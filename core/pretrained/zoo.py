@@ -296,6 +296,7 @@ def load_user_bytes(
 def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTokenizer:
     if not data:
         raise ZooError(f"{name} is empty")
+    limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=f"tokenizer file {name}")
     if kind == "auto":
         kind = detect_kind(name, data)  # type: ignore[assignment]
     digest = sha256_hex(data)
