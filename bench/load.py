@@ -184,6 +184,12 @@ async def student(url: str, stats: Stats, run_timeout: float, until: float, firs
             return
 
 
+def _client_cpu() -> float:
+    """CPU seconds of this client process (to show it is not the bottleneck)."""
+    t = os.times()
+    return t.user + t.system
+
+
 def server_pid(port: int) -> int:
     import psutil
 
@@ -225,6 +231,7 @@ async def main_async(args: argparse.Namespace) -> dict:
         await student(url, warm, args.run_timeout, 0, first_only=True)
         rss_warm = rss_mb(pid)
         # the burst: N sessions at once, one cycle each
+        client0 = _client_cpu()
         burst = Stats()
         cpu0, t0 = cpu_seconds(pid), time.perf_counter()
         await asyncio.gather(*(student(url, burst, args.run_timeout, 0, first_only=True)
@@ -245,6 +252,8 @@ async def main_async(args: argparse.Namespace) -> dict:
                                           for _ in range(args.sessions)))
         samples.append((time.perf_counter() - t1, rss_mb(pid)))
         soak_cpu = cpu_seconds(pid) - cpu1
+        client_cpu = _client_cpu() - client0
+        server_cpu = cpu_seconds(pid) - cpu0
         load = os.getloadavg()
     half = [s for s in samples if s[0] >= samples[-1][0] / 2]
     slope = (statistics.linear_regression([t for t, _ in half], [r for _, r in half]).slope * 60
@@ -254,6 +263,7 @@ async def main_async(args: argparse.Namespace) -> dict:
         "soak_minutes": args.soak_minutes,
         "load_average_at_end": [round(x, 2) for x in load],
         "cores": os.cpu_count(),
+        "client_cpu_s": round(client_cpu, 1), "server_cpu_s": round(server_cpu, 1),
         "warmup": {"views": warm.views, "errors": warm.errors[:5], "rss_mb": round(rss_warm, 1)},
         "burst": {"views": burst.views, "cycles": burst.cycles, "errors": len(burst.errors),
                   "error_examples": burst.errors[:5], "server_cpu_s_per_view": round(burst_cpu / max(1, burst.views), 3),
