@@ -219,3 +219,25 @@ def test_the_session_budget_counts_estimated_bytes():
         limits.check_session_budget([300 * 2**20], 300 * 2**20)
     # memory follows the entries once loaded: 100k ranks is about 100 MB whatever the file size
     assert limits.estimate_tokenizer_bytes(1_700_000, 100_000) == 100_000 * limits.BYTES_PER_ENTRY
+
+
+def test_the_cli_turns_the_same_panic_into_one_line(tmp_path):
+    import resource
+    import subprocess
+    import sys
+
+    from tests.app_hostile import BACKTRACK_TEXT, split_regex_tokenizer_json
+
+    path = tmp_path / "tokenizer.json"
+    path.write_bytes(split_regex_tokenizer_json())
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
+
+    proc = subprocess.run([sys.executable, "-m", "core", "tokenize", "--tokenizer", f"file:{path}",
+                           "--text", BACKTRACK_TEXT], cwd=REPO, capture_output=True, text=True, preexec_fn=limit)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    # Rust's own panic hook prints its lines first (outside Python's reach); ours is the last, no traceback
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-1].startswith("error:") and "backtracks too much" in lines[-1], proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
