@@ -331,15 +331,28 @@ def _sep_html(kind: BoundaryKind) -> str:
     )
 
 
-@lru_cache(maxsize=65536)
+#: Longest token (bytes) whose chip parts are cached: a cache of 65,536 entries stays a few MB even when
+#: hostile input makes every token a new long word (issue 16: caches keyed on user input are bounded).
+MAX_CACHED_TOKEN_BYTES = 64
+
+
 def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str, rtl: bool = False) -> tuple[str, str]:
     """(escaped tooltip without its first line, inner HTML): the same for every
-    occurrence of a token, so it is computed once (texts repeat a lot)."""
+    occurrence of a token, so it is computed once (texts repeat a lot); long tokens are not cached."""
+    if len(data) > MAX_CACHED_TOKEN_BYTES or len(touched) > MAX_CACHED_TOKEN_BYTES:
+        return _chip_parts_uncached(data, token_id, special, touched, rtl)
+    return _chip_parts_cached(data, token_id, special, touched, rtl)
+
+
+def _chip_parts_uncached(data: bytes, token_id: int | None, special: bool, touched: str, rtl: bool) -> tuple[str, str]:
     tok = Token(token_id, data, 0, len(data), 0, len(touched), special)
     title = token_title(tok, 0, touched)
     rest = title.split("\n", 1)[1]
     head_extra = title.split("\n", 1)[0][len("token 1"):]
     return html.escape(head_extra + "\n" + rest, quote=True), chip_inner(data, rtl)
+
+
+_chip_parts_cached = lru_cache(maxsize=65536)(_chip_parts_uncached)
 
 
 def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool,

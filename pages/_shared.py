@@ -66,7 +66,7 @@ def _ensure_router() -> None:
 # --------------------------------------------------------------------------
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=32)
 def sample(name: str) -> str:
     """A bundled sample text (``assets/samples/<name>.txt``), without the final newline."""
     return (ASSETS / "samples" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
@@ -79,7 +79,7 @@ LEARN_LANGS = {"bn": "Bangla", "hi": "Hindi", "fa": "Persian", "uz": "Uzbek"}
 LEARN_WORDS = {"bn": "বাজারঘরের", "hi": "बाज़ारघर", "fa": "کتاب‌خانه", "uz": "bozorgʻhardan"}
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=16)
 def learn_lines(lang: str) -> list[str]:
     """The learning sample of ``lang`` (a :data:`LEARN_LANGS` code), one sentence per line."""
     path = ASSETS / "algos" / "corpus_bn.txt" if lang == "bn" else ASSETS / "learn" / f"{lang}.txt"

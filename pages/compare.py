@@ -12,10 +12,13 @@ from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer, summarize
 from core.pretrained.catalog import shared_by
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
+from core.text import limits
 from core.tokens import stats
 from pages._report import report_button
 from pages._selector import (
     add_session_tokenizer,
+    admit_session_tokenizer,
+    forget_session_tokenizers,
     get_tokenizer,
     known,
     pick_tokenizers,
@@ -54,25 +57,32 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
     )
     pattern = st.selectbox("Split pattern for a .tiktoken file", list(zoo.TIKTOKEN_PATTERNS), key="cmp_pattern")
     if up is not None and f"user:{up.name}" not in user:
-        try:
-            tok = zoo.load_user_bytes(up.name, up.getvalue(), pattern=pattern)
-        except zoo.ZooError as exc:
+        data = up.getvalue()
+        try:  # the session budget is checked before the file is parsed, then again with the real size
+            limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=f"tokenizer file “{up.name}”")
+            admit_session_tokenizer(limits.estimate_tokenizer_bytes(len(data)), what=f"“{up.name}”")
+            tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
+            add_session_tokenizer(tok, len(data))
+        except (zoo.ZooError, limits.LimitError) as exc:
             st.error(f"Could not load “{up.name}”: {exc}")
         else:
-            add_session_tokenizer(tok)
             added = tok.id
             st.success(f"Loaded {up.name}: {tok.entry.algorithm}, {tok.vocab_size:,} tokens, sha256 {tok.entry.sha256[:16]}…")
     hub_id = st.text_input("Hugging Face Hub id (needs the network)", placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button("Fetch from the Hub", disabled=not hub_id.strip()):
         try:
+            admit_session_tokenizer(0, what=hub_id.strip())
             with st.spinner(f"Fetching {hub_id}…"):
                 tok = zoo.load_hub(hub_id.strip())
-        except zoo.ZooError as exc:
+            add_session_tokenizer(tok)
+        except (zoo.ZooError, limits.LimitError) as exc:
             st.error(str(exc))
         else:
-            add_session_tokenizer(tok)
             added = tok.id
             st.success(f"Loaded {tok.id} ({tok.vocab_size:,} tokens).")
+    if user:
+        st.button(f"Forget this session's {len(user)} uploaded or trained tokenizer(s)", key="cmp_forget",
+                  on_click=forget_session_tokenizers)
 
 qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 if added and added not in st.session_state["cmp_tok"]:

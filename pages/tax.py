@@ -35,7 +35,7 @@ chosen: list[str] = pick_tokenizers("Tokenizers (grouped by vendor)", "tax_tok",
 qp_sync(data=data_key, tok=",".join(chosen))
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=8)
 def _dataset(key: str) -> tax.ParallelText:
     if key == "countries":
         return tax.cldr_names(what="territories")

@@ -7,6 +7,8 @@ import streamlit as st
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.pretrained import zoo
+from core.text.limits import LimitError
+from core.text.native import NativeError
 from pages._charts import Series, line_chart
 from pages._selector import add_session_tokenizer
 from pages._shared import (
@@ -139,7 +141,7 @@ for k, (recipe, size) in enumerate(jobs):
         trained.append(run_reporting(
             lambda cb: train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train, cb),  # noqa: B023
             bar_progress(bar, k / (len(jobs) + 1), 1 / (len(jobs) + 1), job)))
-    except R.RecipeError as exc:
+    except (R.RecipeError, NativeError) as exc:
         failed.append(f"{R.RECIPES[recipe].label} at {size:,}: {exc}")
 bar.progress(len(jobs) / (len(jobs) + 1), text="Evaluating on held-out sentences…")
 baselines = [baseline_cached(sha, b, split.seed, split.train) for b in R.BASELINES]
@@ -276,9 +278,13 @@ if savable:
     if c1.button("Compare it with the shelf (Gemma 4, Qwen, …)", key="tr_to_selector",
                  help="Adds this tokenizer, for this session, to the selectors of the Compare, tax, word inspector and "
                        "(for BPE) Merge replay pages."):
-        add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"))
-        st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
-        st.switch_page("pages/compare.py")
+        try:
+            add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"), len(saved))
+        except (zoo.ZooError, LimitError) as exc:
+            c1.error(str(exc))
+        else:
+            st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
+            st.switch_page("pages/compare.py")
     verdict = "identical" if proof.identical else "NOT identical"
     c2.markdown(
         f"Loaded back and saved again: sha256 `{proof.sha256_second[:16]}…` "
@@ -293,16 +299,18 @@ if up is not None:
     data = up.getvalue()
     try:
         loaded = R.load_json_bytes(data, name=up.name)
-    except R.LoadError as exc:
+    except (R.LoadError, NativeError) as exc:
         st.error(f"Rejected: {exc}.")
     else:
         proof = proof_cached(loaded.sha256, sha, split.seed, data, split.heldout)
         lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
         same = [t for t in trained if t.sha256 == loaded.sha256]
         try:
-            add_session_tokenizer(zoo.load_user_bytes(up.name, data, kind="hf-json"))  # selectable on every pretrained page too
+            add_session_tokenizer(zoo.load_user_bytes(up.name, data, kind="hf-json"), len(data))  # selectable on every pretrained page too
         except zoo.ZooError:
             pass  # checked above by the recipes loader; the selector only misses it
+        except LimitError as exc:
+            st.warning(f"Not added to this session's tokenizers: {exc}.")
         st.success(
             f"Loaded “{up.name}”: {loaded.vocab_obtained:,} tokens, sha256 `{loaded.sha256}`"
             + (f" — the same file as {same[0].name}." if same else ".")

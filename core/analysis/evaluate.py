@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
 
 from ..text.align import opcodes
+from ..text.native import fence
 from ..tokens import Encoding, Token
 
 #: Fixed seed for the train/held-out split.
@@ -200,6 +201,7 @@ def failure_reason(original: str, decoded: str) -> str:
     return "text changed"
 
 
+@fence("the round trip")
 def round_trip(tok: Candidate, text: str) -> tuple[bool, str, str, Encoding]:
     """``(ok, normalized, decoded, encoding)`` for decode(encode(norm(text))) == norm(text)."""
     norm = tok.normalize(text)
@@ -453,6 +455,7 @@ class SaveLoadProof:
         return self.sha256_first == self.sha256_second and self.ids_identical
 
 
+@fence("the save/reload proof")
 def save_load_proof(saved: bytes, sentences: Iterable[str]) -> SaveLoadProof:
     """Load ``saved`` (a ``tokenizer.json``), save it again, and compare files and ids.
 
@@ -607,6 +610,7 @@ def injection_checkers(tok: Any, name: str | None = None) -> list:
     raise TypeError(f"cannot check special tokens of {type(tok).__name__}")
 
 
+@fence("the injection check")
 def injection_check(tok: Any, text: str, name: str | None = None) -> list[InjectionResult]:
     """How ``tok`` treats ``text`` in each of its modes (see :func:`injection_checkers`).
 
@@ -635,6 +639,7 @@ class PaddedBatch:
     pad_id: int
 
 
+@fence("padding")
 def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -> PaddedBatch:
     """Encode ``sentences`` together, padded on the right with ``pad_token`` (HF ``tokenizers``)."""
     from tokenizers import Tokenizer

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
+from ..text.native import fence
 from ..text.units import Span
 
 #: Pre-tokenizers from the ``tokenizers`` library, shown next to the regex patterns.
@@ -79,6 +80,7 @@ def description(name: str) -> str:
     raise ValueError(f"unknown pre-tokenizer {name!r}; choose one of: {', '.join(names())}")
 
 
+@fence("the tokenizers pre-tokenizer")
 def _library(name: str, text: str) -> list[Span]:
     from tokenizers import pre_tokenizers as pt
 

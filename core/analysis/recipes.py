@@ -38,6 +38,7 @@ from functools import cached_property
 from typing import Callable, Iterable, Literal, Sequence
 
 from ..text import limits
+from ..text.native import fence
 from ..text.units import bytelevel_bytes
 from ..tokens import Encoding, Token, tokens_from_char_spans
 
@@ -264,6 +265,7 @@ class TrainedTokenizer:
         return frozenset(i for i, a in self.hf.get_added_tokens_decoder().items() if a.special)
 
 
+@fence("training")
 def train(
     recipe: str,
     lines: Sequence[str],
@@ -455,6 +457,7 @@ class LoadError(ValueError):
     """A ``tokenizer.json`` that cannot be used (not UTF-8, truncated, corrupted)."""
 
 
+@fence("loading the tokenizer.json")
 def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedTokenizer:
     """A :class:`TrainedTokenizer` from saved bytes, or :class:`LoadError` saying what is wrong.
 

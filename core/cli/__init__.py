@@ -27,6 +27,7 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
+from ..text.native import fenced
 from . import algorithms, bpe, inspect, shelf, text, training, zoo
 from .common import STREAMED, CliError, _Parser
 
@@ -54,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], Any] = args.func
     try:
-        result = func(args)
+        with fenced(args.command):  # a native library's panic is one line too (issue 16)
+            result = func(args)
     except BrokenPipeError:  # streamed output piped into `head`
         sys.stderr.close()
         return 0
