@@ -175,9 +175,12 @@ def test_browser_unigram_lattice_and_bad_model(app):
 
     app.open("unigram")
     app.page.wait_for_selector('[data-testid="ug-top"]', timeout=30_000)
-    app.page.wait_for_selector(".js-plotly-plot", timeout=30_000)
+    app.page.wait_for_selector(".tl-chart-lattice img.tl-chart-svg", timeout=30_000)
     app.assert_no_exception()
-    assert app.page.locator(".js-plotly-plot").count() == 1
+    lattice = app.page.locator(".tl-chart-lattice img.tl-chart-svg")
+    assert lattice.count() == 1 and app.page.locator(".js-plotly-plot").count() == 0  # SVG image, no plotly
+    assert lattice.evaluate("i => i.complete && i.naturalWidth > 0")  # the SVG parsed and drew
+    assert lattice.bounding_box()["width"] > 300
     assert app.page.locator('[data-testid="ug-top"] tr').count() == 6  # header + top 5
     app.screenshot("algos-unigram")
     app.open("unigram", "model=upload")

@@ -1,0 +1,37 @@
+"""pages/_charts.py: the SVG images parse as XML and keep every label as text."""
+from __future__ import annotations
+
+import base64
+import re
+import xml.etree.ElementTree as ET
+
+from pages._charts import Arc, lattice_chart
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def svg_of(html: str) -> ET.Element:
+    data = re.search(r'class="tl-chart-svg"[^>]*src="data:image/svg\+xml;base64,([^"]+)"', html).group(1)
+    return ET.fromstring(base64.b64decode(data).decode("utf-8"))  # an image that is not XML draws nothing
+
+
+def test_lattice_labels_stay_text_even_with_markup_and_control_characters() -> None:
+    hostile = "<img src=x onerror=alert(1)>&\x01"
+    html = lattice_chart(["a", "\x00", "<"], [Arc(0, 2, hostile, "-1.00", "best"), Arc(1, 3, "x</text>", "-2", "unk"),
+                                             Arc(0, 1, "a", "-3")], alt=hostile)
+    root = svg_of(html)
+    texts = ["".join(t.itertext()) for t in root.iter(NS + "text")]
+    assert any("<img src=x onerror=alert(1)>&\ufffd" in t for t in texts)  # the markup is text, the control char visible
+    assert any("x</text>" in t for t in texts) and "<" in texts and "\ufffd" in texts
+    assert len(root.findall(f".//{NS}path")) == 3  # one arc per piece
+    assert "<img src=x" not in html.split("src=\"data:")[0]  # the alt text is escaped too
+
+
+def test_lattice_long_word_labels_only_the_best_path_and_scrolls() -> None:
+    chars = list("ক" * 60)
+    arcs = [Arc(i, i + 1, f"p{i}", "-1", "best" if i < 3 else "other") for i in range(60)]
+    html = lattice_chart(chars, arcs, labels=False)
+    labels = {"".join(t.itertext()).replace("-1", "") for t in svg_of(html).iter(NS + "text")}
+    assert {"p0", "p1", "p2"} <= labels and "p10" not in labels
+    assert "tl-chart-scroll" in html
+    assert "tl-chart-scroll" not in lattice_chart(chars[:10], arcs[:10])
