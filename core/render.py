@@ -390,6 +390,20 @@ def text_direction(text: str) -> str:
     return "ltr"
 
 
+def text_lines_html(text: str, cls: str = "tl-text-line") -> str:
+    """Plain ``text``, escaped, as one ``<div dir=…>`` per line (cut at "\\n"), each line in
+    the direction of its own first strong character: the rule the token view applies to
+    its lines (:func:`text_direction` per line, "ltr" when a line has none). Inside a line
+    the browser's bidi algorithm keeps each run of the other direction in its own order
+    (plain text has no chips, so nothing needs isolating). An empty line keeps its height.
+
+    >>> text_lines_html("سلام\\nhi <b>")
+    '<div class="tl-text-line" dir="rtl">سلام</div><div class="tl-text-line" dir="ltr">hi &lt;b&gt;</div>'
+    """
+    return "".join(f'<div class="{html.escape(cls, quote=True)}" dir="{text_direction(line)}">'
+                   f'{html.escape(line, quote=True) or "<br>"}</div>' for line in text.split("\n"))
+
+
 def _strong(text: str) -> str | None:
     """The bidi class that decides ``text``'s direction: "L", "R", "EN" (digits only) or None (neutral)."""
     digits = False
