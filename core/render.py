@@ -264,7 +264,9 @@ def visible_text(text: str, *, mark_orphan: bool = False) -> str:
         if cat in ("Cf", "Cc") or (cat == "Zs" and ch != " "):
             flush()
             label = _FORMAT_NAMES.get(ch, f"U+{ord(ch):04X}")
-            out.append(f'<span class="tl-fmt">‹{label}›</span>')
+            # its own left-to-right island: inside a Persian word the ‹ › would otherwise take the
+            # word's direction and one of them turn round ("‹ZWNJ‹")
+            out.append(f'<span class="tl-fmt" dir="ltr">‹{label}›</span>')
             continue
         run.append(ch)
     flush()

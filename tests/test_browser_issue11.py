@@ -321,3 +321,25 @@ def test_home_uploaded_file_is_kept_for_the_session(app, tmp_path):
     app.wait_idle()
     assert "zebrafile" not in tokens_text() and "lesson.txt" not in app.page.inner_text("body")
     app.assert_no_exception()
+
+
+def test_zwnj_label_inside_a_persian_word_reads_as_written(app):
+    """A ‹ZWNJ› label inside "می‌رسد": its guillemets open and close the name (‹ left of ZWNJ, › right),
+    and the word's two halves stay on their sides (می to the right of the label, رسد to its left)."""
+    app.open("", "tok=words&text=" + quote("شما می‌رسد"))
+    chip = app.page.locator(".tl-tokens").first.locator(".tl-tok", has=app.page.locator(".tl-fmt"))
+    geo = chip.evaluate(
+        """c => { const f = c.querySelector('.tl-fmt'), t = f.firstChild;
+             const at = k => { const r = document.createRange(); r.setStart(t, k); r.setEnd(t, k + 1);
+                               return r.getBoundingClientRect().x; };
+             const n = t.textContent.length;
+             const side = s => { const w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT); let x;
+               while ((x = w.nextNode())) { const k = x.textContent.indexOf(s);
+                 if (k >= 0) { const r = document.createRange(); r.setStart(x, k); r.setEnd(x, k + s.length);
+                               return r.getBoundingClientRect().x; } } return null; };
+             return {text: t.textContent, open: at(0), name: at(1), close: at(n - 1), label: f.getBoundingClientRect().x,
+                     mi: side('می'), rest: side('رسد')}; }""")
+    assert geo["text"] == "‹ZWNJ›"
+    assert geo["open"] < geo["name"] < geo["close"], geo  # ‹ZWNJ› reads left to right, not ‹ZWNJ‹
+    assert geo["rest"] < geo["label"] < geo["mi"], geo  # رسد ‹ZWNJ› می on screen: the word reads right to left
+    chip.screenshot(path=str(app.output_dir / "zwnj-label-persian.png"))
