@@ -205,7 +205,8 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
               y_title: str = "", ref: float | None = None, ref_label: str = "", width: int = 720,
               height: int = 320) -> str:
     """Grouped bars: one group per category, one bar per series (colour plus hatch pattern per series)."""
-    left, right, top, bottom = 56, 12, 14, 48
+    # the reference line's label sits in a margin right of the bars, never on one
+    left, right, top, bottom = 56, 12 + (round(len(ref_label) * 6.5) + 8 if ref is not None and ref_label else 0), 14, 48
     values = [v for _, vs in series for v in vs] + ([ref] if ref is not None else [])
     ay = _Axis(values, height - bottom, top, zero=True)
     group_w = (width - left - right) / max(1, len(categories))
@@ -237,7 +238,7 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
     if ref is not None:
         y = ay(ref)
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#222" '
-                   f'stroke-dasharray="4 3"/><text x="{width - right - 4}" y="{y - 5:.1f}" text-anchor="end" '
+                   f'stroke-dasharray="4 3"/><text x="{width - right + 6}" y="{y + 4:.1f}" '
                    f'class="tl-chart-tick">{esc(ref_label)}</text>')
     if y_title:
         out.append(f'<text transform="translate(14 {(top + height - bottom) / 2:.0f}) rotate(-90)" text-anchor="middle" '

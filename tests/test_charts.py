@@ -35,3 +35,16 @@ def test_lattice_long_word_labels_only_the_best_path_and_scrolls() -> None:
     assert {"p0", "p1", "p2"} <= labels and "p10" not in labels
     assert "tl-chart-scroll" in html
     assert "tl-chart-scroll" not in lattice_chart(chars[:10], arcs[:10])
+
+
+def test_bar_chart_reference_label_sits_beside_the_bars_not_on_them() -> None:
+    from pages._charts import bar_chart
+
+    root = svg_of(bar_chart(["en", "bn", "uz"], [("a", [1.0, 4.0, 1.8]), ("b", [1.0, 5.0, 2.1])], ref=1.0,
+                            ref_label="English = 1"))
+    label = next(t for t in root.iter(NS + "text") if "".join(t.itertext()) == "English = 1")
+    bars_end = max(float(r.get("x")) + float(r.get("width")) for r in root.iter(NS + "rect") if r.get("x"))
+    est = len("English = 1") * 6.5  # 11px sans-serif, about 6.5px a character
+    start = float(label.get("x")) - (est if label.get("text-anchor") == "end" else 0)
+    assert start > bars_end  # its left edge is right of every bar (it sat on the last group's bars before)
+    assert start + est <= float(root.get("width"))  # and inside the image
