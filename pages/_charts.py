@@ -281,10 +281,11 @@ def arc_rise(arc: Arc) -> float:
 
 
 def lattice_chart(chars: Sequence[str], arcs: Sequence[Arc], *, labels: bool = True, title: str = "",
-                  alt: str = "", x_title: str = "position (characters)") -> str:
-    """A lattice as an SVG image: ``chars`` along the bottom (one cell each, left to right
-    in position order), each arc a half ellipse from its start to its end. Unlabelled
-    "other" arcs are drawn when ``labels`` is off; "best" arcs are always labelled.
+                  alt: str = "", x_title: str = "position (characters)", rtl: bool = False) -> str:
+    """A lattice as an SVG image: ``chars`` along the bottom (one cell each, in position
+    order: left to right, or right to left when ``rtl``, for a Persian word), each arc a half
+    ellipse from its start to its end. Unlabelled "other" arcs are drawn when ``labels`` is
+    off; "best" arcs are always labelled.
 
     Wider than the page (long words): the image keeps its size and scrolls sideways.
     """
@@ -300,7 +301,7 @@ def lattice_chart(chars: Sequence[str], arcs: Sequence[Arc], *, labels: bool = T
     per = plot_h / rise_max
 
     def px(pos: float) -> float:
-        return left + pos * cell
+        return left + ((n - pos) if rtl else pos) * cell
 
     out = [f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}">{_SVG_STYLE}'
            "<style>.tl-lat-ch{font:20px 'Noto Sans','Noto Sans Bengali','Noto Sans Arabic',sans-serif;fill:#111}"
@@ -323,7 +324,7 @@ def lattice_chart(chars: Sequence[str], arcs: Sequence[Arc], *, labels: bool = T
     drawn = sorted(arcs, key=lambda a: order.get(a.kind, 0))
     for a in drawn:
         _, colour, w, dash = ARC_STYLES.get(a.kind, ARC_STYLES["other"])
-        x0, x1 = px(a.start), px(a.end)
+        x0, x1 = sorted((px(a.start), px(a.end)))
         ry = arc_rise(a) * per
         out.append(f'<path d="M{x0:.1f} {base}A{(x1 - x0) / 2:.1f} {ry:.1f} 0 0 1 {x1:.1f} {base}" fill="none" '
                    f'stroke="{colour}" stroke-width="{w}" stroke-dasharray="{dash}"/>')

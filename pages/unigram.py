@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.analysis.inspect import chip_links
 from core.models import unigram as ug
-from core.render import render_pieces
+from core.render import render_pieces, text_direction
 from pages._algos import html_table, inject_css, trained_unigram
 from pages._charts import Arc, lattice_chart
 from pages._shared import LEARN_LANGS, LEARN_WORDS, esc, page_header, qp_init, qp_sync, show_tokens
@@ -98,7 +98,7 @@ st.subheader("Lattice", divider="gray")
 st.caption(f"{len(lat.edges)} pieces match spans of “{lat.word}”. Orange: the best path; dotted red: unknown "
            "characters; each arc is labelled with its piece and log-probability"
            + (" (only the best path's, the word is long; the table below lists every edge)." if n > 30 else "."))
-st.html(lattice_chart(list(lat.word), arcs, labels=n <= 30,
+st.html(lattice_chart(list(lat.word), arcs, labels=n <= 30, rtl=text_direction(lat.word) == "rtl",
                       alt=f"Lattice of {lat.word}: {len(lat.edges)} pieces, best path "
                           + " | ".join(lat.best.pieces)))
 

@@ -48,3 +48,13 @@ def test_bar_chart_reference_label_sits_beside_the_bars_not_on_them() -> None:
     start = float(label.get("x")) - (est if label.get("text-anchor") == "end" else 0)
     assert start > bars_end  # its left edge is right of every bar (it sat on the last group's bars before)
     assert start + est <= float(root.get("width"))  # and inside the image
+
+
+def test_lattice_right_to_left_word_starts_on_the_right() -> None:
+    chars = list("سلام")
+    arcs = [Arc(0, 2, "سل", "-1", "best"), Arc(2, 4, "ام", "-1", "best")]
+    for rtl in (False, True):
+        root = svg_of(lattice_chart(chars, arcs, rtl=rtl))
+        xs = {"".join(t.itertext()): float(t.get("x")) for t in root.iter(NS + "text") if t.get("class") == "tl-lat-ch"}
+        assert (xs["س"] > xs["م"]) is rtl  # the first character on the right for a Persian word
+        assert all(" 0 0 1 " in p.get("d") for p in root.iter(NS + "path"))  # every arc bows upwards
