@@ -264,7 +264,9 @@ def visible_text(text: str, *, mark_orphan: bool = False) -> str:
         if cat in ("Cf", "Cc") or (cat == "Zs" and ch != " "):
             flush()
             label = _FORMAT_NAMES.get(ch, f"U+{ord(ch):04X}")
-            out.append(f'<span class="tl-fmt">‹{label}›</span>')
+            # its own left-to-right island: inside a Persian word the ‹ › would otherwise take the
+            # word's direction and one of them turn round ("‹ZWNJ‹")
+            out.append(f'<span class="tl-fmt" dir="ltr">‹{label}›</span>')
             continue
         run.append(ch)
     flush()
@@ -401,6 +403,20 @@ def text_direction(text: str) -> str:
         if bidi in ("R", "AL"):
             return "rtl"
     return "ltr"
+
+
+def text_lines_html(text: str, cls: str = "tl-text-line") -> str:
+    """Plain ``text``, escaped, as one ``<div dir=…>`` per line (cut at "\\n"), each line in
+    the direction of its own first strong character: the rule the token view applies to
+    its lines (:func:`text_direction` per line, "ltr" when a line has none). Inside a line
+    the browser's bidi algorithm keeps each run of the other direction in its own order
+    (plain text has no chips, so nothing needs isolating). An empty line keeps its height.
+
+    >>> text_lines_html("سلام\\nhi <b>")
+    '<div class="tl-text-line" dir="rtl">سلام</div><div class="tl-text-line" dir="ltr">hi &lt;b&gt;</div>'
+    """
+    return "".join(f'<div class="{html.escape(cls, quote=True)}" dir="{text_direction(line)}">'
+                   f'{html.escape(line, quote=True) or "<br>"}</div>' for line in text.split("\n"))
 
 
 def _strong(text: str) -> str | None:
