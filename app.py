@@ -12,6 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from core.i18n import N_
+from core.text.native import fatal_message
 from pages._shared import _, classroom_requested, init_lang, mark_router_run, sidebar_controls
 
 HERE = Path(__file__).parent
@@ -63,5 +64,10 @@ sidebar_controls()
 mark_router_run(True)
 try:
     page.run()
+except BaseException as exc:  # noqa: BLE001 - a Rust panic derives from BaseException (issue 16)
+    message = fatal_message(exc, page.title)
+    if message is None:
+        raise
+    st.error(message)
 finally:
     mark_router_run(False)

@@ -23,7 +23,10 @@ of the raw library; two workers at least 1.7x faster than one. The machine
 may be shared: wall-clock ratios are noisy, so each figure is printed with
 the CPU time it took.
 
-Run: ``python bench/scale.py --size 100M`` (or ``1G``; ``--size 20M`` for a quick look).
+Run: ``python bench/scale.py --size 100M`` (or ``1G``; ``--size 20M`` for a quick look). On a quiet
+machine with two idle cores, ``python bench/scale.py --size 1G --runs w1,w2`` gives the workers figures
+alone: for each run the wall time, the CPU time of the CLI process and of each worker, and then the
+speed-up both in wall time and in CPU terms (what the CPU times allow with a core per busy process).
 """
 from __future__ import annotations
 
@@ -99,6 +102,8 @@ class TreeRSS:
         self.proc = psutil.Process(pid)
         self.peak = 0
         self.peak_pss = 0
+        self.cpu: dict[int, tuple[str, float]] = {}  # pid -> (role, user + system seconds at the last poll)
+        self.parent_before_workers: float | None = None  # the CLI's CPU seconds when its first worker was seen
         self._stop = threading.Event()
         self._t = threading.Thread(target=self._run, daemon=True)
         self._t.start()
@@ -115,13 +120,17 @@ class TreeRSS:
                         full = p.memory_full_info()
                         total += full.rss
                         pss += full.pss
+                        t = p.cpu_times()
+                        self.cpu[p.pid] = ("parent" if p.pid == self.proc.pid else "worker", t.user + t.system)
+                        if p.pid != self.proc.pid and self.parent_before_workers is None and self.proc.pid in self.cpu:
+                            self.parent_before_workers = self.cpu[self.proc.pid][1]
                     except psutil.Error:
                         pass
                 self.peak = max(self.peak, total)
                 self.peak_pss = max(self.peak_pss, pss)
             except psutil.Error:
                 pass
-            time.sleep(0.1)
+            time.sleep(0.05)
 
     def stop(self) -> tuple[int, int]:
         self._stop.set()
@@ -144,8 +153,28 @@ def run_cli(args: list[str], extra_pids: list[int] | None = None) -> dict:
     extra_peak = sum(m.stop()[0] for m in extra)
     if p.returncode != 0:
         raise SystemExit(f"CLI failed ({p.returncode}): {err.decode()[-500:]}")
-    return {"wall": wall, "cpu_children": (r1.children_user - r0.children_user) + (r1.children_system - r0.children_system),
+    cpu_total = (r1.children_user - r0.children_user) + (r1.children_system - r0.children_system)
+    parent = sum(c for role, c in mon.cpu.values() if role == "parent")
+    workers = sorted((c for role, c in mon.cpu.values() if role == "worker"), reverse=True)
+    return {"wall": wall, "cpu_children": cpu_total, "cpu_parent": parent, "cpu_workers": workers,
+            "cpu_parent_before_workers": mon.parent_before_workers,
             "peak_rss": peak, "peak_pss": pss, "cluster_peak_rss": extra_peak, "stdout": out}
+
+
+def cpu_line(r: dict) -> str:
+    """Where the CPU time went: the CLI process (reads, decodes and hands out chunks, merges counts) and each worker.
+
+    Per-process figures are polled every 0.05 s, so a process's last 0.05 s may be missing; ``total`` is exact
+    (``os.times`` of the finished children)."""
+    workers = r["cpu_workers"]
+    w = ", ".join(f"{c:.1f}" for c in workers) if workers else "none (all in the CLI process)"
+    line = (f"    CPU: total {r['cpu_children']:.1f} s = CLI process {r['cpu_parent']:.1f} s + workers [{w}] s; "
+            f"the CLI process's share {100 * r['cpu_parent'] / max(r['cpu_children'], 1e-9):.0f}%")
+    before = r.get("cpu_parent_before_workers")
+    if before is not None:
+        line += (f" ({before:.1f} s of it before the workers started: start-up and loading the tokenizers; "
+                 f"{r['cpu_parent'] - before:.1f} s while they ran: reading, decoding and handing out chunks, merging)")
+    return line
 
 
 def raw_tiktoken(path: Path, threads: int | None) -> tuple[float, float, dict]:
@@ -197,7 +226,9 @@ def main() -> None:
             figures[f"workers {w}"] = r
             print(f"compare --workers {w}: {r['wall']:.1f} s wall, {r['cpu_children']:.1f} s CPU, "
                   f"{nbytes / 1e6 / r['wall']:.2f} MB/s, peak RSS {r['peak_rss'] / 1e6:.0f} MB summed over CLI + workers "
-                  f"(PSS {r['peak_pss'] / 1e6:.0f} MB: shared pages counted once)", flush=True)
+                  f"(PSS {r['peak_pss'] / 1e6:.0f} MB: shared pages counted once); load average "
+                  f"{os.getloadavg()[0]:.1f} after it", flush=True)
+            print(cpu_line(r), flush=True)
         if "dask" in runs:
             from distributed import LocalCluster
 
@@ -231,8 +262,18 @@ def main() -> None:
                 print(f"workers 1 / raw {label}: {w1['wall'] / r['wall']:.2f}x wall, "
                       f"{w1['cpu_children'] / r['cpu']:.2f}x CPU (goal <= 1.5x; ours includes start-up and loading)")
         if "workers 1" in figures and "workers 2" in figures:
-            w1, w2 = figures["workers 1"]["wall"], figures["workers 2"]["wall"]
+            r1, r2 = figures["workers 1"], figures["workers 2"]
+            w1, w2 = r1["wall"], r2["wall"]
             print(f"speed-up workers 2 vs 1: {w1 / w2:.2f}x wall (goal >= 1.7x; needs two idle cores)")
+            # With two cores of its own, a run takes at least its busiest process's CPU time, and at least half
+            # its total CPU time: the speed-up that CPU time allows, whatever the machine's load.
+            busiest = max([r2["cpu_parent"], *r2["cpu_workers"]])
+            ideal = r1["cpu_children"] / max(busiest, r2["cpu_children"] / 2)
+            print(f"speed-up workers 2 vs 1 in CPU terms: {ideal:.2f}x = workers 1 CPU {r1['cpu_children']:.1f} s / "
+                  f"max(busiest process {busiest:.1f} s, half the total {r2['cpu_children'] / 2:.1f} s); "
+                  f"CPU overhead of two workers {r2['cpu_children'] / r1['cpu_children']:.2f}x; "
+                  f"wall / CPU {w2 / max(busiest, r2['cpu_children'] / 2):.2f} for 2 workers and "
+                  f"{w1 / r1['cpu_children']:.2f} for 1 (1.00 = the process never waited for a core)")
             if "dask" in figures:
                 print(f"dask vs workers 2: {figures['dask']['wall'] / w2:.2f}x the wall time")
         print(f"peak RSS max = {max(v['peak_rss'] for v in figures.values()) / 1e6:.0f} MB summed over processes, "

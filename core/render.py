@@ -265,7 +265,9 @@ def visible_text(text: str, *, mark_orphan: bool = False) -> str:
         if cat in ("Cf", "Cc") or (cat == "Zs" and ch != " "):
             flush()
             label = _FORMAT_NAMES.get(ch, f"U+{ord(ch):04X}")
-            out.append(f'<span class="tl-fmt">‹{label}›</span>')
+            # its own left-to-right island: inside a Persian word the ‹ › would otherwise take the
+            # word's direction and one of them turn round ("‹ZWNJ‹")
+            out.append(f'<span class="tl-fmt" dir="ltr">‹{label}›</span>')
             continue
         run.append(ch)
     flush()
@@ -333,17 +335,31 @@ def _sep_html(kind: BoundaryKind) -> str:
     )
 
 
-@lru_cache(maxsize=65536)
+#: Longest token (bytes) whose chip parts are cached: a cache of 65,536 entries stays a few MB even when
+#: hostile input makes every token a new long word (issue 16: caches keyed on user input are bounded).
+MAX_CACHED_TOKEN_BYTES = 64
+
+
 def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str, rtl: bool = False,
                 lang: str = "en") -> tuple[str, str]:
     """(escaped tooltip without its first line, inner HTML): the same for every
-    occurrence of a token, so it is computed once (texts repeat a lot). ``lang``: the
-    tooltip's language (part of the cache key; the text comes from :func:`core.i18n.current`)."""
+    occurrence of a token, so it is computed once (texts repeat a lot); long tokens are not cached.
+    ``lang``: the tooltip's language (part of the cache key; the text comes from :func:`core.i18n.current`)."""
+    if len(data) > MAX_CACHED_TOKEN_BYTES or len(touched) > MAX_CACHED_TOKEN_BYTES:
+        return _chip_parts_uncached(data, token_id, special, touched, rtl, lang)
+    return _chip_parts_cached(data, token_id, special, touched, rtl, lang)
+
+
+def _chip_parts_uncached(data: bytes, token_id: int | None, special: bool, touched: str, rtl: bool,
+                         lang: str = "en") -> tuple[str, str]:
     tok = Token(token_id, data, 0, len(data), 0, len(touched), special)
     title = token_title(tok, 0, touched)
     rest = title.split("\n", 1)[1]
     head_extra = title.split("\n", 1)[0][len(_("token {index}").format(index=1)):]
     return html.escape(head_extra + "\n" + rest, quote=True), chip_inner(data, rtl)
+
+
+_chip_parts_cached = lru_cache(maxsize=65536)(_chip_parts_uncached)
 
 
 def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool,
@@ -394,6 +410,20 @@ def text_direction(text: str) -> str:
         if bidi in ("R", "AL"):
             return "rtl"
     return "ltr"
+
+
+def text_lines_html(text: str, cls: str = "tl-text-line") -> str:
+    """Plain ``text``, escaped, as one ``<div dir=…>`` per line (cut at "\\n"), each line in
+    the direction of its own first strong character: the rule the token view applies to
+    its lines (:func:`text_direction` per line, "ltr" when a line has none). Inside a line
+    the browser's bidi algorithm keeps each run of the other direction in its own order
+    (plain text has no chips, so nothing needs isolating). An empty line keeps its height.
+
+    >>> text_lines_html("سلام\\nhi <b>")
+    '<div class="tl-text-line" dir="rtl">سلام</div><div class="tl-text-line" dir="ltr">hi &lt;b&gt;</div>'
+    """
+    return "".join(f'<div class="{html.escape(cls, quote=True)}" dir="{text_direction(line)}">'
+                   f'{html.escape(line, quote=True) or "<br>"}</div>' for line in text.split("\n"))
 
 
 def _strong(text: str) -> str | None:

@@ -11,7 +11,7 @@ import streamlit as st
 
 from core.assets import ALGOS, sample_lines
 from core.models import unigram, wordpiece
-from core.render import render_encoding, text_direction
+from core.render import render_encoding, text_direction, text_lines_html
 from core.tokens import Encoding, Token, tokens_from_char_spans
 from pages._shared import esc, learn_lines
 
@@ -24,7 +24,7 @@ CSS = """
 .tl-algo-table .tl-op{font-weight:700;white-space:nowrap}
 .tl-algo-table code{font-size:.95em}
 .tl-algo-big{font-size:1.6rem;line-height:2.1;padding:.3rem .6rem;border:1px solid #ccc;border-radius:.4rem;
-  background:#fafafa;margin:.2rem 0 .6rem 0;white-space:pre-wrap;unicode-bidi:plaintext}
+  background:#fafafa;margin:.2rem 0 .6rem 0;white-space:pre-wrap}
 .tl-algo-cap{color:#555;font-size:.9rem;margin-bottom:.1rem}
 .tl-algo-flag{color:#994F00;font-weight:600}
 """
@@ -35,10 +35,12 @@ def inject_css() -> None:
 
 
 def big_text(text: str, caption: str = "") -> str:
-    """A large text box whose direction follows the text (Persian reads right to left)."""
-    d = text_direction(text)
+    """A large text box; each line reads in its own direction, as in the token view
+    (a Persian line right to left, the English line under it left to right)."""
+    d = text_direction(text.split("\n", 1)[0])  # the box takes its first line's direction, as the token view does
     cap = f'<div class="tl-algo-cap">{esc(caption)}</div>' if caption else ""
-    return f'{cap}<div class="tl-algo-big" dir="{d}">{esc(text) or "&nbsp;"}</div>'
+    body = text_lines_html(text, "tl-algo-line") if text else "&nbsp;"
+    return f'{cap}<div class="tl-algo-big" dir="{d}">{body}</div>'
 
 
 def html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], row_classes: Sequence[str] | None = None,

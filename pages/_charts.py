@@ -14,15 +14,30 @@ names what it shows, and every label goes through :func:`pages._shared.esc`.
   y axis, log axes, a vertical marker line (the stepper's current step).
 - :func:`bar_chart` ``(categories, series, ...)``: grouped bars with an
   optional reference line (English = 1).
+- :func:`lattice_chart` ``(chars, arcs, ...)``: a word's characters on a line,
+  each piece an arc from its start to its end (the Unigram lattice).
+
+Labels are also made safe for XML (the SVG is parsed as XML: a control
+character in a label would blank the whole image), see :func:`_label`.
 """
 from __future__ import annotations
 
 import base64
 import math
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from core.i18n import N_
 from pages._shared import esc
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _label(text: object) -> str:
+    """``text`` for an SVG label: escaped, and characters XML cannot carry (C0 controls,
+    lone surrogates) shown as U+FFFD instead of blanking the image."""
+    return esc(_NOT_XML.sub("\ufffd", str(text)))
 
 #: Paul Tol's "bright" scheme (colour-blind safe on white).
 COLOURS = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
@@ -191,7 +206,8 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
               y_title: str = "", ref: float | None = None, ref_label: str = "", width: int = 720,
               height: int = 320) -> str:
     """Grouped bars: one group per category, one bar per series (colour plus hatch pattern per series)."""
-    left, right, top, bottom = 56, 12, 14, 48
+    # the reference line's label sits in a margin right of the bars, never on one
+    left, right, top, bottom = 56, 12 + (round(len(ref_label) * 6.5) + 8 if ref is not None and ref_label else 0), 14, 48
     values = [v for _, vs in series for v in vs] + ([ref] if ref is not None else [])
     ay = _Axis(values, height - bottom, top, zero=True)
     group_w = (width - left - right) / max(1, len(categories))
@@ -223,7 +239,7 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
     if ref is not None:
         y = ay(ref)
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#222" '
-                   f'stroke-dasharray="4 3"/><text x="{width - right - 4}" y="{y - 5:.1f}" text-anchor="end" '
+                   f'stroke-dasharray="4 3"/><text x="{width - right + 6}" y="{y + 4:.1f}" '
                    f'class="tl-chart-tick">{esc(ref_label)}</text>')
     if y_title:
         out.append(f'<text transform="translate(14 {(top + height - bottom) / 2:.0f}) rotate(-90)" text-anchor="middle" '
@@ -236,3 +252,97 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
         + f"{esc(name)}</span>"
         for k, (name, _) in enumerate(series))
     return _frame(title, "".join(out), f'<div class="tl-chart-legend">{keys}</div>', title or y_title)
+
+
+@dataclass(frozen=True)
+class Arc:
+    """One lattice arc over characters ``[start, end)``. ``kind``: "other", "unk" or
+    "best" (its style); ``label`` / ``sub`` are drawn above the arc when labels are on."""
+
+    start: int
+    end: int
+    label: str
+    sub: str = ""
+    kind: str = "other"
+
+
+#: kind -> (legend name, colour, stroke width, dash): Paul Tol vibrant orange for the best path,
+#: red dotted for unknown characters, light grey for the other pieces (dash and width differ too).
+ARC_STYLES = {
+    "other": (N_("other pieces"), "#BBBBBB", 1.5, ""),
+    "unk": (N_("unknown"), "#CC3311", 1.8, "2 3"),
+    "best": (N_("best path"), "#EE7733", 5.0, ""),
+}
+
+
+def arc_rise(arc: Arc) -> float:
+    """Height of an arc in character widths: longer pieces rise higher, and neighbours
+    starting at different positions are staggered so their labels do not sit on each other."""
+    return 0.35 + 0.45 * (arc.end - arc.start) + 0.08 * (arc.start % 3)
+
+
+def lattice_chart(chars: Sequence[str], arcs: Sequence[Arc], *, labels: bool = True, title: str = "",
+                  alt: str = "", x_title: str = "position (characters)", rtl: bool = False) -> str:
+    """A lattice as an SVG image: ``chars`` along the bottom (one cell each, in position
+    order: left to right, or right to left when ``rtl``, for a Persian word), each arc a half
+    ellipse from its start to its end. Unlabelled "other" arcs are drawn when ``labels`` is
+    off; "best" arcs are always labelled.
+
+    Wider than the page (long words): the image keeps its size and scrolls sideways.
+    """
+    n = max(1, len(chars))
+    cell = 44 if n <= 30 else 24
+    left, right, bottom = 24, 24, 70
+    width = left + right + n * cell
+    rise_max = max((arc_rise(a) for a in arcs), default=1.0) + 0.45
+    plot_h = 380 if n <= 30 else 280
+    top = 18
+    height = top + plot_h + bottom
+    base = top + plot_h
+    per = plot_h / rise_max
+
+    def px(pos: float) -> float:
+        return left + ((n - pos) if rtl else pos) * cell
+
+    out = [f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}">{_SVG_STYLE}'
+           "<style>.tl-lat-ch{font:20px 'Noto Sans','Noto Sans Bengali','Noto Sans Arabic',sans-serif;fill:#111}"
+           ".tl-lat-best{font:600 15px 'Noto Sans','Noto Sans Bengali','Noto Sans Arabic',sans-serif;fill:#222}"
+           ".tl-lat-lab{font:11px 'Noto Sans','Noto Sans Bengali','Noto Sans Arabic',sans-serif;fill:#666}</style>"]
+    step = 1 if n <= 40 else max(1, n // 20)
+    for k in range(0, n + 1):
+        x = px(k)
+        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{base}" stroke="#f0f0f0"/>')
+        if k % step == 0:
+            out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{base + 34}" y2="{base + 39}" stroke="#777"/>'
+                       f'<text x="{x:.1f}" y="{base + 51}" text-anchor="middle" class="tl-chart-tick">{k}</text>')
+    out.append(f'<line x1="{px(0):.1f}" x2="{px(n):.1f}" y1="{base}" y2="{base}" stroke="#777"/>')
+    for k, ch in enumerate(chars):  # each character alone, in position order (the lattice's own order)
+        out.append(f'<text x="{px(k + .5):.1f}" y="{base + 26}" text-anchor="middle" class="tl-lat-ch">'
+                   f"{_label(ch)}</text>")
+    out.append(f'<text x="{(px(0) + px(n)) / 2:.0f}" y="{height - 4}" text-anchor="middle" class="tl-chart-axis">'
+               f"{_label(x_title)}</text>")
+    order = {"other": 0, "unk": 1, "best": 2}
+    drawn = sorted(arcs, key=lambda a: order.get(a.kind, 0))
+    for a in drawn:
+        _, colour, w, dash = ARC_STYLES.get(a.kind, ARC_STYLES["other"])
+        x0, x1 = sorted((px(a.start), px(a.end)))
+        ry = arc_rise(a) * per
+        out.append(f'<path d="M{x0:.1f} {base}A{(x1 - x0) / 2:.1f} {ry:.1f} 0 0 1 {x1:.1f} {base}" fill="none" '
+                   f'stroke="{colour}" stroke-width="{w}" stroke-dasharray="{dash}"/>')
+    for a in drawn:
+        if not (labels or a.kind == "best"):
+            continue
+        x, y = px((a.start + a.end) / 2), base - arc_rise(a) * per - 4
+        cls = "tl-lat-best" if a.kind == "best" else "tl-lat-lab"
+        sub = (f'<tspan x="{x:.1f}" dy="1.15em">{_label(a.sub)}</tspan>' if a.sub else "")
+        dy = -14 if a.sub else 0
+        out.append(f'<text x="{x:.1f}" y="{y + dy:.1f}" text-anchor="middle" class="{cls}">'
+                   f'<tspan x="{x:.1f}" unicode-bidi="plaintext">{_label(a.label)}</tspan>{sub}</text>')
+    out.append("</svg>")
+    kinds = [k for k in ("other", "unk", "best") if any(a.kind == k for a in arcs)]
+    legend = _legend([Series(_(ARC_STYLES[k][0]), [], [], ARC_STYLES[k][1], dash=ARC_STYLES[k][3])
+                      for k in kinds])
+    cap = f'<figcaption class="tl-chart-title">{esc(title)}</figcaption>' if title else ""
+    wide = " tl-chart-scroll" if n > 30 else ""
+    return (f'<figure class="tl-chart tl-chart-lattice{wide}" data-testid="tl-chart">{cap}'
+            f'{_img("".join(out), alt or title, "tl-chart-svg", width, height)}{legend}</figure>')

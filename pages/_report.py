@@ -13,17 +13,19 @@ import streamlit as st
 
 from core.analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
 from pages._shared import _, current_lang
+from pages._training import bar_progress
 
 _KEY = "cmp_report"
 
 
 def _build(digest: str, text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any], english: str,
-           d_model: int, lang: str = "en") -> None:
-    """Button callback: build the report (in the page's language) and keep ``(digest, html, markdown, error)``."""
+           d_model: int, progress: Callable[[int, int, str], None] | None = None, lang: str = "en") -> None:
+    """Build the report (in the page's language) and keep ``(digest, html, markdown, error)`` in the session
+    (``progress``: see :func:`pages._training.bar_progress`)."""
     try:
         toks = [get(t) for t in tokenizer_ids]
         report = build_report(text, toks, english=english or None, d_model=int(d_model),
-                              label=_("text on the compare page"), lang=lang)
+                              label=_("text on the compare page"), progress=progress, lang=lang)
     except (ReportError, ValueError) as exc:
         st.session_state[_KEY] = (digest, "", "", _("Cannot make the report: {error}").format(error=exc))
         return
@@ -39,8 +41,18 @@ def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], 
                                   value=DEFAULT_D_MODEL, step=256, key="cmp_report_d")
         lang = current_lang()  # the report is written in the page's language (part of the digest)
         digest = hashlib.sha256("\x00".join([text, english, str(d_model), lang, *tokenizer_ids]).encode("utf-8")).hexdigest()
-        st.button(_("Make checkpoint report"), key="cmp_report_go", on_click=_build,
-                  args=(digest, text, list(tokenizer_ids), get, english, int(d_model), lang))
+        # The click only asks for a report (kept in the session, so a rerun on the way does not lose it);
+        # it is built here, in the page, where a progress bar can be drawn, then the bar is removed.
+        st.button(_("Make checkpoint report"), key="cmp_report_go", on_click=st.session_state.__setitem__,
+                  args=(_KEY + "_asked", digest))
+        if st.session_state.get(_KEY + "_asked") == digest:
+            bar = st.progress(0.0, text=_("Making the report…"))
+            try:
+                _build(digest, text, list(tokenizer_ids), get, english, int(d_model),
+                       progress=bar_progress(bar, 0.0, 1.0, _("Making the report")), lang=lang)
+            finally:
+                st.session_state.pop(_KEY + "_asked", None)
+            bar.empty()
         saved = st.session_state.get(_KEY)
         if saved and saved[0] == digest:
             if saved[3]:

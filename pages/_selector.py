@@ -27,6 +27,7 @@ from core.pretrained.adapter import PretrainedTokenizer
 from core.pretrained.catalog import shared_by, vendor_of
 from core.pretrained.shelf import install_hint
 from core.render import render_table
+from core.text import limits
 from core.tokens import EncodingStats, Tokenizer, table_stats, token_table
 from pages._shared import _, bpe_trace, current_lang, sample, tr
 
@@ -115,7 +116,7 @@ def load_tokenizer(option_id: str, size: int | None = None) -> Tokenizer:
         return _load_tokenizer(option_id, size)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False, max_entries=64)
 def _load_tokenizer(option_id: str, size: int | None = None) -> Tokenizer:
     return _options()[option_id].load(size)
 
@@ -153,9 +154,50 @@ def session_tokenizers() -> dict[str, PretrainedTokenizer]:
     return st.session_state.setdefault(SESSION_KEY, {})
 
 
-def add_session_tokenizer(tok: PretrainedTokenizer) -> None:
-    """Make ``tok`` selectable on every pretrained page for the rest of the session."""
+def add_session_tokenizer(tok: PretrainedTokenizer, file_bytes: int = 0) -> None:
+    """Make ``tok`` selectable on every pretrained page for the rest of the session.
+
+    Counted against the session's budget (:func:`admit_session_tokenizer`);
+    raises :class:`core.text.limits.LimitError` with the message to show
+    when the session is full. ``file_bytes`` is the size of the file it came from.
+    """
+    cost = limits.estimate_tokenizer_bytes(file_bytes, tok.vocab_size)
+    admit_session_tokenizer(cost, what=f"“{tok.name}”", replacing=tok.id)
     session_tokenizers()[tok.id] = tok
+    _session_costs()[tok.id] = cost
+
+
+# -- Session tokenizer budget (issue 16: uploads and trained tokenizers per session are capped) --------------
+#: Session state key of the estimated memory of each session tokenizer (id -> bytes).
+SESSION_COST_KEY = "session_tokenizer_bytes"
+
+
+def _session_costs() -> dict[str, int]:
+    costs: dict[str, int] = st.session_state.setdefault(SESSION_COST_KEY, {})
+    for tid in list(costs):  # a tokenizer removed from the session frees its share
+        if tid not in session_tokenizers():
+            del costs[tid]
+    return costs
+
+
+def admit_session_tokenizer(cost: int, *, what: str = "this tokenizer", replacing: str | None = None) -> None:
+    """The one budget check for session tokenizers: :class:`LimitError` if ``cost`` more bytes do not fit.
+
+    Pages call it with :func:`core.text.limits.estimate_tokenizer_bytes` of
+    the file's size *before* parsing an upload (so nothing is allocated for
+    a file that cannot be kept), and :func:`add_session_tokenizer` calls it
+    again with the loaded tokenizer's size. ``replacing`` is an id whose
+    share is given back (the same file loaded again).
+    """
+    held = [c for tid, c in _session_costs().items() if tid != replacing]
+    held += [0] * sum(1 for tid in session_tokenizers() if tid not in _session_costs() and tid != replacing)
+    limits.check_session_budget(held, cost, what=what)
+
+
+def forget_session_tokenizers() -> None:
+    """Drop every uploaded or trained tokenizer of this session (frees its budget)."""
+    session_tokenizers().clear()
+    st.session_state[SESSION_COST_KEY] = {}
 
 
 def _group(tid: str) -> str:

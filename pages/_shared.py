@@ -80,7 +80,7 @@ def _ensure_router() -> None:
 # --------------------------------------------------------------------------
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=32)
 def sample(name: str) -> str:
     """A bundled sample text (``assets/samples/<name>.txt``), without the final newline."""
     return (ASSETS / "samples" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
@@ -93,7 +93,7 @@ LEARN_LANGS = {"bn": N_("Bangla"), "hi": N_("Hindi"), "fa": N_("Persian"), "uz":
 LEARN_WORDS = {"bn": "বাজারঘরের", "hi": "बाज़ारघर", "fa": "کتاب‌خانه", "uz": "bozorgʻhardan"}
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=16)
 def learn_lines(lang: str) -> list[str]:
     """The learning sample of ``lang`` (a :data:`LEARN_LANGS` code), one sentence per line."""
     path = ASSETS / "algos" / "corpus_bn.txt" if lang == "bn" else ASSETS / "learn" / f"{lang}.txt"
@@ -379,24 +379,47 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
 
     An uploaded file, when valid, replaces the pasted text. Bad uploads show
     an error and the pasted text is used instead, so the page keeps working.
+
+    The file's text is kept for the session (one file per box, at most the
+    upload cap): Streamlit forgets an uploader when its page is left, so on
+    coming back (sidebar, chip link, Back) the kept file is used again until
+    the user removes it from the uploader, uploads another or presses "Forget".
     """
     qp_init(key, default, param="text")
     text = st.text_area(label or _("Text"), key=key, height=height)
     if upload:
+        up_key, kept_key, had_key = f"{key}_upload", f"{key}_upload_kept", f"{key}_upload_had"
+        fresh = up_key not in st.session_state  # the uploader is new on this run: the page was left, or first visit
+        had = st.session_state.get(had_key, False) and not fresh  # it held a file on the previous run
         up = st.file_uploader(
-            _("…or upload a UTF-8 .txt file"), type=["txt", "text", "md", "csv", "tsv"], key=f"{key}_upload",
+            _("…or upload a UTF-8 .txt file"), type=["txt", "text", "md", "csv", "tsv"], key=up_key,
             max_upload_size=MAX_UPLOAD_MB,
         )
+        st.session_state[had_key] = up is not None
         if up is not None:
             decoded, err = decode_upload(up.getvalue(), up.name)
             if err:
+                st.session_state.pop(kept_key, None)
                 st.error(err)
             else:
+                st.session_state[kept_key] = (up.name, decoded or "")
                 n = len(decoded or "")
                 st.info(ngettext("Using the uploaded file “{name}” ({count} character).",
                                  "Using the uploaded file “{name}” ({count} characters).", n).format(
                     name=up.name, count=num(n)))
                 text = decoded or ""
+        elif had:  # the user removed the file from the uploader
+            st.session_state.pop(kept_key, None)
+        elif kept_key in st.session_state:
+            name, kept = st.session_state[kept_key]
+            c1, c2 = st.columns([5, 1], vertical_alignment="center")
+            c1.info(ngettext("Using the uploaded file “{name}” ({count} character), kept since you uploaded it.",
+                             "Using the uploaded file “{name}” ({count} characters), kept since you uploaded it.",
+                             len(kept)).format(name=name, count=num(len(kept))))
+            if c2.button(_("Forget it"), key=f"{key}_upload_forget", help=_("Use the text box instead of this file.")):
+                st.session_state.pop(kept_key, None)
+                st.rerun()
+            text = kept
     return limit_text(text)
 
 

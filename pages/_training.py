@@ -8,7 +8,8 @@ page) keeps everything already trained, so stopping midway loses nothing.
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+import threading
+from typing import Any, Callable, Sequence
 
 import streamlit as st
 
@@ -37,10 +38,72 @@ def split_cached(sha: str, _text: str, seed: int = E.SPLIT_SEED) -> E.Split:
     return E.split_corpus(_text, seed=seed)
 
 
+def bar_progress(bar, start: float, span: float, label: str) -> Callable[[int, int, str], None]:  # noqa: ANN001
+    """A core progress callback drawing on ``bar`` (an ``st.progress``): ``done / total`` of this step maps to
+    ``start .. start + span`` of the bar, and the text says what is being done. Call it from the script's
+    thread only (see :func:`run_reporting`)."""
+
+    def report(done: int, total: int, what: str) -> None:
+        frac = start + span * (min(done, total) / total if total else 1.0)
+        bar.progress(min(max(frac, 0.0), 1.0), text=f"{label}: {what}…")
+
+    return report
+
+
+def run_reporting(work: Callable[[Callable[[int, int, str], None] | None], Any],
+                  progress: Callable[[int, int, str], None] | None) -> Any:
+    """``work(callback)`` with its progress drawn by ``progress`` from this (the script's) thread.
+
+    subtle: the ``tokenizers`` trainers pull their input iterator, and so
+    call the core callback, from a thread of their own, where Streamlit
+    cannot draw; and a bar drawn while a ``st.cache_data`` function runs in
+    this thread would be recorded into its cache entry. So the work (the
+    cached call included) runs in a helper thread that knows the script's run
+    context, its callback only records the latest numbers, and this thread
+    draws them every 0.1 s.
+    """
+    if progress is None:
+        return work(None)
+    from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+
+    latest: list[tuple[int, int, str]] = []
+    out: dict[str, Any] = {}
+
+    def record(done: int, total: int, what: str) -> None:
+        latest[:] = [(done, total, what)]
+
+    def run() -> None:
+        try:
+            out["value"] = work(record)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the script's thread below
+            out["error"] = exc
+
+    thread = threading.Thread(target=run, name="tl-train", daemon=True)
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is not None:
+        add_script_run_ctx(thread, ctx)
+    thread.start()
+    drawn = None
+    while True:
+        thread.join(0.1)
+        if latest and latest[0] != drawn:
+            drawn = latest[0]
+            progress(*drawn)
+        if not thread.is_alive():
+            break
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 @st.cache_data(show_spinner=False, max_entries=256)
-def train_cached(sha: str, recipe: str, size: int, min_frequency: int, seed: int, _lines: Sequence[str]) -> R.TrainedTokenizer:
-    """One recipe at one size, trained on the training part of corpus ``sha``."""
-    return R.train(recipe, _lines, size, min_frequency=min_frequency)
+def train_cached(sha: str, recipe: str, size: int, min_frequency: int, seed: int, _lines: Sequence[str],
+                 _progress: Callable[[int, int, str], None] | None = None) -> R.TrainedTokenizer:
+    """One recipe at one size, trained on the training part of corpus ``sha``.
+
+    ``_progress`` is core's callback; it is called from the trainer's thread, so it must not draw (wrap the call
+    in :func:`run_reporting`, which hands in a recorder)."""
+    return R.train(recipe, _lines, size, min_frequency=min_frequency, progress=_progress)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -49,9 +112,11 @@ def baseline_cached(sha: str, name: str, seed: int, _lines: Sequence[str]) -> R.
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def evaluate_cached(sha: str, tok_key: str, seed: int, _tok, _heldout: Sequence[str]) -> E.Metrics:  # noqa: ANN001
-    """Metrics of one tokenizer (identified by ``tok_key``) on the held-out part of corpus ``sha``."""
-    return E.evaluate(_tok, _heldout)
+def evaluate_cached(sha: str, tok_key: str, seed: int, _tok, _heldout: Sequence[str],  # noqa: ANN001
+                    _progress: Callable[[int, int, str], None] | None = None) -> E.Metrics:
+    """Metrics of one tokenizer (identified by ``tok_key``) on the held-out part of corpus ``sha`` (``_progress``: a
+    recorder, as for :func:`train_cached`)."""
+    return E.evaluate(_tok, _heldout, progress=_progress)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

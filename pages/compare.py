@@ -12,10 +12,13 @@ from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer, summarize
 from core.pretrained.catalog import shared_by
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
+from core.text import limits
 from core.tokens import stats
 from pages._report import report_button
 from pages._selector import (
     add_session_tokenizer,
+    admit_session_tokenizer,
+    forget_session_tokenizers,
     get_tokenizer,
     known,
     pick_tokenizers,
@@ -26,6 +29,7 @@ from pages._shared import (
     _,
     classroom,
     current_lang,
+    ngettext,
     num,
     page_header,
     qp_init,
@@ -57,26 +61,35 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
     )
     pattern = st.selectbox(_("Split pattern for a .tiktoken file"), list(zoo.TIKTOKEN_PATTERNS), key="cmp_pattern")
     if up is not None and f"user:{up.name}" not in user:
-        try:
-            tok = zoo.load_user_bytes(up.name, up.getvalue(), pattern=pattern)
-        except zoo.ZooError as exc:
+        data = up.getvalue()
+        try:  # the session budget is checked before the file is parsed, then again with the real size
+            limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES,
+                              what=_("tokenizer file “{name}”").format(name=up.name))
+            admit_session_tokenizer(limits.estimate_tokenizer_bytes(len(data)), what=f"“{up.name}”")
+            tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
+            add_session_tokenizer(tok, len(data))
+        except (zoo.ZooError, limits.LimitError) as exc:
             st.error(_("Could not load “{name}”: {error}").format(name=up.name, error=exc))
         else:
-            add_session_tokenizer(tok)
             added = tok.id
             st.success(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…").format(
                 name=up.name, algorithm=tok.entry.algorithm, count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
     hub_id = st.text_input(_("Hugging Face Hub id (needs the network)"), placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button(_("Fetch from the Hub"), disabled=not hub_id.strip()):
         try:
+            admit_session_tokenizer(0, what=hub_id.strip())
             with st.spinner(_("Fetching {id}…").format(id=hub_id)):
                 tok = zoo.load_hub(hub_id.strip())
-        except zoo.ZooError as exc:
+            add_session_tokenizer(tok)
+        except (zoo.ZooError, limits.LimitError) as exc:
             st.error(str(exc))
         else:
-            add_session_tokenizer(tok)
             added = tok.id
             st.success(_("Loaded {id} ({count} tokens).").format(id=tok.id, count=num(tok.vocab_size)))
+    if user:
+        st.button(ngettext("Forget this session's {count} uploaded or trained tokenizer",
+                           "Forget this session's {count} uploaded or trained tokenizers", len(user)).format(
+            count=num(len(user))), key="cmp_forget", on_click=forget_session_tokenizers)
 
 qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 if added and added not in st.session_state["cmp_tok"]:

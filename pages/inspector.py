@@ -17,7 +17,7 @@ from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, expl
 from core.i18n import FSI, PDI
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
-from pages._selector import pick_tokenizers, ready
+from pages._selector import get_tokenizer, known, pick_tokenizers, ready
 from pages._shared import _, current_lang, esc, ngettext, page_header, qp_init, qp_sync, show_tokens, tr
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
@@ -33,12 +33,13 @@ page_header(
 
 qp_init("in_word", "রাজশাহী", param="word")
 qp_init("in_en", "", param="en")
-qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if i in IDS])
+qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 c1, c2 = st.columns([2, 2])
 word = c1.text_input(_("Word (or a short text)"), key="in_word", max_chars=MAX_WORD_CHARS)
 english = c2.text_input(_("English translation (optional, for the same counts)"), key="in_en",
                         placeholder="Rajshahi")
-chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "in_tok", only=lambda i: i in zoo.ENTRIES)
+# the whole shelf, plus the tokenizers uploaded or trained in this session (pages/_selector.py)
+chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "in_tok")
 st.html('<p class="tl-try">' + esc(_("Try:")) + " " + " · ".join(
     f'<a class="tl-nav" target="_self" href="{esc(f"inspector?word={quote(w)}&en={quote(e)}")}"><bdi>{esc(w)}</bdi></a>'
     for w, e in EXAMPLES.items()) + "</p>")  # in-app links: same tab, same session (pages/_shared.NAV_SCRIPT)
@@ -83,11 +84,12 @@ st.html("<style>.tl-reasons ul{margin:.1rem 0 .5rem 1rem}.tl-reasons li{margin:.
 try:
     facts = word_facts(word)
     views = []
+    sources: dict[str, str] = {}
     for tid in ready(chosen):
         try:
-            with st.spinner(_("Loading {tokenizer} (first use only)…").format(tokenizer=tid)):
-                tok = zoo.load(tid)
+            tok = get_tokenizer(tid)
             views.append(explain(tok, word, translation=english or None, lang=current_lang(), digits=tr().digits))
+            sources[tok.id] = tok.entry.source
         except zoo.ZooError as exc:
             st.error(f"{tid}: {exc}")
     result = Inspection(facts, tuple(views), english or None)
@@ -115,7 +117,7 @@ st.dataframe(
 show_tokens(legend_html(current_lang()))
 for view in result.views:
     st.markdown(f"#### {view.name}")
-    st.caption(f"{view.algorithm} · {zoo.ENTRIES[view.tokenizer].source}")  # names and sources: not translated
+    st.caption(f"{view.algorithm} · {sources[view.tokenizer]}")  # names and sources: not translated
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

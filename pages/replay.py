@@ -1,4 +1,9 @@
-"""Merge replay: watch a pretrained byte-level BPE build its tokens, merge by merge."""
+"""Merge replay: watch a BPE build its tokens, merge by merge, in its library's own order.
+
+Every BPE of the shelf is offered (tiktoken ranks tables, ``tokenizer.json`` and GGUF files run by
+``tokenizers``, SentencePiece BPE models), and the BPE tokenizers uploaded or trained in this session;
+Unigram and WordPiece models are not, and the page says why.
+"""
 from __future__ import annotations
 
 import pandas as pd
@@ -7,35 +12,57 @@ import streamlit as st
 from core.analysis.inspect import chip_links
 from core.i18n import N_
 from core.pretrained import zoo
-from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay_trained
+from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, offered, replay, replay_trained
 from core.render import render_pieces
 from core.text.units import utf8_hex
-from pages._selector import MAX_SAMPLE_MERGES, pick_one, ready, sample_corpus
+from pages._selector import MAX_SAMPLE_MERGES, get_tokenizer, pick_one, ready, sample_corpus, session_tokenizers
 from pages._shared import _, bpe_trace, ngettext, num, page_header, qp_init, qp_sync, show_tokens
 
-PRETRAINED = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
+PRETRAINED = [i for i, e in zoo.ENTRIES.items() if offered(e)]
+#: Shelf entries that are not BPE, with their algorithm (the page says why they are not offered).
+NOT_BPE = [e for e in zoo.ENTRIES.values() if not offered(e) and e.loader != "baseline"]
 #: BPE trained in the app on the bundled shop sample (id -> unit).
 TRAINED = {"bpe-sample-byte": "byte", "bpe-sample-cp": "codepoint"}
-REPLAYABLE = PRETRAINED + list(TRAINED)
 LABELS = {"bpe-sample-byte": N_("BPE trained here (bytes, shop sample)"),
           "bpe-sample-cp": N_("BPE trained here (code points, shop sample)")}
-
+#: How each engine orders its merges (the caption under the replay).
+ORDER = {
+    "tiktoken": N_("split pattern first (merges never cross its pieces), then tiktoken's loop: merge the adjacent pair "
+                   "whose joined bytes have the lowest rank, repeat."),
+    "tokenizers": N_("the library's own normalizer and pre-tokenizer first (merges never cross their pieces), then "
+                     "tokenizers' BPE: merge the adjacent pair that comes first in the file's merge list (its rank), "
+                     "leftmost on a tie, repeat. Byte-fallback pieces (<0xXX>) stand for characters outside the "
+                     "vocabulary."),
+    "sentencepiece": N_("SentencePiece normalizes first (a ▁ before the text, ▁ for each space), then merges the "
+                        "adjacent pair whose joined piece has the highest score, leftmost on a tie, over the whole "
+                        "text; pieces outside the vocabulary then become their UTF-8 bytes (<0xXX> pieces)."),
+}
 #: Columns of the merges table (shown translated).
-COLUMNS = (N_("step"), N_("rank"), N_("left (hex)"), N_("right (hex)"), N_("merged"), N_("pieces after"))
+COLUMNS = (N_("step"), N_("rank"), N_("piece id"), N_("score"), N_("left (hex)"), N_("right (hex)"), N_("merged"),
+           N_("pieces after"))
 
 page_header(
     _("Merge replay"),
-    _("Every merge a pretrained byte-level BPE applies to your word, lowest rank first, from single UTF-8 bytes to "
-      "the final tokens. The last line is checked against the library's own encode."),
+    _("Every merge a BPE applies to your word, in its library's own order (merge rank, or SentencePiece's piece "
+      "score), from single characters or bytes to the final tokens. The last line is checked against the library's "
+      "own encode."),
 )
 
-qp_init("rp_tok", "cl100k_base", param="tok", choices=REPLAYABLE)
+session = {i: t for i, t in session_tokenizers().items() if t.replayable}
+qp_init("rp_tok", "cl100k_base", param="tok", choices=PRETRAINED + list(session) + list(TRAINED))
 qp_init("rp_text", "রাজশাহী", param="text")
 c1, c2 = st.columns([1, 2])
-tid = pick_one(_("Tokenizer (byte-level BPE with a ranks table)"), "rp_tok", only=lambda i: i in PRETRAINED,
+tid = pick_one(_("Tokenizer (BPE: ranks table, tokenizer.json, GGUF or SentencePiece)"), "rp_tok",
+               only=lambda i: i in session or (i in zoo.ENTRIES and offered(zoo.ENTRIES[i])),
                extra={k: _(v) for k, v in LABELS.items()}, container=c1)
 word = c2.text_input(_("Word or short text"), key="rp_text", max_chars=MAX_REPLAY_CHARS)
 qp_sync(tok=tid, text=word)
+c2.caption(_(
+    "Not offered here: {names}, the baselines, and uploaded or trained Unigram or WordPiece tokenizers. They merge no "
+    "pairs (Unigram picks the most likely cut over a lattice, WordPiece the longest vocabulary prefix), so there is "
+    "nothing to replay: see the Unigram lattice and WordPiece stepper pages.").format(
+    names=", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
+                    for e in NOT_BPE)))
 
 if not ready([tid]):
     st.stop()
@@ -47,9 +74,9 @@ try:
     if tid in TRAINED:
         result = replay_trained(bpe_trace(sample_corpus(), merges=MAX_SAMPLE_MERGES, unit=TRAINED[tid]), word)
     else:
-        with st.spinner(_("Loading {tokenizer} (first use only)…").format(tokenizer=tid)):
-            tok = zoo.load(tid)
-        result = replay(tok, word)
+        tok = get_tokenizer(tid)
+        with st.spinner(_("Replaying {tokenizer}'s merges…").format(tokenizer=tid)):
+            result = replay(tok, word)
 except (zoo.ZooError, ReplayError, ValueError) as exc:
     st.error(str(exc))
     st.stop()
@@ -75,23 +102,33 @@ if n:
 k = st.session_state[key]
 
 pieces = list(result.initial) if k == 0 else list(steps[k - 1].pieces)
+units = _("single bytes") if result.method in ("tiktoken", "trained") else _("starting symbols (characters or bytes)")
 if k == 0:
-    st.markdown(ngettext("**Step 0 of {steps}**: {bytes} single bytes, split by the pre-tokenizer into {count} piece.",
-                         "**Step 0 of {steps}**: {bytes} single bytes, split by the pre-tokenizer into {count} pieces.",
-                         len(result.pieces)).format(steps=num(n), bytes=num(len(pieces)), count=num(len(result.pieces))))
+    st.markdown(ngettext("**Step 0 of {steps}**: {count} {units}, split by the pre-tokenizer into {pieces} piece.",
+                         "**Step 0 of {steps}**: {count} {units}, split by the pre-tokenizer into {pieces} pieces.",
+                         len(result.pieces)).format(steps=num(n), count=num(len(pieces)), units=units,
+                                                    pieces=num(len(result.pieces))))
 else:
     s = steps[k - 1]
-    if s.left or s.right:
+    if s.kind == "merge":
         try:
             merged = f"“{(s.left + s.right).decode('utf-8')}”"
         except UnicodeDecodeError:
             merged = _("`{hex}` (not a whole character yet)").format(hex=utf8_hex(s.left + s.right))
-        st.markdown(_("**Step {step} of {steps}**: merge rank **{rank}** joins `{left}` + `{right}` → {merged} · "
-                      "{count} pieces").format(step=num(k), steps=num(n), rank=f"{s.rank:,}", left=utf8_hex(s.left),
-                                               right=utf8_hex(s.right), merged=merged, count=num(len(pieces))))
+        how = (_("the piece with score **{score}** (id {id})").format(score=f"{s.score:g}", id=s.rank)
+               if s.score is not None else _("merge rank **{rank}**").format(rank=f"{s.rank:,}"))
+        st.markdown(_("**Step {step} of {steps}**: {how} joins `{left}` + `{right}` → {merged} · {count} pieces").format(
+            step=num(k), steps=num(n), how=how, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=merged,
+            count=num(len(pieces))))
+    elif s.kind == "byte-fallback":
+        st.markdown(_("**Step {step} of {steps}**: pieces outside the vocabulary become their UTF-8 bytes (byte "
+                      "fallback) · {count} pieces").format(step=num(k), steps=num(n), count=num(len(pieces))))
+    elif s.kind == "resegment":
+        st.markdown(_("**Step {step} of {steps}**: pieces marked unused are split back into the pieces they were made "
+                      "of · {count} pieces").format(step=num(k), steps=num(n), count=num(len(pieces))))
     else:
-        st.markdown(_("**Step {step} of {steps}**: the whole piece is one vocabulary entry (id {id}); tiktoken takes "
-                      "it directly.").format(step=num(k), steps=num(n), id=s.rank))
+        st.markdown(_("**Step {step} of {steps}**: the whole piece is one vocabulary entry (id {id}); the library "
+                      "takes it directly.").format(step=num(k), steps=num(n), id=s.rank))
 # a chip opens the word inspector on its word (with this tokenizer when it is a pretrained one)
 link = chip_links(word, [tid] if tid in zoo.ENTRIES else []) if b"".join(pieces) == word.encode("utf-8") else None
 show_tokens(render_pieces(pieces, show_ids=False, link=link))
@@ -114,10 +151,10 @@ with st.expander(ngettext("All {count} merge", "All {count} merges", n).format(c
             [
                 {
                     "step": i + 1,
-                    "rank": s.rank,
+                    **({"piece id": s.rank, "score": s.score} if result.method == "sentencepiece" else {"rank": s.rank}),
                     "left (hex)": utf8_hex(s.left),
                     "right (hex)": utf8_hex(s.right),
-                    "merged": (s.left + s.right).decode("utf-8", errors="replace"),
+                    "merged": (s.left + s.right).decode("utf-8", errors="replace") if s.kind == "merge" else f"({s.kind})",
                     "pieces after": len(s.pieces),
                 }
                 for i, s in enumerate(steps)
@@ -125,12 +162,11 @@ with st.expander(ngettext("All {count} merge", "All {count} merges", n).format(c
         ),
         hide_index=True,
         width="stretch",
-        column_config={c: _(c) for c in ("step", "rank", "left (hex)", "right (hex)", "merged", "pieces after")},
+        column_config={c: _(c) for c in COLUMNS},
     )
 if tid in TRAINED:
     st.caption(_("{tokenizer}: merges apply in the order they were learned (rank = merge number, 0 first). Pieces "
                  "never seen in training have id -1.").format(tokenizer=_(LABELS[tid])))
 else:
-    st.caption(_("{tokenizer}: split pattern first (merges never cross its pieces), then tiktoken's loop: merge the "
-                 "adjacent pair whose joined bytes have the lowest rank, repeat. Hex chips are bytes that are not a "
-                 "whole character yet.").format(tokenizer=zoo.ENTRIES[tid].name))
+    st.caption(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet.").format(
+        tokenizer=tok.name, order=_(ORDER[result.method])))

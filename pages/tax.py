@@ -7,8 +7,9 @@ import streamlit as st
 from core.analysis import tax
 from core.i18n import N_
 from core.pretrained import zoo
+from core.pretrained.adapter import PretrainedTokenizer
 from pages._charts import bar_chart
-from pages._selector import pick_tokenizers, ready
+from pages._selector import get_tokenizer, known, pick_tokenizers, ready, session_tokenizers
 from pages._shared import _, decode_upload, ngettext, num, page_header, qp_init, qp_sync
 
 #: The spread on Bangla: 9 (Gemma 4) to 61 (cl100k_base) tokens for the same sentence.
@@ -31,15 +32,15 @@ page_header(
 )
 
 qp_init("tax_data", "sentences", param="data", choices=list(DATASETS))
-qp_init("tax_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if i in zoo.ENTRIES])
+qp_init("tax_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 c1, c2 = st.columns([1, 2])
 data_key = c1.radio(_("Parallel text"), list(DATASETS), key="tax_data", format_func=lambda k: _(DATASETS[k]))
-chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "tax_tok", only=lambda i: i in zoo.ENTRIES,
-                                    container=c2)
+# the whole shelf, plus the tokenizers uploaded or trained in this session (pages/_selector.py)
+chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "tax_tok", container=c2)
 qp_sync(data=data_key, tok=",".join(chosen))
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=8)
 def _dataset(key: str) -> tax.ParallelText:
     if key == "countries":
         return tax.cldr_names(what="territories")
@@ -66,8 +67,14 @@ else:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _measure(tid: str, key: str, _parallel: tax.ParallelText) -> tax.TaxResult:
-    return tax.measure(zoo.load(tid), _parallel)
+def _measure(tid: str, digest: str, key: str, _tok: PretrainedTokenizer, _parallel: tax.ParallelText) -> tax.TaxResult:
+    # digest: a session tokenizer's file hash, so two uploads with the same name never share a cached result
+    return tax.measure(_tok, _parallel)
+
+
+def _digest(tid: str) -> str:
+    tok = session_tokenizers().get(tid)
+    return (tok.entry.sha256 or "") if tok is not None else ""
 
 
 if parallel is not None and chosen:
@@ -79,8 +86,9 @@ if parallel is not None and chosen:
     chosen = ready(chosen)
     for tid in chosen:
         try:
+            tok = get_tokenizer(tid)
             with st.spinner(_("Encoding with {tokenizer}…").format(tokenizer=tid)):
-                results.append(_measure(tid, cache_key, parallel))
+                results.append(_measure(tid, _digest(tid), cache_key, tok, parallel))
         except (zoo.ZooError, ValueError) as exc:
             st.error(_("{tokenizer}: {error}").format(tokenizer=tid, error=exc))
     rows = [
@@ -130,10 +138,11 @@ vocab = e2.number_input(_("Vocabulary size"), min_value=1, max_value=10_000_000,
                         key="tax_vocab")
 st.markdown(_("**{count} parameters** ({vocab} × {d_model})").format(
     count=num(tax.embedding_params(int(vocab), int(d_model))), vocab=num(int(vocab)), d_model=num(int(d_model))))
+entries = [session_tokenizers()[t].entry if t in session_tokenizers() else zoo.ENTRIES[t] for t in chosen]
 emb = [
-    {"tokenizer": zoo.ENTRIES[t].name, "vocabulary": zoo.ENTRIES[t].vocab_size,
-     "embedding parameters": tax.embedding_params(zoo.ENTRIES[t].vocab_size, int(d_model))}
-    for t in chosen if zoo.ENTRIES[t].loader != "baseline"
+    {"tokenizer": e.name, "vocabulary": e.vocab_size,
+     "embedding parameters": tax.embedding_params(e.vocab_size, int(d_model))}
+    for e in entries if e.loader != "baseline"
 ]  # fmt: skip
 if emb:
     st.dataframe(pd.DataFrame(emb), hide_index=True, width="stretch",

@@ -8,6 +8,8 @@ from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.i18n import N_
 from core.pretrained import zoo
+from core.text.limits import LimitError
+from core.text.native import NativeError
 from pages._charts import Series, line_chart
 from pages._selector import add_session_tokenizer
 from pages._shared import (
@@ -26,12 +28,14 @@ from pages._shared import (
 from pages._training import (
     DIFF_CSS,
     MAX_TRAIN_CHARS,
+    bar_progress,
     baseline_cached,
     bundled_corpus,
     corpus_sha,
     diff_html,
     evaluate_cached,
     proof_cached,
+    run_reporting,
     split_cached,
     tok_key,
     train_cached,
@@ -147,15 +151,24 @@ bar = st.progress(0.0, text=_("Training…"))
 trained: list[R.TrainedTokenizer] = []
 failed: list[str] = []
 for k, (recipe, size) in enumerate(jobs):
-    bar.progress(k / (len(jobs) + 1), text=_("Training {recipe} at {size} ({index} of {total})…").format(
-        recipe=R.RECIPES[recipe].label, size=num(size), index=k + 1, total=len(jobs)))
+    job = _("Training {recipe} at {size} ({index} of {total})").format(
+        recipe=R.RECIPES[recipe].label, size=num(size), index=k + 1, total=len(jobs))
+    bar.progress(k / (len(jobs) + 1), text=f"{job}…")
     try:
-        trained.append(train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train))
-    except R.RecipeError as exc:
+        trained.append(run_reporting(
+            lambda cb: train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train, cb),  # noqa: B023
+            bar_progress(bar, k / (len(jobs) + 1), 1 / (len(jobs) + 1), job)))
+    except (R.RecipeError, NativeError) as exc:
         failed.append(_("{recipe} at {size}: {error}").format(recipe=R.RECIPES[recipe].label, size=num(size), error=exc))
 bar.progress(len(jobs) / (len(jobs) + 1), text=_("Evaluating on held-out sentences…"))
 baselines = [baseline_cached(sha, b, split.seed, split.train) for b in R.BASELINES]
-metrics: list[E.Metrics] = [evaluate_cached(sha, tok_key(t), split.seed, t, split.heldout) for t in trained + baselines]
+rated = trained + baselines
+metrics: list[E.Metrics] = [
+    run_reporting(lambda cb: evaluate_cached(sha, tok_key(t), split.seed, t, split.heldout, cb),  # noqa: B023
+                  bar_progress(bar, (len(jobs) + i / len(rated)) / (len(jobs) + 1), 1 / ((len(jobs) + 1) * len(rated)),
+                               f"Evaluating {t.name} ({i + 1} of {len(rated)})"))
+    for i, t in enumerate(rated)
+]
 bar.empty()
 for msg in failed:
     st.error(msg)
@@ -292,10 +305,15 @@ if savable:
                        key="tr_download")
     c1.caption(_("{count} bytes · sha256 `{sha}`").format(count=num(len(saved)), sha=tok.sha256))
     if c1.button(_("Compare it with the shelf (Gemma 4, Qwen, …)"), key="tr_to_selector",
-                 help=_("Adds this tokenizer to the selector of the Compare page for this session.")):
-        add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"))
-        st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
-        st.switch_page("pages/compare.py")
+                 help=_("Adds this tokenizer, for this session, to the selectors of the Compare, tax, word inspector "
+                        "and (for BPE) Merge replay pages.")):
+        try:
+            add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"), len(saved))
+        except (zoo.ZooError, LimitError) as exc:
+            c1.error(str(exc))
+        else:
+            st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
+            st.switch_page("pages/compare.py")
     same_file = proof.sha256_first == proof.sha256_second
     c2.markdown(_(
         "Loaded back and saved again: sha256 `{sha}…` ({file}); ids on all {count} held-out sentences: {ids}. "
@@ -310,16 +328,18 @@ if up is not None:
     data = up.getvalue()
     try:
         loaded = R.load_json_bytes(data, name=up.name)
-    except R.LoadError as exc:
+    except (R.LoadError, NativeError) as exc:
         st.error(_("Rejected: {error}.").format(error=exc))
     else:
         proof = proof_cached(loaded.sha256, sha, split.seed, data, split.heldout)
         lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
         same = [t for t in trained if t.sha256 == loaded.sha256]
         try:
-            add_session_tokenizer(zoo.load_user_bytes(up.name, data, kind="hf-json"))  # selectable on Compare too
+            add_session_tokenizer(zoo.load_user_bytes(up.name, data, kind="hf-json"), len(data))  # selectable on every pretrained page too
         except zoo.ZooError:
             pass  # checked above by the recipes loader; the selector only misses it
+        except LimitError as exc:
+            st.warning(_("Not added to this session's tokenizers: {error}.").format(error=exc))
         values = {"name": up.name, "count": num(loaded.vocab_obtained), "sha": loaded.sha256}
         st.success(_("Loaded “{name}”: {count} tokens, sha256 `{sha}` — the same file as {other}.").format(
             other=same[0].name, **values) if same else _("Loaded “{name}”: {count} tokens, sha256 `{sha}`.").format(**values))

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import math
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.analysis.inspect import chip_links
 from core.i18n import N_
 from core.models import unigram as ug
-from core.render import render_pieces
+from core.render import render_pieces, text_direction
 from pages._algos import html_table, inject_css, trained_unigram
+from pages._charts import Arc, lattice_chart
 from pages._shared import LEARN_LANGS, LEARN_WORDS, _, esc, ngettext, num, page_header, qp_init, qp_sync, show_tokens
 
 SOURCES = {
@@ -19,9 +19,6 @@ SOURCES = {
 }
 #: Columns of the lattice edges table (shown translated).
 COLUMNS = (N_("start"), N_("end"), N_("piece"), "id", N_("log p"), N_("best path"), N_("unknown"))
-BEST = "#EE7733"   # Paul Tol vibrant orange: the best path
-OTHER = "#BBBBBB"
-UNK = "#CC3311"
 
 page_header(
     _("Unigram lattice"),
@@ -99,61 +96,27 @@ if n_unk:
         "{count} tokens of this word are unknown ({unk}): no piece of the model covers them, so the model sees only "
         "“something unknown” there (drawn with a red UNK tag).", n_unk).format(count=num(n_unk), unk=model.unk_piece))
 
-# ---- the lattice drawing: positions on x, each piece an arc from its start to its end.
-# One trace per kind (others / unknown / best path), arcs separated by None, so a 200-character word stays fast.
+# ---- the lattice drawing (pages/_charts.lattice_chart, an SVG image): positions on x, each piece an arc from its
+# start to its end. Every arc is labelled up to 30 characters; past that only the best path is.
 n = len(lat.word)
-
-
-def arc_height(e: ug.Edge) -> float:
-    return 0.35 + 0.45 * (e.end - e.start) + 0.08 * (e.start % 3)
-
-
-fig = go.Figure()
-groups = {"other": [], "unk": [], "best": []}
-for e in lat.edges:
-    groups["best" if (e.start, e.end) in best_ids else "unk" if e.unk else "other"].append(e)
-styles = {"other": dict(color=OTHER, width=1.5), "unk": dict(color=UNK, width=1.5, dash="dot"),
-          "best": dict(color=BEST, width=5)}
-unknown_tag = "  " + _("(unknown)")
-trace_names = {"other": _("other pieces"), "unk": _("unknown"), "best": _("best path")}
-for kind, edges in groups.items():
-    xs: list[float | None] = []
-    ys: list[float | None] = []
-    hover: list[str | None] = []
-    for e in edges:
-        h = arc_height(e)
-        label = f"{e.piece}  [{e.start}, {e.end})  log p = {e.score:.3f}" + (unknown_tag if e.unk else "")
-        for t in range(25):
-            xs.append(e.start + (e.end - e.start) * t / 24)
-            ys.append(h * math.sin(math.pi * t / 24))
-            hover.append(label)
-        xs.append(None)
-        ys.append(None)
-        hover.append(None)
-    if edges:
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=styles[kind], hoverinfo="text", hovertext=hover,
-                                 name=trace_names[kind]))
-labelled = [e for e in lat.edges if (e.start, e.end) in best_ids or n <= 30]
-fig.add_trace(go.Scatter(
-    x=[(e.start + e.end) / 2 for e in labelled], y=[arc_height(e) + 0.12 for e in labelled], mode="text",
-    text=[f"{e.piece}<br>{e.score:.2f}" for e in labelled], hoverinfo="skip", showlegend=False,
-    textfont=dict(size=[15 if (e.start, e.end) in best_ids else 11 for e in labelled],
-                  color=["#222" if (e.start, e.end) in best_ids else "#777" for e in labelled])))
-fig.add_trace(go.Scatter(x=[i + 0.5 for i in range(n)], y=[-0.12] * n, mode="text", text=list(lat.word),
-                         textfont=dict(size=20), hoverinfo="skip", showlegend=False))
-top = max((arc_height(e) for e in lat.edges), default=1.0) + 0.45
-fig.update_layout(height=460 if n <= 30 else 360, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
-                  legend=dict(orientation="h", y=1.02, x=0),
-                  xaxis=dict(tickmode="linear", dtick=1 if n <= 40 else max(1, n // 20), title=_("position (characters)"),
-                             range=[-0.3, n + 0.3], showgrid=True, gridcolor="#eee"),
-                  yaxis=dict(visible=False, range=[-0.3, top]))
+arcs = [Arc(e.start, e.end, e.piece, f"{e.score:.2f}",
+            "best" if (e.start, e.end) in best_ids else "unk" if e.unk else "other") for e in lat.edges]
 st.subheader(_("Lattice"), divider="gray")
-st.caption(ngettext("{count} piece matches spans of “{word}”. Orange: the best path; dotted red: unknown characters; "
-                    "hover an arc for its log-probability.",
-                    "{count} pieces match spans of “{word}”. Orange: the best path; dotted red: unknown characters; "
-                    "hover an arc for its log-probability.", len(lat.edges)).format(count=num(len(lat.edges)),
-                                                                                   word=lat.word))
-st.plotly_chart(fig, config={"displayModeBar": False})
+caption = ngettext("{count} piece matches spans of “{word}”. Orange: the best path; dotted red: unknown characters; "
+                   "each arc is labelled with its piece and log-probability.",
+                   "{count} pieces match spans of “{word}”. Orange: the best path; dotted red: unknown characters; "
+                   "each arc is labelled with its piece and log-probability.", len(lat.edges))
+if n > 30:
+    caption = ngettext("{count} piece matches spans of “{word}”. Orange: the best path; dotted red: unknown "
+                       "characters; only the best path's arcs are labelled (the word is long; the table below lists "
+                       "every edge).",
+                       "{count} pieces match spans of “{word}”. Orange: the best path; dotted red: unknown "
+                       "characters; only the best path's arcs are labelled (the word is long; the table below lists "
+                       "every edge).", len(lat.edges))
+st.caption(caption.format(count=num(len(lat.edges)), word=lat.word))
+st.html(lattice_chart(list(lat.word), arcs, labels=n <= 30, rtl=text_direction(lat.word) == "rtl",
+                      alt=_("Lattice of {word}: {count} pieces, best path {path}").format(
+                          word=lat.word, count=num(len(lat.edges)), path=" | ".join(lat.best.pieces))))
 
 st.subheader(_("Best segmentations"), divider="gray")
 best_word = _("1 (best)")

@@ -113,6 +113,8 @@ def answers(d: Path) -> list[Case]:
     return [
         Case("tokenize --summary 5 MB, 2 workers", ("tokenize", "--tokenizer", "cl100k_base", "--file", five,
                                                      "--summary", "--workers", "2")),
+        Case("bpe-train --corpus 50 MB (streamed word counts)", ("bpe-train", "--corpus", str(d / "big.txt"),
+                                                                 "--merges", "10")),
         Case("graphemes --summary 5 MB", ("graphemes", "--file", five, "--summary", "--workers", "1")),
         Case("compare --parallel 5 MB (one column)", ("compare", "--tokenizers", "o200k_base", "--parallel",
                                                       str(d / "ragged_ok.tsv"), "--workers", "1")),
@@ -166,7 +168,6 @@ def make(d: Path) -> list[Case]:
     big = f["big.txt"]
     add("graphemes big document", "graphemes", "--file", big, "--json")
     add("tokenize big document", "tokenize", "--tokenizer", "cl100k_base", "--file", big, "--json")
-    add("bpe-train big", "bpe-train", "--corpus", big, "--merges", "10")
     add("wordpiece big", "wordpiece", "--vocab", "sample", "--file", big)
     add("unigram big", "unigram", "--tokenizer", "sample", "--file", big)
     add("normalize big", "normalize", "--form", "NFKC", "--file", big)

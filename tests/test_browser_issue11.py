@@ -242,3 +242,113 @@ def test_learning_pages_have_their_own_samples(app, page, query, expect):
     body = app.page.locator('[data-testid="stMain"]').inner_text()
     assert expect in body
     assert app.page.locator(".tl-tokens .tl-tok.tl-unk").count() == 0  # the sample's own words are known
+
+
+def _failure_box_and_caption(app) -> tuple[str, str]:
+    """The round-trip box as drawn (the option its input shows) and the caption of the failures listed under it."""
+    shown = app.page.locator('[data-testid="stSelectbox"] input[role="combobox"]').evaluate_all(
+        "els => els.map(e => e.value).filter(v => v.includes('sentences fail'))")
+    caption = app.page.locator('[data-testid="stCaptionContainer"]').filter(has_text="failures; lost text").first
+    return shown[0], caption.inner_text()
+
+
+def test_train_round_trip_box_count_belongs_to_the_failures_shown(app):
+    """Pick a tokenizer in the round-trip box, then train on another corpus: the count the box
+    shows is the count of the failures listed under it (the same tokenizer ids, other counts)."""
+    import re
+
+    app.page.set_default_timeout(120_000)
+    app.open("train", "corpus=bundled&sizes=300,500&recipes=wordpiece")
+    app.wait_idle(timeout=180)
+    combo = app.page.locator('input[role="combobox"][aria-label="Tokenizer"]').first  # the round-trip box
+    option = app.page.get_by_role("option").filter(has_text="seen ≥ 2×").first  # not the first option
+    for _ in range(5):  # on a loaded machine the first click can land while the box is still being drawn
+        combo.click()
+        try:
+            option.wait_for(timeout=5_000)
+            break
+        except Exception:  # noqa: BLE001 - playwright's TimeoutError: try again
+            app.page.keyboard.press("Escape")
+            app.wait_idle()
+    option.click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle(timeout=180)
+    for corpus in ("Persian sample", "Hindi sample"):
+        app.page.get_by_text(corpus, exact=True).click()
+        app.page.wait_for_timeout(300)
+        app.wait_idle(timeout=180)
+        app.assert_no_exception()
+        shown, caption = _failure_box_and_caption(app)
+        count = re.search(r"— ([\d,]+) of", shown).group(1)
+        assert re.search(rf"of {count} failures", caption), (corpus, shown, caption)
+    app.screenshot("train-round-trip-box", full_page=True)
+
+
+def test_home_uploaded_file_is_kept_for_the_session(app, tmp_path):
+    """A text file uploaded on the home page is still the text after leaving the page and after a chip link."""
+    from urllib.parse import unquote
+
+    path = tmp_path / "lesson.txt"
+    path.write_text("ফাইলের লেখা zebrafile\n" + "আমার বাজার নতুন দোকান। " * 20, encoding="utf-8")  # too long for the URL
+
+    def tokens_text() -> str:
+        return app.page.locator(".tl-tokens").first.inner_text()
+
+    def uses_file() -> bool:
+        return "zebrafile" in tokens_text() and "lesson.txt" in app.page.inner_text("body")
+
+    app.open("", "tok=words")
+    app.page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
+    app.page.wait_for_timeout(500)
+    app.wait_idle()
+    assert uses_file()
+    sidebar = app.page.locator('[data-testid="stSidebarNav"]')
+    sidebar.get_by_text("Compare tokenizers").click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    sidebar.get_by_text("Paste and see").click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert app.page.locator("h1").first.inner_text() == "Paste and see"
+    assert uses_file(), tokens_text()
+    link = app.page.locator(".tl-tokens").first.locator("a.tl-link").last
+    link.click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert app.page.locator("h1").first.inner_text() == "Word inspector", unquote(app.page.url)
+    app.page.go_back()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert uses_file(), tokens_text()
+    app.page.locator('[data-testid="stSidebar"]').get_by_text("Classroom display").click()  # any other rerun
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert uses_file(), tokens_text()
+    # "Forget it" goes back to the text box
+    app.page.get_by_role("button", name="Forget it").click()
+    app.page.wait_for_timeout(300)
+    app.wait_idle()
+    assert "zebrafile" not in tokens_text() and "lesson.txt" not in app.page.inner_text("body")
+    app.assert_no_exception()
+
+
+def test_zwnj_label_inside_a_persian_word_reads_as_written(app):
+    """A ‹ZWNJ› label inside "می‌رسد": its guillemets open and close the name (‹ left of ZWNJ, › right),
+    and the word's two halves stay on their sides (می to the right of the label, رسد to its left)."""
+    app.open("", "tok=words&text=" + quote("شما می‌رسد"))
+    chip = app.page.locator(".tl-tokens").first.locator(".tl-tok", has=app.page.locator(".tl-fmt"))
+    geo = chip.evaluate(
+        """c => { const f = c.querySelector('.tl-fmt'), t = f.firstChild;
+             const at = k => { const r = document.createRange(); r.setStart(t, k); r.setEnd(t, k + 1);
+                               return r.getBoundingClientRect().x; };
+             const n = t.textContent.length;
+             const side = s => { const w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT); let x;
+               while ((x = w.nextNode())) { const k = x.textContent.indexOf(s);
+                 if (k >= 0) { const r = document.createRange(); r.setStart(x, k); r.setEnd(x, k + s.length);
+                               return r.getBoundingClientRect().x; } } return null; };
+             return {text: t.textContent, open: at(0), name: at(1), close: at(n - 1), label: f.getBoundingClientRect().x,
+                     mi: side('می'), rest: side('رسد')}; }""")
+    assert geo["text"] == "‹ZWNJ›"
+    assert geo["open"] < geo["name"] < geo["close"], geo  # ‹ZWNJ› reads left to right, not ‹ZWNJ‹
+    assert geo["rest"] < geo["label"] < geo["mi"], geo  # رسد ‹ZWNJ› می on screen: the word reads right to left
+    chip.screenshot(path=str(app.output_dir / "zwnj-label-persian.png"))

@@ -122,6 +122,33 @@ def test_browser_normalization_persian_reads_right_to_left(app):
     app.screenshot("algos-normalization-persian")
 
 
+@pytest.mark.parametrize("lines", [["Your order will reach", "سفارش شما فردا به راجشاهی", "বাজার ঘরের অর্ডার"],
+                                   ["سفارش شما فردا به راجشاهی", "Your order will reach"]],
+                         ids=["english-first", "persian-first"])
+def test_browser_big_text_each_line_in_its_own_direction(app, lines):
+    """pages/_algos.big_text: every line has its own direction in the page (its computed
+    ``direction``, what a screen reader or a copy as HTML gets), and reads in that order."""
+    from urllib.parse import quote
+
+    app.open("normalization", "text=" + quote("\n".join(lines)))
+    box = app.page.locator(".tl-algo-big").first
+    box.wait_for(timeout=30_000)
+    app.assert_no_exception()
+    words = box.evaluate("""b => { const out = []; const w = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+      let n; while ((n = w.nextNode())) { const t = n.textContent; const re = /\\S+/g; let m;
+        while ((m = re.exec(t))) { const r = document.createRange(); r.setStart(n, m.index);
+          r.setEnd(n, m.index + m[0].length); const q = r.getBoundingClientRect();
+          out.push([m[0], q.x, getComputedStyle(n.parentElement).direction]); } } return out; }""")
+    at = {w: (x, d) for w, x, d in words}
+    for line in lines:
+        ws = line.split(" ")
+        rtl = _has_persian(line)
+        assert {at[w][1] for w in ws} == {"rtl" if rtl else "ltr"}, (line, [at[w] for w in ws])
+        xs = [at[w][0] for w in ws]
+        assert xs == (sorted(xs, reverse=True) if rtl else sorted(xs)), line
+    box.screenshot(path=str(app.output_dir / f"algos-big-text-{'fa' if _has_persian(lines[0]) else 'en'}-first.png"))
+
+
 def test_browser_normalization_bert_trap_table(app):
     app.open("normalization")
     app.page.wait_for_selector('[data-testid="norm-table"]', timeout=30_000)
@@ -175,9 +202,12 @@ def test_browser_unigram_lattice_and_bad_model(app):
 
     app.open("unigram")
     app.page.wait_for_selector('[data-testid="ug-top"]', timeout=30_000)
-    app.page.wait_for_selector(".js-plotly-plot", timeout=30_000)
+    app.page.wait_for_selector(".tl-chart-lattice img.tl-chart-svg", timeout=30_000)
     app.assert_no_exception()
-    assert app.page.locator(".js-plotly-plot").count() == 1
+    lattice = app.page.locator(".tl-chart-lattice img.tl-chart-svg")
+    assert lattice.count() == 1 and app.page.locator(".js-plotly-plot").count() == 0  # SVG image, no plotly
+    assert lattice.evaluate("i => i.complete && i.naturalWidth > 0")  # the SVG parsed and drew
+    assert lattice.bounding_box()["width"] > 300
     assert app.page.locator('[data-testid="ug-top"] tr').count() == 6  # header + top 5
     app.screenshot("algos-unigram")
     app.open("unigram", "model=upload")

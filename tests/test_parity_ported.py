@@ -123,7 +123,6 @@ def test_minbpe_save_load_files():  # pragma: no cover
 # ============================================================================ tiktoken
 # Source: openai/tiktoken, tests/test_encoding.py, tests/test_offsets.py, tests/test_simple_public.py
 
-NOT_IN_ZOO = "gpt2 / r50k_base / p50k_base are not in our zoo (we carry cl100k_base and o200k_base)"
 
 TIKTOKEN_IDS = [
     # (encoding, text, allow_special, expected ids)
@@ -164,10 +163,12 @@ def test_tiktoken_ids(name, text, allow, expected):
     assert tok.encode(text, allow_special=allow).ids == expected
 
 
-@pytest.mark.skip(reason=NOT_IN_ZOO)
 @pytest.mark.parametrize("text,expected", TIKTOKEN_GPT2_ONLY, ids=[c[0][:12] for c in TIKTOKEN_GPT2_ONLY])
-def test_tiktoken_gpt2_ids(text, expected):  # pragma: no cover - skipped: the data is kept for the count
-    raise AssertionError(NOT_IN_ZOO)
+def test_tiktoken_gpt2_ids(text, expected):
+    """tiktoken's gpt2 cases run on the shelf's r50k_base (GPT-2's ranks and pattern, from openai-whisper's gpt2.tiktoken)."""
+    tok = zoo.load("r50k_base")
+    assert tok.encode_ids(text, allow_special=True) == expected
+    assert tok.encode(text, allow_special=True).ids == expected
 
 
 @pytest.mark.xfail(strict=True, raises=TextError, reason="we refuse a lone surrogate with a clear error (the CLI "

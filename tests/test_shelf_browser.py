@@ -22,3 +22,53 @@ def test_compare_shows_the_spread_on_the_bangla_sentence(app):
     assert app.page.get_by_text("Google · Gemma 4").count() >= 1
     assert app.page.get_by_label("Search tokenizers").count() == 1
     app.screenshot("shelf-compare-spread")
+
+
+def test_replay_gemma4_on_a_bangla_word(app):
+    app.open("replay", "tok=gemma4&text=" + quote("বাজারঘরের"))
+    app.page.locator("p", has_text="Final:").first.wait_for(timeout=180_000)
+    app.assert_no_exception()
+    final = app.page.locator("p", has_text="Final:").first.inner_text()
+    assert "2 tokens" in final and "identical" in final
+    app.page.get_by_role("button", name="⏮ Start").click()
+    app.page.wait_for_timeout(200)
+    app.wait_idle()
+    app.page.get_by_role("button", name="Next ▶").click()
+    app.page.wait_for_timeout(200)
+    app.wait_idle()
+    assert app.page.get_by_text("Step 1 of").count() == 1
+    app.screenshot("shelf-replay-gemma4-step1", full_page=False)
+    app.page.get_by_role("button", name="End ⏭").click()
+    app.page.wait_for_timeout(200)
+    app.wait_idle()
+    app.assert_no_exception()
+    app.screenshot("shelf-replay-gemma4")
+
+
+def test_train_then_the_tax_page_in_one_session(app):
+    """Train a byte-level BPE, send it to the selectors, then pick it on the tax page next to the spread."""
+    app.open("train", "sizes=300&recipes=byte-plain")
+    button = app.page.get_by_role("button", name="Compare it with the shelf (Gemma 4, Qwen, …)")
+    button.wait_for(timeout=180_000)
+    button.click()
+    app.page.wait_for_timeout(200)
+    app.wait_idle(timeout=180)
+    app.page.wait_for_function("location.pathname.endsWith('/compare')", timeout=60_000)
+    app.assert_no_exception()
+    app.page.locator('[data-testid="stSidebarNav"] a', has_text="Multilingual tax").click()  # same session
+    app.page.wait_for_timeout(200)
+    app.wait_idle(timeout=180)
+    app.page.get_by_label("Search tokenizers").fill("session")
+    app.page.get_by_label("Search tokenizers").press("Enter")
+    app.page.wait_for_timeout(200)
+    app.wait_idle(timeout=180)
+    app.page.locator('[data-testid="stMultiSelect"]').first.locator("input").click()
+    app.page.get_by_role("option", name="This session (uploaded or trained) · byte-plain-300.tokenizer.json").click()
+    app.page.keyboard.press("Escape")
+    app.page.wait_for_timeout(200)
+    app.wait_idle(timeout=180)
+    app.assert_no_exception()
+    chart = app.page.locator('[data-testid="tl-chart"]').first
+    chart.wait_for(timeout=60_000)
+    assert "byte-plain-300" in chart.inner_html()
+    app.screenshot("shelf-tax-session-trained")

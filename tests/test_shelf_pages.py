@@ -71,3 +71,102 @@ def test_home_page_lists_the_shelf_by_vendor_and_a_missing_entry_is_a_notice(tmp
     assert not at.exception and not at.error
     assert "Google · Gemma 4" in at.multiselect(key="home_tok").options
     assert any("python -m core zoo install gemma4" in i.value for i in at.info)
+
+
+# ---------------------------------------------------------------------------
+# Merge replay over the shelf, and session tokenizers on every pretrained page
+# ---------------------------------------------------------------------------
+
+SESSION = "This session (uploaded or trained) · "
+
+
+def final_line(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("**Final:**"))
+
+
+def test_replay_page_gemma4_on_a_bangla_word():
+    at = open_page("replay", {"tok": "gemma4", "text": "বাজারঘরের"})
+    assert not at.error
+    tok = zoo.load("gemma4")
+    ids = tok.encode_ids("বাজারঘরের")
+    final = final_line(at)
+    assert f"{len(ids)} tokens {ids}" in final and "identical" in final
+    n = int(at.slider[0].max)
+    assert n >= 3
+    at.button[0].click().run()  # Start
+    assert any(m.value.startswith(f"**Step 0 of {n}**: 9 starting symbols") for m in at.markdown)
+    at.button[2].click().run()  # Next
+    step1 = next(m.value for m in at.markdown if m.value.startswith("**Step 1 of"))
+    assert "merge rank" in step1 and "E0 A6" in step1
+    options = list(at.selectbox(key="rp_tok").options)
+    for label in ("Google · Gemma 4", "DeepSeek · DeepSeek-V3", "Cohere · Cohere Command-R", "Meta · Llama 2",
+                  "OpenAI · CLIP (open_clip, OpenAI ViT)"):
+        assert label in options, (label, options)
+    assert not any("XLM-R" in o or "BERT" in o or "Jurassic" in o for o in options)
+    why = next(c.value for c in at.caption if c.value.startswith("Not offered here"))
+    assert "XLM-R" in why and "WordPiece" in why and "Unigram" in why
+
+
+def test_replay_page_sentencepiece_shows_scores():
+    at = open_page("replay", {"tok": "llama2", "text": "hello"})
+    assert "identical" in final_line(at)
+    at.button[0].click().run()
+    at.button[2].click().run()
+    step1 = next(m.value for m in at.markdown if m.value.startswith("**Step 1 of"))
+    assert "score" in step1
+
+
+def _trained(recipe: str = "byte-plain"):
+    """A tokenizer trained as the Train page trains it, joined to the session as the page joins it."""
+    from core.analysis.recipes import train
+    from tests.test_replay_shelf import BN, EN, FA, HI, UZ
+
+    t = train(recipe, [BN, HI, FA, UZ, EN] * 3, 300)
+    return zoo.load_user_bytes(f"{t.id}.tokenizer.json", t.json.encode(), kind="hf-json")
+
+
+def test_a_trained_tokenizer_works_on_the_tax_page():
+    mine = _trained()
+    at = open_page("tax", state={"session_tokenizers": {mine.id: mine}, "tax_tok": [mine.id, "gemma4"]})
+    assert not at.error
+    assert SESSION + mine.name in at.multiselect(key="tax_tok").options
+    df = at.dataframe[0].value
+    assert list(dict.fromkeys(df["tokenizer"])) == [mine.id, "gemma4"]
+    from core.analysis import tax
+
+    bn = df[(df["tokenizer"] == mine.id) & (df["language"] == "bn")]
+    assert int(bn["tokens"].iloc[0]) == tax.measure(mine, tax.load_bundled()).languages["bn"].tokens
+    emb = next(d.value for d in at.dataframe if "embedding parameters" in d.value.columns)
+    assert mine.name in list(emb["tokenizer"])
+
+
+def test_a_trained_tokenizer_works_in_the_word_inspector():
+    mine = _trained()
+    at = open_page("inspector", {"word": "রাজশাহী"}, {"session_tokenizers": {mine.id: mine}, "in_tok": [mine.id, "gemma4"]})
+    assert not at.error
+    assert SESSION + mine.name in at.multiselect(key="in_tok").options
+    bodies = [h.proto.body for h in at.get("html")]
+    assert any(f'data-tokenizer="{mine.id}"' in b for b in bodies)
+    assert any(m.value == f"#### {mine.name}" for m in at.markdown)
+
+
+def test_a_trained_bpe_is_replayed_and_a_trained_unigram_is_not_offered():
+    mine, uni = _trained("byte-plain"), _trained("unigram")
+    at = open_page("replay", {"text": "রাজশাহী"},
+                   {"session_tokenizers": {mine.id: mine, uni.id: uni}, "rp_tok": mine.id})
+    assert not at.error
+    options = list(at.selectbox(key="rp_tok").options)
+    assert SESSION + mine.name in options and SESSION + uni.name not in options
+    ids = mine.encode_ids("রাজশাহী")
+    assert f"{ids}" in final_line(at) and "identical" in final_line(at)
+
+
+def test_an_uploaded_tokenizer_goes_into_the_checkpoint_report():
+    mine = _trained()
+    at = open_page("compare", {"text": "রাজশাহী পৌঁছাবে"},
+                   {"session_tokenizers": {mine.id: mine}, "cmp_tok": [mine.id, "gemma4"]})
+    at.button(key="cmp_report_go").click().run()
+    assert not at.exception
+    _digest, html_report, md_report, err = at.session_state["cmp_report"]
+    assert not err and mine.name in md_report and "Gemma 4" in md_report and mine.name in html_report
+

@@ -218,3 +218,18 @@ def test_hub_never_hangs_on_a_slow_resolver(no_network, monkeypatch):
     finally:
         release.set()
     assert time.monotonic() - t0 < 5
+
+
+@pytest.mark.parametrize("tokenizer_id", list(ENTRIES))
+def test_lone_surrogate_is_refused_on_both_paths(tokenizer_id):
+    """``encode_ids`` (the fast path the CLI streams through) refuses what ``encode`` refuses.
+
+    Before: tiktoken replaced the surrogate with U+FFFD silently, tokenizers raised a bare TypeError
+    and sentencepiece a pybind11 RuntimeError.
+    """
+    from core.pretrained.adapter import TextError
+
+    tok = zoo.load(tokenizer_id)
+    for call in (tok.encode, tok.encode_ids):
+        with pytest.raises(TextError, match="lone surrogate U\\+D83D at position 1"):
+            call("a\ud83db")

@@ -81,7 +81,7 @@ def test_compare_json_and_csv(capsys, tmp_path):
     [
         (["tokenize", "--tokenizer", "gpt-9", "--text", "x"], "unknown tokenizer 'gpt-9'"),
         (["tokenize", "--tokenizer", "cl100k_base", "--file", "/nonexistent/x.txt"], "cannot read /nonexistent/x.txt"),
-        (["replay", "--tokenizer", "mistral-spm-v1", "--text", "x"], "not byte-level BPE"),
+        (["replay", "--tokenizer", "xlm-r", "--text", "x"], "xlm-r is not BPE (SentencePiece Unigram)"),
         (["compare", "--tokenizers", "cl100k_base", "--parallel", "NOEN"], "has no 'en' column"),
         (["compare", "--tokenizers", "cl100k_base,nope", "--parallel", "BUNDLED"], "unknown tokenizer 'nope'"),
     ],

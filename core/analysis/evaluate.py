@@ -29,9 +29,10 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, Sequence
+from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
 
 from ..text.align import opcodes
+from ..text.native import fence
 from ..tokens import Encoding, Token
 
 #: Fixed seed for the train/held-out split.
@@ -200,6 +201,7 @@ def failure_reason(original: str, decoded: str) -> str:
     return "text changed"
 
 
+@fence("the round trip")
 def round_trip(tok: Candidate, text: str) -> tuple[bool, str, str, Encoding]:
     """``(ok, normalized, decoded, encoding)`` for decode(encode(norm(text))) == norm(text)."""
     norm = tok.normalize(text)
@@ -320,14 +322,21 @@ class EvalTally:
         )  # fmt: skip
 
 
-def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES) -> EvalTally:
-    """The counts of :func:`evaluate` for ``tok`` on ``sentences`` (empty ones skipped)."""
+def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
+          progress: Callable[[int, int, str], None] | None = None) -> EvalTally:
+    """The counts of :func:`evaluate` for ``tok`` on ``sentences`` (empty ones skipped).
+
+    ``progress(done, total, what)`` is called every 200 sentences and at the end (plain numbers).
+    """
     sentences = [s for s in sentences if s.strip()]
     tokens = unk = ok = boundaries = inside = bad = 0
     usage: Counter[int | None] = Counter()
     failures: list[RoundTripFailure] = []
     n_fail = 0
-    for s in sentences:
+    total = len(sentences)
+    for k, s in enumerate(sentences, 1):
+        if progress is not None and (k % 200 == 0 or k == total):
+            progress(k, total, f"evaluating: {k:,} of {total:,} held-out sentences")
         good, norm, decoded, enc = round_trip(tok, s)
         rep = enc.report
         tokens += len(enc.tokens)
@@ -347,13 +356,13 @@ def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_F
 
 
 def evaluate(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
-             longest: int = 10) -> Metrics:
+             longest: int = 10, progress: Callable[[int, int, str], None] | None = None) -> Metrics:
     """Metrics for ``tok`` on held-out ``sentences`` (see :class:`Metrics`).
 
     cut% and bad% are pooled over all sentences (boundaries inside a
     grapheme cluster / all boundaries; invalid-UTF-8 tokens / all tokens).
     """
-    return metrics_from(tok, tally(tok, sentences, max_failures=max_failures), longest=longest)
+    return metrics_from(tok, tally(tok, sentences, max_failures=max_failures, progress=progress), longest=longest)
 
 
 def metrics_from(tok: Candidate, t: EvalTally, *, longest: int = 10) -> Metrics:
@@ -446,7 +455,8 @@ class SaveLoadProof:
         return self.sha256_first == self.sha256_second and self.ids_identical
 
 
-def save_load_proof(saved: bytes, sentences: Sequence[str]) -> SaveLoadProof:
+@fence("the save/reload proof")
+def save_load_proof(saved: bytes, sentences: Iterable[str]) -> SaveLoadProof:
     """Load ``saved`` (a ``tokenizer.json``), save it again, and compare files and ids.
 
     Ids are compared between the tokenizer built from the first file and
@@ -461,11 +471,12 @@ def save_load_proof(saved: bytes, sentences: Sequence[str]) -> SaveLoadProof:
     resaved = canonical_json(tok1)
     tok2 = Tokenizer.from_str(resaved)
     mismatch = None
-    for s in sentences:
-        if tok1.encode(s, add_special_tokens=False).ids != tok2.encode(s, add_special_tokens=False).ids:
+    n = 0
+    for s in sentences:  # any iterable (a streamed held-out file): every sentence is counted
+        n += 1
+        if mismatch is None and tok1.encode(s, add_special_tokens=False).ids != tok2.encode(s, add_special_tokens=False).ids:
             mismatch = s
-            break
-    return SaveLoadProof(sha256_text(first.json), sha256_text(resaved), len(sentences), mismatch is None, mismatch)
+    return SaveLoadProof(sha256_text(first.json), sha256_text(resaved), n, mismatch is None, mismatch)
 
 
 # ---------------------------------------------------------------------------
@@ -599,6 +610,7 @@ def injection_checkers(tok: Any, name: str | None = None) -> list:
     raise TypeError(f"cannot check special tokens of {type(tok).__name__}")
 
 
+@fence("the injection check")
 def injection_check(tok: Any, text: str, name: str | None = None) -> list[InjectionResult]:
     """How ``tok`` treats ``text`` in each of its modes (see :func:`injection_checkers`).
 
@@ -627,6 +639,7 @@ class PaddedBatch:
     pad_id: int
 
 
+@fence("padding")
 def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -> PaddedBatch:
     """Encode ``sentences`` together, padded on the right with ``pad_token`` (HF ``tokenizers``)."""
     from tokenizers import Tokenizer

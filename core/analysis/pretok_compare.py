@@ -17,6 +17,7 @@ from typing import Sequence
 
 from ..i18n import N_, _
 from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
+from ..text.native import fence
 from ..text.units import Span
 
 #: Pre-tokenizers from the ``tokenizers`` library, shown next to the regex patterns.
@@ -80,6 +81,7 @@ def description(name: str) -> str:
     raise ValueError(f"unknown pre-tokenizer {name!r}; choose one of: {', '.join(names())}")
 
 
+@fence("the tokenizers pre-tokenizer")
 def _library(name: str, text: str) -> list[Span]:
     from tokenizers import pre_tokenizers as pt
 

@@ -39,6 +39,7 @@ from typing import Callable, Iterable, Literal, Sequence
 
 from ..i18n import N_, _, use_lang
 from ..text import limits
+from ..text.native import fence
 from ..text.units import bytelevel_bytes
 from ..tokens import Encoding, Token, tokens_from_char_spans
 
@@ -267,6 +268,7 @@ class TrainedTokenizer:
         return frozenset(i for i, a in self.hf.get_added_tokens_decoder().items() if a.special)
 
 
+@fence("training")
 def train(
     recipe: str,
     lines: Sequence[str],
@@ -274,29 +276,76 @@ def train(
     *,
     min_frequency: int = DEFAULT_MIN_FREQUENCY,
     explain: bool = True,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> TrainedTokenizer:
     """Train ``recipe`` on ``lines`` (one sentence or paragraph each) to ``vocab_size``.
 
     ``train_seconds`` is the wall time of the library's training call
     alone. With ``explain`` a note says why the vocabulary obtained differs
-    from the one requested (see :func:`vocab_note`).
+    from the one requested (see :func:`vocab_note`). ``progress(done, total,
+    what)`` is called with the lines fed to the trainer so far (plain numbers).
+    """
+    texts = [ln for ln in lines if ln.strip()]
+    total = len(texts)
+    if not texts:
+        get_recipe(recipe)
+        check_vocab_size(vocab_size)
+        raise RecipeError("the training text is empty")
+
+    def feed() -> Iterable[str]:
+        for k, ln in enumerate(texts, 1):
+            yield ln
+            if progress is not None and (k % 1000 == 0 or k == total):
+                progress(k, total, f"training {recipe}: {k:,} of {total:,} lines")
+
+    return train_iter(recipe, lambda: iter(texts), vocab_size, min_frequency=min_frequency, explain=explain,
+                      length=total, feed=feed)
+
+
+def train_iter(
+    recipe: str,
+    lines: Callable[[], Iterable[str]],
+    vocab_size: int,
+    *,
+    min_frequency: int = DEFAULT_MIN_FREQUENCY,
+    explain: bool = True,
+    length: int | None = None,
+    feed: Callable[[], Iterable[str]] | None = None,
+) -> TrainedTokenizer:
+    """Train ``recipe`` on the lines ``lines()`` yields, without holding them: the trainer reads an iterator.
+
+    ``lines`` is called once for training (``feed`` instead, when given: the
+    same lines, e.g. with progress reports) and once more when the vocabulary
+    note needs the pre-tokenized pieces. Blank lines are skipped. The library
+    keeps every distinct word it sees (see :mod:`core.analysis.corpus` for
+    the bound on that).
     """
     r = get_recipe(recipe)
     check_vocab_size(vocab_size)
     if min_frequency < 1:
         raise RecipeError(f"min_frequency must be at least 1 (got {min_frequency})")
-    texts = [ln for ln in lines if ln.strip()]
-    if not texts:
-        raise RecipeError("the training text is empty")
+    source = feed if feed is not None else lines
+    fed = 0
+
+    def texts() -> Iterable[str]:
+        nonlocal fed
+        for ln in source():
+            if ln.strip():
+                fed += 1
+                yield ln
+
     tok, trainer = r.build(vocab_size, min_frequency)
     t0 = time.perf_counter()
     try:
-        tok.train_from_iterator(texts, trainer=trainer, length=len(texts))
+        tok.train_from_iterator(texts(), trainer=trainer, length=length)
     except Exception as exc:  # the Rust trainers raise plain exceptions; say which recipe failed, in one line
         raise RecipeError(f"{r.label} could not be trained on this text ({str(exc).splitlines()[0][:160]})") from None
     seconds = time.perf_counter() - t0
+    if not fed:
+        raise RecipeError("the training text is empty")
     obtained = tok.get_vocab_size(with_added_tokens=True)
-    note_parts = vocab_note_parts(r, tok, texts, vocab_size, obtained, min_frequency) if explain else ()
+    note_parts = vocab_note_parts(r, tok, (ln for ln in lines() if ln.strip()), vocab_size, obtained,
+                                  min_frequency) if explain else ()
     note = render_note(note_parts)
     return TrainedTokenizer(
         id=f"{r.name}-{vocab_size}",
@@ -381,7 +430,7 @@ def piece_stats(tok, lines: Iterable[str], *, byte_level: bool, wordpiece: bool 
     )
 
 
-def vocab_note_parts(recipe: Recipe, tok, lines: Sequence[str], requested: int, obtained: int,  # noqa: ANN001
+def vocab_note_parts(recipe: Recipe, tok, lines: Iterable[str], requested: int, obtained: int,  # noqa: ANN001
                      min_frequency: int) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     """Why ``obtained`` differs from ``requested``, as (message template, values) pairs: :func:`render_note`
     writes them in any interface language (the numbers are read off the training run)."""
@@ -421,7 +470,7 @@ def render_note(parts: Sequence[tuple[str, Sequence[tuple[str, str]]]], lang: st
         return " ".join(_(template).format(**dict(values)) for template, values in parts)
 
 
-def vocab_note(recipe: Recipe, tok, lines: Sequence[str], requested: int, obtained: int,  # noqa: ANN001
+def vocab_note(recipe: Recipe, tok, lines: Iterable[str], requested: int, obtained: int,  # noqa: ANN001
                min_frequency: int) -> str:
     """One or two sentences on why ``obtained`` differs from ``requested`` ("" when equal), in English."""
     return render_note(vocab_note_parts(recipe, tok, lines, requested, obtained, min_frequency))
@@ -436,6 +485,7 @@ class LoadError(ValueError):
     """A ``tokenizer.json`` that cannot be used (not UTF-8, truncated, corrupted)."""
 
 
+@fence("loading the tokenizer.json")
 def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedTokenizer:
     """A :class:`TrainedTokenizer` from saved bytes, or :class:`LoadError` saying what is wrong.
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..assets import REPO
 from ..i18n import N_, _, ngettext, use_lang
@@ -217,16 +217,22 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
 
 def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None = None,
                  d_model: int = DEFAULT_D_MODEL, label: str | None = None, parallel_label: str | None = None,
-                 title: str | None = None, lang: str = "en") -> Report:
+                 title: str | None = None, progress: Callable[[int, int, str], None] | None = None,
+                 lang: str = "en") -> Report:
     """The report for ``text`` and each tokenizer (see the module docstring for what it holds),
-    written in ``lang`` (:mod:`core.i18n`: sentences, notes, table headers; the figures are the same)."""
+    written in ``lang`` (:mod:`core.i18n`: sentences, notes, table headers; the figures are the same).
+
+    ``progress(done, total, what)`` is called before each tokenizer's section
+    and before the normalization checks (plain numbers: steps done of all; ``what`` in ``lang``).
+    """
     with use_lang(lang):
         return _build_report(text, tokenizers, english=english, d_model=d_model, label=label,
-                             parallel_label=parallel_label, title=title, lang=lang)
+                             parallel_label=parallel_label, title=title, progress=progress, lang=lang)
 
 
 def _build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None, d_model: int,
-                  label: str | None, parallel_label: str | None, title: str | None, lang: str) -> Report:
+                  label: str | None, parallel_label: str | None, title: str | None,
+                  progress: Callable[[int, int, str], None] | None, lang: str) -> Report:
     if not text.strip():
         raise ReportError(_("the text is empty"))
     if len(text) > MAX_REPORT_CHARS:
@@ -238,7 +244,17 @@ def _build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, engli
         raise ReportError(_("d_model must be a positive number"))
     if english is not None and not english.strip():
         english = None
-    sections = tuple(tokenizer_section(t, text, english=english, d_model=d_model) for t in tokenizers)
+    steps = len(tokenizers) + 1
+
+    def section(k: int, t: PretrainedTokenizer) -> TokenizerReport:
+        if progress is not None:
+            progress(k, steps, _("encoding with {tokenizer} ({index} of {total})").format(
+                tokenizer=getattr(t, "id", t), index=k + 1, total=len(tokenizers)))
+        return tokenizer_section(t, text, english=english, d_model=d_model)
+
+    sections = tuple(section(k, t) for k, t in enumerate(tokenizers))
+    if progress is not None:
+        progress(len(tokenizers), steps, _("checking normalization forms"))
     forms = []
     words = list(dict.fromkeys(text.split()))
     for form in ("NFKC", "bert-uncased"):

@@ -28,6 +28,7 @@ import sys
 from typing import Any, Callable, Sequence
 
 from ..i18n import DEFAULT_LANG, LANGS, use_lang
+from ..text.native import fenced
 from . import algorithms, bpe, inspect, shelf, text, training, zoo
 from .common import STREAMED, CliError, _Parser
 
@@ -67,7 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, func: Callable[[argparse.Namespace], Any]) -> int:
     try:
-        result = func(args)
+        with fenced(args.command):  # a native library's panic is one line too (issue 16)
+            result = func(args)
     except BrokenPipeError:  # streamed output piped into `head`
         sys.stderr.close()
         return 0

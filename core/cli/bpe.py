@@ -4,9 +4,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..models.bpe import TIE_BREAKS, UNITS, BpeTrace, parse_word_table, train_bpe
+from ..models.bpe import (
+    MAX_TRACE_WORDS,
+    TIE_BREAKS,
+    UNITS,
+    BpeTrace,
+    parse_word_table,
+    train_bpe,
+    word_counts,
+    word_counts_stream,
+)
+from ..pipeline.pretokenize import resolve_pattern
 from ..text.units import utf8_hex
-from .common import CliError, int_range, read_text_file
+from .common import CliError, Progress, int_range, read_text_file
 
 #: Most merges a traced run records (every step is kept in the trace).
 MAX_MERGES = 100_000
@@ -44,23 +54,37 @@ def trace_to_json(trace: BpeTrace) -> dict[str, Any]:
     }
 
 
+def _corpus_words(path: str, pattern: str) -> dict[str, int]:
+    """Pre-token counts of a corpus file: streamed in chunks for a named pattern, whole for a custom regex."""
+    from ..analysis import stream
+
+    pat = resolve_pattern(pattern)
+    if pat.name == "custom":  # a user regex may look past any cut: the file is pre-tokenized whole
+        return word_counts(read_text_file(path), pat)
+    progress = Progress(stream.file_size(path), "bpe-train: counting words")
+
+    def texts():  # noqa: ANN202
+        for chunk in stream.iter_chunks(path, cut="line"):
+            yield chunk.text
+            progress.update(chunk.byte_start + chunk.nbytes)
+
+    try:
+        return word_counts_stream(texts(), pat)
+    finally:
+        progress.close()
+
+
 def _bpe_train(args: argparse.Namespace) -> dict[str, Any]:
     if args.words is not None:
         if args.pattern is not None:
             raise CliError("--pattern applies to --corpus; --words are used as given (encoding splits with ws-attached)")
-        trace = train_bpe(
-            parse_word_table(args.words), merges=args.merges, unit=args.unit, tie_break=args.tie_break, top_k=args.top_k
-        )
+        table = parse_word_table(args.words)
+        pattern = "ws-attached"
     else:
-        corpus = read_text_file(args.corpus)
-        trace = train_bpe(
-            corpus=corpus,
-            merges=args.merges,
-            unit=args.unit,
-            tie_break=args.tie_break,
-            pattern=args.pattern or "ws-attached",
-            top_k=args.top_k,
-        )
+        pattern = args.pattern or "ws-attached"
+        table = _corpus_words(args.corpus, pattern)
+    trace = train_bpe(table, merges=args.merges, unit=args.unit, tie_break=args.tie_break, pattern=pattern,
+                      top_k=args.top_k, min_frequency=args.min_frequency)
     result = trace_to_json(trace)
     if args.encode is not None:
         tok = trace.tokenizer()
@@ -99,11 +123,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bpe-train", help="train BPE with a full step trace")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--words", help='word table, e.g. "কার:4,জার:2"')
-    src.add_argument("--corpus", help="UTF-8 text file")
+    src.add_argument("--corpus", help="UTF-8 text file (read in 1 MB chunks; at most "
+                     f"{MAX_TRACE_WORDS:,} distinct words)")
     p.add_argument("--merges", type=int_range(0, MAX_MERGES), required=True, help="number of merges K (>= 0)")
     p.add_argument("--unit", choices=UNITS, default="codepoint")
     p.add_argument("--tie-break", choices=TIE_BREAKS, default="first-seen")
     p.add_argument("--pattern", help="pre-tokenizer name or a regex (with --corpus; default ws-attached)")
+    p.add_argument("--min-frequency", type=int_range(1, 1_000_000_000), default=1,
+                   help="stop when the best pair occurs fewer times than this (default 1: merge while any pair is left)")
     p.add_argument("--top-k", type=int_range(1, 1000), default=5, help="candidate pairs recorded per step")
     p.add_argument("--encode", help="text to encode with the learned merges")
     p.add_argument("--json", action="store_true", help="print JSON")

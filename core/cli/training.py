@@ -23,6 +23,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..analysis import corpus as C
 from ..analysis import evaluate as E
 from ..analysis import recipes as R
 from ..analysis import stream
@@ -32,17 +33,45 @@ from .common import CliError, Progress, add_stream_options, int_range, read_text
 
 #: Largest vocabulary ``train`` asks a recipe for.
 MAX_TRAIN_VOCAB = 1_000_000
-#: Largest corpus file the CLI trains on (bytes; training holds the whole corpus in memory).
-CLI_MAX_CORPUS_BYTES = 20_000_000
-#: Largest corpus the CLI trains on (characters).
-CLI_MAX_CORPUS_CHARS = 50_000_000
 
 
-def _corpus_text(path: str | None) -> str:
-    text = read_text_file(path, max_bytes=CLI_MAX_CORPUS_BYTES, hint="") if path else \
-        BUNDLED_CORPUS.read_text(encoding="utf-8")
-    E.check_corpus_size(text, CLI_MAX_CORPUS_CHARS)
-    return text
+def _bundled_text() -> str:
+    """The bundled corpus (small: held in memory; a ``--corpus`` file is streamed, see :func:`_file_split`)."""
+    return BUNDLED_CORPUS.read_text(encoding="utf-8")
+
+
+class _PassProgress:
+    """A progress bar per pass of a :class:`core.analysis.corpus.FileSplit` (a new bar when the pass changes)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.what = ""
+        self.bar: Progress | None = None
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if what != self.what:
+            self.close()
+            self.what, self.bar = what, Progress(total, f"{self.label}: {what}")
+        assert self.bar is not None
+        self.bar.update(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _file_split(args: argparse.Namespace, label: str) -> tuple[C.FileSplit, _PassProgress]:
+    progress = _PassProgress(label)
+    fs = C.FileSplit(args.corpus, heldout_fraction=args.heldout_fraction, seed=args.seed, progress=progress)
+    try:
+        return fs.__enter__(), progress
+    except limits.LimitError as exc:
+        progress.close()
+        raise CliError(str(exc)) from None
+    except BaseException:
+        progress.close()
+        raise
 
 
 def _split(args: argparse.Namespace, text: str) -> E.Split:
@@ -72,20 +101,33 @@ def _specs(value: str) -> list[str]:
 
 
 def _train(args: argparse.Namespace) -> dict[str, Any]:
-    text = _corpus_text(args.corpus)
-    split = _split(args, text)
-    tok = R.train(args.recipe, split.train, args.vocab_size, min_frequency=args.min_frequency)
     out = Path(args.out)
-    write_atomic(out, tok.json)
-    saved = out.read_bytes()  # the proof reads back what landed on disk
-    proof = E.save_load_proof(saved, split.heldout)
-    metrics = E.evaluate(tok, split.heldout)
+    if not args.corpus:  # the bundled corpus: small, held in memory
+        split = _split(args, _bundled_text())
+        tok = R.train(args.recipe, split.train, args.vocab_size, min_frequency=args.min_frequency)
+        write_atomic(out, tok.json)
+        proof = E.save_load_proof(out.read_bytes(), split.heldout)  # the proof reads back what landed on disk
+        metrics = E.evaluate(tok, split.heldout)
+        summary = split.summary()
+    else:  # a corpus file: streamed in passes (core.analysis.corpus), never held whole
+        fs, progress = _file_split(args, "train")
+        try:
+            tok = R.train_iter(args.recipe, fs.iter_train, args.vocab_size, min_frequency=args.min_frequency,
+                               length=fs.train_sentences, feed=lambda: fs.iter_train("training (4/4)"))
+            progress.close()
+            write_atomic(out, tok.json)
+            proof = E.save_load_proof(out.read_bytes(), fs.iter_heldout())
+            metrics = E.metrics_from(tok, C.heldout_tally(tok, fs.heldout_path))
+            summary = fs.summary
+        finally:
+            progress.close()
+            fs.close()
     return {
         "recipe": args.recipe,
         "corpus": args.corpus or str(BUNDLED_CORPUS.name),
         "out": str(out),
         "sha256": tok.sha256,
-        "split": split.summary(),
+        "split": summary,
         "proof": _proof_json(proof),
         "metrics": metrics.to_json(),
     }
@@ -141,27 +183,34 @@ def _evaluate(args: argparse.Namespace) -> dict[str, Any]:
         raise CliError("give exactly one of --heldout FILE or --corpus FILE")
     if args.baselines and not args.corpus:
         raise CliError("--baselines needs --corpus (baselines learn their vocabulary from its training part)")
-    split = None
-    if args.corpus:
-        split = _split(args, _corpus_text(args.corpus))
-        sentences = list(split.heldout)
-    else:
+    if not args.corpus:
         return _evaluate_streamed(args)
-    rows = []
-    proofs = {}
-    for spec in _specs(args.tokenizers):
-        tok = load_spec(spec)
-        rows.append(E.evaluate(as_candidate(tok), sentences).to_json())
-        if isinstance(tok, R.TrainedTokenizer):
-            proofs[spec] = _proof_json(E.save_load_proof(tok.json.encode("utf-8"), sentences))
-    if args.baselines and split is not None:
-        for b in R.BASELINES:
-            rows.append(E.evaluate(R.train_baseline(b, split.train), sentences).to_json())
-    return {
-        "heldout": {"sentences": len(sentences), **({"split": split.summary()} if split else {"file": args.heldout})},
-        "rows": rows,
-        "proofs": proofs,
-    }
+    specs = _specs(args.tokenizers)
+    toks = [load_spec(s) for s in specs]  # here first: a bad tokenizer is one error line before the corpus is read
+    fs, progress = _file_split(args, "evaluate")
+    try:
+        progress.close()
+        workers = args.workers if stream.file_size(fs.heldout_path) > stream.CHUNK_BYTES else 1
+        rows = []
+        proofs = {}
+        for spec, tok in zip(specs, toks):
+            task = stream.LinesTask(stream.TokSpec(spec, trained=True), "evaluate", E.MAX_FAILURES, newline_only=True)
+            total = E.EvalTally()
+            for _, t in stream.run_shards(stream.lines_shard, task, stream.iter_chunks(fs.heldout_path, cut="line"),
+                                          workers=workers, scheduler=args.scheduler):
+                total = total.merged(t)
+            rows.append(E.metrics_from(as_candidate(tok), total).to_json())
+            if isinstance(tok, R.TrainedTokenizer):
+                proofs[spec] = _proof_json(E.save_load_proof(tok.json.encode("utf-8"), fs.iter_heldout()))
+        if args.baselines:
+            for b in R.BASELINES:
+                base = R.train_baseline(b, fs.iter_train("baseline " + b))
+                progress.close()
+                rows.append(E.metrics_from(base, C.heldout_tally(base, fs.heldout_path)).to_json())
+        return {"heldout": {"sentences": fs.heldout_sentences, "split": fs.summary}, "rows": rows, "proofs": proofs}
+    finally:
+        progress.close()
+        fs.close()
 
 
 def _evaluate_streamed(args: argparse.Namespace) -> dict[str, Any]:
@@ -289,7 +338,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train a tokenizer recipe, save tokenizer.json, report held-out metrics")
     p.add_argument("--recipe", required=True, choices=list(R.RECIPES))
     p.add_argument("--vocab-size", type=int_range(1, MAX_TRAIN_VOCAB), required=True)
-    p.add_argument("--corpus", help="UTF-8 text file (default: the bundled Bangla corpus)")
+    p.add_argument("--corpus", help="UTF-8 text file, read in 1 MB chunks (default: the bundled Bangla corpus)")
     p.add_argument("--out", required=True, help="where to write tokenizer.json")
     p.add_argument("--min-frequency", type=int_range(1, 1_000_000_000), default=R.DEFAULT_MIN_FREQUENCY)
     _split_args(p)
@@ -299,7 +348,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("evaluate", help="metrics table for tokenizers on held-out text")
     p.add_argument("--tokenizers", required=True, help="comma-separated: tokenizer.json paths or zoo ids")
     p.add_argument("--heldout", help="UTF-8 file: every non-empty line is a held-out sentence")
-    p.add_argument("--corpus", help="UTF-8 corpus: evaluate on the held-out part of its split")
+    p.add_argument("--corpus", help="UTF-8 corpus: evaluate on the held-out part of its split (streamed)")
     p.add_argument("--baselines", action="store_true", help="add words/code-point baselines (needs --corpus)")
     _split_args(p)
     add_stream_options(p)

@@ -23,7 +23,7 @@ from ..analysis import stream, tax
 from ..assets import BUNDLED_TSV
 from ..pretrained import zoo
 from ..pretrained.adapter import PretrainedTokenizer
-from ..pretrained.replay import replay
+from ..pretrained.replay import offered, replay
 from ..text import limits
 from ..text.units import utf8_hex
 from .common import (
@@ -138,8 +138,8 @@ def _tokenize_table(result: dict[str, Any]) -> str:
 def _replay(args: argparse.Namespace) -> dict[str, Any]:
     tok = _tokenizer(args)
     if not tok.replayable:
-        raise CliError(f"{tok.id} is not byte-level BPE with a ranks table; replay works for: "
-                       + ", ".join(i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")))
+        raise CliError(f"{tok.id} is not BPE ({tok.entry.algorithm}), so it merges no pairs; replay works for: "
+                       + ", ".join(i for i, e in zoo.ENTRIES.items() if offered(e)))
     r = replay(tok, text_arg(args))
     if not r.matches_library:  # never expected; say so loudly rather than print a wrong replay
         raise CliError(f"replay of {tok.id} disagrees with the library: {r.final_ids} vs {list(r.library_ids)}")
@@ -256,7 +256,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argpars
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_tokenize, table=_tokenize_table)
 
-    p = sub.add_parser("replay", help="every BPE merge applied to a word, in rank order")
+    p = sub.add_parser("replay", help="every BPE merge applied to a word, in the library's own order (rank or score)")
     p.add_argument("--tokenizer", required=True, help=spec_help)
     p.add_argument("--pattern", default="cl100k", help="split pattern for a .tiktoken file")
     _text_source(p)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterator, Literal, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 import numpy as np
 
@@ -93,6 +93,54 @@ def word_counts(corpus: str, pattern: str | Pattern = "ws-attached") -> dict[str
     counts: dict[str, int] = {}
     for piece in pretokenize(corpus, pattern):
         counts[piece.text] = counts.get(piece.text, 0) + 1
+    return counts
+
+
+#: Characters at the end of a text piece whose pre-tokens wait for the next piece (see :func:`word_counts_stream`).
+STREAM_WINDOW = 256
+#: Most distinct words the traced trainer takes (it keeps every distinct word, and its pairs, in Python lists).
+MAX_TRACE_WORDS = 200_000
+
+
+def word_counts_stream(texts: Iterable[str], pattern: str | Pattern = "ws-attached", *,
+                       max_words: int = MAX_TRACE_WORDS) -> dict[str, int]:
+    """:func:`word_counts` of the concatenation of ``texts``, reading one piece at a time.
+
+    ``texts`` may be cut anywhere (e.g. 1 MB chunks of a file). Each piece is
+    pre-tokenized together with the unfinished end of the one before; a
+    pre-token counts only when it ends at least :data:`STREAM_WINDOW`
+    characters before the end of what has been read so far (the rest waits
+    for the next piece), so a pre-token is never split by a cut. This is
+    exact for the named patterns, whose pieces are decided by the character
+    after them at most; a custom regex could look further ahead, so it is
+    refused here (:class:`BpeInputError`): use :func:`word_counts` on the
+    whole text. More than ``max_words`` distinct words is refused too: the
+    traced trainer holds every distinct word in memory.
+    """
+    pat = pattern if isinstance(pattern, Pattern) else resolve_pattern(pattern)
+    if pat.name == "custom":
+        raise BpeInputError("a custom --pattern cannot be streamed (it may look past a chunk); give a named pattern")
+    counts: dict[str, int] = {}
+    carry = ""
+
+    def add(pieces: Iterable[str]) -> None:
+        for t in pieces:
+            counts[t] = counts.get(t, 0) + 1
+        if len(counts) > max_words:
+            raise BpeInputError(f"the corpus has more than {max_words:,} distinct words; the traced trainer keeps "
+                                "every distinct word in memory: train on a sample, or use `train` (the library trainer)")
+
+    for text in texts:
+        buf = carry + text
+        spans = pretokenize(buf, pat)
+        limit = len(buf) - STREAM_WINDOW
+        done = [s for s in spans if s.end <= limit]
+        add(s.text for s in done)
+        carry = buf[done[-1].end:] if done else buf
+        if len(carry) > 64 * STREAM_WINDOW * 1024:
+            raise BpeInputError("a pre-token runs on for more than 16 million characters; cannot stream this corpus")
+    if carry:
+        add(s.text for s in pretokenize(carry, pat))
     return counts
 
 

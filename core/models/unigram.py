@@ -39,6 +39,8 @@ from typing import Iterable, Literal, Sequence
 
 import numpy as np
 
+from ..text.native import fence
+
 #: Longest word (in code points) we build a lattice for; longer words are cut, with a notice.
 MAX_WORD_CHARS = 200
 #: The penalty below the lowest piece score given to an unknown character (as in tokenizers and SentencePiece).
@@ -307,6 +309,7 @@ def load_bytes(data: bytes, filename: str) -> UnigramModel:
     return load_sentencepiece(data, source=filename)
 
 
+@fence("Unigram training")
 def train_unigram(lines: Iterable[str], *, vocab_size: int = 400, unk_token: str = "<unk>") -> UnigramModel:
     """Train with Hugging Face's ``UnigramTrainer`` (Metaspace pre-tokenizer, no normalizer)."""
     tok = _train_tokenizer(list(lines), vocab_size, unk_token)

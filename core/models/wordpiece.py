@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from ..text import limits
+from ..text.native import fence
 
 #: Hugging Face's defaults for a WordPiece model.
 DEFAULT_UNK = "[UNK]"
@@ -271,7 +272,7 @@ class WordTrace:
     def reason(self) -> str:
         """Why the word is [UNK], in plain words ('' if it is not)."""
         if self.too_long:
-            return f"longer than the limit: the whole word is the unknown token without any search"
+            return "longer than the limit: the whole word is the unknown token without any search"
         if self.unk:
             last = self.steps[-1]
             return f"nothing in the vocabulary matches the rest {last.remaining!r} (at character {last.position}), so the WHOLE word becomes the unknown token"
@@ -335,6 +336,7 @@ def encode_word(word: str, vocab: WordPieceVocab, *, start: int = 0, trace: bool
     return WordTrace(word, start, start + n, tuple(steps), tuple(pieces), tuple(ids), False)
 
 
+@fence("BERT pre-tokenization")
 def split_words(text: str) -> list[tuple[str, int, int]]:
     """BERT pre-tokenization (whitespace, then punctuation apart) via ``tokenizers``.
 
@@ -357,6 +359,7 @@ def encode(text: str, vocab: WordPieceVocab, *, trace: bool = True) -> WordPiece
 # ---------------------------------------------------------------- training (real library)
 
 
+@fence("WordPiece training")
 def train_wordpiece(lines: Iterable[str], *, vocab_size: int = 300, min_frequency: int = 1,
                     unk_token: str = DEFAULT_UNK) -> WordPieceVocab:
     """Train with Hugging Face's ``WordPieceTrainer`` (BERT pre-tokenizer, no normalizer).

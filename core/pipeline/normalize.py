@@ -408,12 +408,21 @@ def normalizer_from_json(text: str):
     shell = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": spec,
              "pre_tokenizer": None, "post_processor": None, "decoder": None,
              "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}}
+    from ..text.native import NativeError, fenced
+
     try:
-        return Tokenizer.from_str(json.dumps(shell)).normalizer
-    except Exception as exc:
+        with fenced("this normalizer"):
+            return Tokenizer.from_str(json.dumps(shell)).normalizer
+    except (NativeError, ValueError) as exc:
         raise RuleError(f"tokenizers rejects this normalizer: {exc}") from None
 
 
 def apply_rules(text: str, rules: Sequence[Rule], *, nfc: bool = True) -> NormalizeResult:
     """Run the rules (through the real normalizer) and report the change."""
-    return normalize_with(text, build_rules(rules, nfc=nfc).normalize_str, "rules")
+    from ..text.native import NativeError, fenced
+
+    try:
+        with fenced("the rules"):  # a rule the regex engine gives up on panics in Rust (issue 16)
+            return normalize_with(text, build_rules(rules, nfc=nfc).normalize_str, "rules")
+    except NativeError as exc:
+        raise RuleError(str(exc)) from None

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ..text.boundaries import is_valid_utf8
+from ..text.native import fence
 from ..text.units import byte_owner
 from ..tokens import Encoding, Token, TokenTable, build_table, stats
 
@@ -38,6 +39,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: A byte-fallback piece (``<0x41>``): SentencePiece and ``tokenizers`` spell single bytes this way.
 BYTE_PIECE = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
+
+
+#: Adapter methods that call into a native library; subclasses get them fenced automatically.
+FENCED_METHODS = ("__init__", "encode_ids", "_encode_spans", "token_bytes", "decode_ids", "count_tokens", "table", "encode",
+                  "decode")
+
+
+def _fence_label(self: "PretrainedTokenizer", *args: object, **_kw: object) -> str:
+    entry = self.__dict__.get("entry") or (args[0] if args else None)  # __init__(self, entry, ...) before it is set
+    return str(getattr(entry, "name", None) or type(self).__name__)
 
 
 class TextError(ValueError):
@@ -101,7 +112,17 @@ class PretrainedTokenizer:
     entry: "ZooEntry"
     specials: dict[str, int]
     unk_id: int | None = None
-    #: True when :mod:`core.pretrained.replay` can replay merges (a tiktoken ranks table).
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        # issue 16: every method that reaches a native library is fenced (core.text.native), so a Rust
+        # panic on a hostile input is a NativeError (a ValueError) naming the tokenizer, never a dead page.
+        super().__init_subclass__(**kwargs)
+        for name in FENCED_METHODS:
+            fn = cls.__dict__.get(name)
+            if callable(fn) and not getattr(fn, "__fenced__", False):
+                setattr(cls, name, fence(_fence_label)(fn))
+
+    #: True when :mod:`core.pretrained.replay` can replay merges (a BPE: tiktoken ranks, tokenizers or SentencePiece).
     replayable: bool = False
 
     @property
@@ -118,7 +139,7 @@ class PretrainedTokenizer:
 
     # -- to implement ------------------------------------------------------
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
-        """Token ids only (the fast path)."""
+        """Token ids only (the fast path). Raises :class:`TextError` on a lone surrogate, as :meth:`encode` does."""
         raise NotImplementedError
 
     def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
@@ -258,3 +279,10 @@ def summarize(tok: PretrainedTokenizer, enc: Encoding) -> Summary:
         round_trip_ok=tok.round_trip_ok(enc.text, enc),
         special_text=len(tok.special_hits(enc.text)),
     )
+
+
+for _name in FENCED_METHODS:  # the shared methods too (a subclass may not override them)
+    _fn = PretrainedTokenizer.__dict__.get(_name)
+    if callable(_fn):
+        setattr(PretrainedTokenizer, _name, fence(_fence_label)(_fn))
+del _name, _fn

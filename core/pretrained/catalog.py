@@ -417,7 +417,7 @@ SHELF: tuple[ZooEntry, ...] = (
                   "regex, </w> on the last piece of a word. Checked against open_clip's own SimpleTokenizer; ftfy's "
                   "repairs of broken text (mojibake, ligatures such as ǲ, full-width forms) are not mirrored, so "
                   "such text can get other ids than open_clip's."),
-    ZooEntry("j2", "AI21 Jurassic-2", "SentencePiece", 262144, "sentencepiece", "ai21-tokenizer",
+    ZooEntry("j2", "AI21 Jurassic-2", "SentencePiece Unigram", 262144, "sentencepiece", "ai21-tokenizer",
              "ai21_tokenizer/resources/j2-tokenizer/j2-tokenizer.model",
              "0da75c7b7590806e6eb791ecb2beeb89df79ef2b94728809a91d1349fa9b3d82", "Apache-2.0 (ai21-tokenizer)",
              "control pieces are never made from text", vendor="AI21", shelf=ShelfSource("1.1.0")),

@@ -42,6 +42,8 @@ class HFTokenizer(PretrainedTokenizer):
         self._wp_prefix = model.get("continuing_subword_prefix") if model.get("type") == "WordPiece" else None
         self._byte_level = '"ByteLevel"' in json.dumps(cfg.get("decoder")) or '"ByteLevel"' in json.dumps(cfg.get("pre_tokenizer"))
         self._byte_fallback = bool(model.get("byte_fallback"))
+        # merge replay (core.pretrained.replay) follows tokenizers' BPE; dropout would make merges random
+        self.replayable = model.get("type") == "BPE" and not model.get("dropout")
         unk = model.get("unk_token")
         self.unk_id = self._tok.token_to_id(unk) if isinstance(unk, str) else (model.get("unk_id") if model.get("type") == "Unigram" else None)
         self._b2u = bytelevel_bytes() if self._byte_level else {}
@@ -67,6 +69,7 @@ class HFTokenizer(PretrainedTokenizer):
         return self._unsafe
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        check_text(text)
         return self._engine(allow_special).encode(text, add_special_tokens=False).ids
 
     def _piece_bytes(self, tid: int, piece: str) -> bytes:

@@ -1,28 +1,58 @@
-"""Merge replay for pretrained byte-level BPE: every merge, in rank order.
+"""Merge replay for pretrained BPE: every merge, in the library's own order.
 
-The text is split with the tokenizer's own pre-tokenizer regex, as
-tiktoken's regex engine runs it (its Unicode tables, not Unicode 17.0: see
-:func:`core.pipeline.pretokenize.engine_split`; every character where the two
-differ comes back as a note at its piece); each piece
-starts as single bytes and :func:`core.models.bpe.encode_trace` applies tiktoken's
-loop (merge the leftmost adjacent pair with the lowest rank, repeat),
-recording each step. The final ids must equal the library's own encode;
-:func:`replay` returns both so callers (tests, the page, the CLI) can check.
+Three engines, each replayed as its library runs it; the final ids must
+equal the library's own encode, and :func:`replay` returns both so callers
+(tests, the page, the CLI) can check.
 
-tiktoken looks a whole piece up in the vocabulary before merging. When the
-piece is a vocabulary entry the result is that one token; the trace still
-shows the merges, and ``direct`` marks the shortcut.
+- A tiktoken ranks table (cl100k, o200k, Qwen, Whisper, ...): the text is
+  split with the tokenizer's own pre-tokenizer regex, as tiktoken's regex
+  engine runs it (its Unicode tables, not Unicode 17.0: see
+  :func:`core.pipeline.pretokenize.engine_split`; every character where the
+  two differ comes back as a note at its piece); each piece starts as single
+  bytes and :func:`core.models.bpe.encode_trace` applies tiktoken's loop
+  (merge the leftmost adjacent pair with the lowest rank, repeat). tiktoken
+  looks a whole piece up in the vocabulary before merging; when the piece is
+  a vocabulary entry the result is that one token, the trace still shows the
+  merges, and ``direct`` marks the shortcut.
+- A ``tokenizers`` BPE (``tokenizer.json``: DeepSeek-V3, Claude, the GGUF
+  byte-level files, Gemma 4, CLIP, BPE trained on the Train page): the text
+  is cut at the non-special added tokens (leftmost longest), then normalized
+  and split by the library's own normalizer and pre-tokenizer objects; each
+  piece starts as its characters (byte-level alphabet characters, ``</w>``
+  on the last one, byte-fallback ``<0xXX>`` pieces for a character outside
+  the vocabulary) and the pair with the lowest merge-list rank merges first,
+  leftmost on a tie, as ``tokenizers``' BPE ``merge_all`` does.
+- A SentencePiece BPE ``.model`` (Llama 2, Baichuan, Mistral v1/v3): the
+  library normalizes the text (dummy ``▁`` prefix, spaces as ``▁``); the
+  whole text starts as characters (user-defined pieces stay whole) and the
+  adjacent pair whose joined piece has the highest score merges first,
+  leftmost on a tie, as ``bpe_model.cc`` does; pieces outside the vocabulary
+  then fall back to ``<0xXX>`` bytes.
 
-This module does not render: pages show the returned steps.
+Unigram and WordPiece models do not merge pairs: :func:`replay` refuses them
+(:func:`offered` says which entries the page lists). This module does not
+render: pages show the returned steps.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..models.bpe import BpeTrace, EncodeTrace, encode_trace, tiktoken_rank_of
+import regex
+
+from ..models.bpe import BpeTrace, EncodeStep, EncodeTrace, encode_trace, tiktoken_rank_of
 from ..pipeline.pretokenize import EngineNote, Pattern, engine_split, pretokenize
+from ..text.units import bytelevel_bytes
 from .adapter import PretrainedTokenizer, check_text
+from .hf_adapter import HFTokenizer
+from .sentencepiece_adapter import SentencePieceTokenizer
 from .tiktoken_adapter import TiktokenTokenizer
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .catalog import ZooEntry
 
 #: Replays longer than this many code points are refused (a page would be unreadable anyway).
 MAX_REPLAY_CHARS = 300
@@ -43,6 +73,12 @@ class PieceReplay:
     final: tuple[bytes, ...]
     final_ids: tuple[int, ...]
     direct: bool
+    #: How ``final`` differs from the last merge when it does: "direct" (whole piece in the vocabulary),
+    #: "byte-fallback" (SentencePiece: pieces outside the vocabulary become bytes), "resegment" (unused pieces
+    #: split back), "added" (an added token, matched before any merge).
+    finish: str = ""
+    #: SentencePiece: the score of each merge in ``trace.steps`` (empty for rank-ordered engines).
+    scores: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -54,6 +90,14 @@ class ReplayStep:
     left: bytes
     right: bytes
     pieces: tuple[bytes, ...]
+    #: "merge", or the piece's finish (see :attr:`PieceReplay.finish`) for the step that is not a merge.
+    kind: str = "merge"
+    #: SentencePiece: the merged piece's score (``rank`` is then its id).
+    score: float | None = None
+
+
+#: The merge order of each engine (shown on the page).
+Method = Literal["tiktoken", "tokenizers", "sentencepiece", "trained"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +110,7 @@ class Replay:
     library_ids: tuple[int, ...]
     #: Characters tiktoken's regex engine classifies differently from Unicode 17.0, at the piece they are in.
     notes: tuple[EngineNote, ...] = ()
+    method: Method = "tiktoken"
 
     @property
     def final_ids(self) -> list[int]:
@@ -93,10 +138,13 @@ class Replay:
         for k, p in enumerate(self.pieces):
             before = tuple(b for q in self.pieces[:k] for b in q.final)
             after = tuple(b for q in self.pieces[k + 1 :] for b in q.trace.initial)
-            for s in p.trace.steps:
-                out.append(ReplayStep(k, s.rank, s.left, s.right, before + s.pieces_after + after))
-            if p.direct and p.final != p.trace.final:
-                out.append(ReplayStep(k, p.final_ids[0], b"", b"", before + p.final + after))
+            for n, s in enumerate(p.trace.steps):
+                score = p.scores[n] if n < len(p.scores) else None
+                out.append(ReplayStep(k, s.rank, s.left, s.right, before + s.pieces_after + after, score=score))
+            if p.final != p.trace.final:
+                kind = "direct" if p.direct else (p.finish or "direct")
+                rank = p.final_ids[0] if len(p.final_ids) == 1 else -1
+                out.append(ReplayStep(k, rank, b"", b"", before + p.final + after, kind=kind))
         return out
 
 
@@ -122,11 +170,18 @@ def replay(tok: PretrainedTokenizer, text: str) -> Replay:
     >>> len(r.final_ids), r.matches_library
     (3, True)
     """
-    if not isinstance(tok, TiktokenTokenizer):
-        raise ReplayError(f"{tok.id} is not a byte-level BPE ranks table; merge replay needs one")
+    if not getattr(tok, "replayable", False):
+        raise ReplayError(f"{tok.id} is not BPE ({tok.entry.algorithm}): it does not merge pairs, so there is "
+                          "nothing to replay")
     check_text(text)
     if len(text) > MAX_REPLAY_CHARS:
         raise ReplayError(f"text is {len(text)} code points; replay takes at most {MAX_REPLAY_CHARS}")
+    if isinstance(tok, HFTokenizer):
+        return _replay_hf(tok, text)
+    if isinstance(tok, SentencePieceTokenizer):
+        return _replay_sentencepiece(tok, text)
+    if not isinstance(tok, TiktokenTokenizer):  # pragma: no cover - replayable is set by these three adapters only
+        raise ReplayError(f"{tok.id}: no replay engine for {type(tok).__name__}")
     ranks = tok.ranks
     rank_of = tiktoken_rank_of(ranks)
     pieces = []
@@ -165,4 +220,309 @@ def replay_trained(trace: BpeTrace, text: str, upto: int | None = None) -> Repla
         ids = tuple(vocab.get(p, -1) for p in tr.final)
         pieces.append(PieceReplay(span.text, span.start, span.end, tr, tr.final, ids, False))
     library = tuple(-1 if i is None else i for i in trace.tokenizer(limit).encode(text).ids)
-    return Replay(f"bpe-{trace.unit}-{limit}", text, tuple(pieces), library)
+    return Replay(f"bpe-{trace.unit}-{limit}", text, tuple(pieces), library, method="trained")
+
+
+def offered(entry: "ZooEntry") -> bool:
+    """Whether the replay page lists a catalog entry: a BPE of any of the three engines (read from the catalog,
+    without loading; ``tests/test_replay_shelf.py`` checks it against each loaded model's own type)."""
+    return entry.loader != "baseline" and "BPE" in entry.algorithm
+
+
+# ---------------------------------------------------------------------------
+# Hugging Face tokenizers BPE
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _HFModel:
+    """What ``tokenizers``' BPE needs to merge, read once from the tokenizer.json.
+
+    Merges are keyed by the pair's two ids in one int (``left * width + right``) and the merged token is looked
+    up when a merge runs, so Gemma 4's 515k merges cost ints, not strings.
+    """
+
+    vocab: dict[str, int]
+    tokens: list[str]  # id -> token
+    merges: dict[int, int]  # left id * width + right id -> merge-list rank
+    width: int
+    prefix: str
+    suffix: str
+    byte_fallback: bool
+    unk: str | None
+    fuse_unk: bool
+    ignore_merges: bool
+    added: Any  # regex over the non-special added tokens (leftmost longest), or None
+    added_ids: dict[str, int] = field(default_factory=dict)
+
+    def merged(self, left: int, right: int) -> int:
+        """The id of the token a merge of ``left`` and ``right`` makes (tokenizers drops the right side's
+        continuing-subword prefix)."""
+        return self.vocab[self.tokens[left] + self.tokens[right][len(self.prefix) :]]
+
+
+_models: "weakref.WeakKeyDictionary[PretrainedTokenizer, Any]" = weakref.WeakKeyDictionary()
+_models_lock = threading.Lock()
+
+
+def _cached(tok: PretrainedTokenizer, build: Any) -> Any:
+    with _models_lock:
+        got = _models.get(tok)
+        if got is None:
+            got = _models[tok] = build(tok)
+    return got
+
+
+def _hf_model(tok: HFTokenizer) -> _HFModel:
+    cfg = json.loads(tok._json)  # noqa: SLF001 - the file the adapter runs
+    m = cfg["model"]
+    vocab: dict[str, int] = dict(m["vocab"])
+    width = max(vocab.values(), default=0) + 1
+    tokens = [""] * width
+    for t, i in vocab.items():
+        tokens[i] = t
+    merges: dict[int, int] = {}
+    get = vocab.get
+    for rank, pair in enumerate(m.get("merges") or []):
+        a, b = pair if isinstance(pair, list) else pair.split(" ", 1)
+        ia, ib = get(a), get(b)
+        if ia is not None and ib is not None:
+            merges.setdefault(ia * width + ib, rank)
+    added = {a["content"]: a["id"] for a in cfg.get("added_tokens") or [] if not a.get("special") and a["content"]}
+    pattern = None
+    if added:
+        # longest first: at one position the first alternative that matches is the longest (leftmost longest)
+        pattern = regex.compile("|".join(regex.escape(t) for t in sorted(added, key=len, reverse=True)))
+    return _HFModel(vocab, tokens, merges, width, m.get("continuing_subword_prefix") or "",
+                    m.get("end_of_word_suffix") or "", bool(m.get("byte_fallback")), m.get("unk_token"),
+                    bool(m.get("fuse_unk")), bool(m.get("ignore_merges")), pattern, added)
+
+
+def _hf_segments(model: _HFModel, text: str) -> list[tuple[str, int, bool]]:
+    """``text`` cut at its added tokens: (segment, start, is_added)."""
+    if model.added is None:
+        return [(text, 0, False)]
+    out, pos = [], 0
+    for m in model.added.finditer(text):
+        if m.start() > pos:
+            out.append((text[pos : m.start()], pos, False))
+        out.append((m.group(), m.start(), True))
+        pos = m.end()
+    if pos < len(text):
+        out.append((text[pos:], pos, False))
+    return out
+
+
+def _hf_symbols(tok: HFTokenizer, model: _HFModel, word: str) -> list[tuple[int | None, bytes]]:
+    """The starting symbols of one pre-token, as ``tokenizers``' BPE ``merge_word`` makes them: (id, bytes).
+
+    A character outside the vocabulary becomes its ``<0xXX>`` byte pieces (byte fallback), else the unknown
+    token (dropped, as the library drops it, when the model has none).
+    """
+    vocab = model.vocab
+    b2u = bytelevel_bytes() if tok._byte_level else None  # noqa: SLF001
+    out: list[tuple[int | None, bytes]] = []
+    unk: tuple[int | None, bytes] | None = None
+    unk_id = vocab.get(model.unk) if model.unk is not None else None
+    last = len(word) - 1
+    for i, ch in enumerate(word):
+        t = (model.prefix if i > 0 else "") + ch + (model.suffix if i == last else "")
+        raw = bytes((b2u[ch],)) if b2u is not None and ch in b2u else ch.encode("utf-8")
+        tid = vocab.get(t)
+        if tid is not None:
+            if unk is not None:
+                out.append(unk)
+                unk = None
+            out.append((tid, tok.token_bytes(tid) if b2u is None else raw))
+            continue
+        if model.byte_fallback:
+            ids = [vocab.get(f"<0x{b:02X}>") for b in t.encode("utf-8")]
+            if all(i is not None for i in ids):
+                out.extend((i, tok.token_bytes(i)) for i in ids)  # type: ignore[arg-type]
+                continue
+        if model.unk is not None:
+            if unk is not None and model.fuse_unk:
+                unk = (unk_id, unk[1] + raw)
+            else:
+                if unk is not None:
+                    out.append(unk)
+                unk = (unk_id, raw)
+    if unk is not None:
+        out.append(unk)
+    return out
+
+
+def _hf_trace(model: _HFModel, symbols: list[tuple[int | None, bytes]]) -> tuple[EncodeTrace, list[int | None]]:
+    """Merge the pair with the lowest merge-list rank, leftmost on a tie, until no pair has a rank."""
+    ids = [t for t, _ in symbols]
+    data = [b for _, b in symbols]
+    initial = tuple(data)
+    steps = []
+    merges, width = model.merges, model.width
+    while len(ids) > 1:
+        best: tuple[int, int] | None = None  # (rank, position)
+        for i in range(len(ids) - 1):
+            a, b = ids[i], ids[i + 1]
+            if a is None or b is None:
+                continue
+            rank = merges.get(a * width + b)
+            if rank is not None and (best is None or rank < best[0]):
+                best = (rank, i)
+        if best is None:
+            break
+        rank, i = best
+        left, right = data[i], data[i + 1]
+        ids[i : i + 2] = [model.merged(ids[i], ids[i + 1])]  # type: ignore[arg-type]
+        data[i : i + 2] = [left + right]
+        steps.append(EncodeStep(rank, (i,), left, right, tuple(data)))
+    return EncodeTrace(initial, tuple(steps)), ids
+
+
+def _replay_hf(tok: HFTokenizer, text: str) -> Replay:
+    model: _HFModel = _cached(tok, _hf_model)
+    engine = tok._tok  # noqa: SLF001 - the library's own normalizer and pre-tokenizer objects
+    import tokenizers
+
+    pieces = []
+    for segment, offset, is_added in _hf_segments(model, text):
+        if is_added:
+            data = segment.encode("utf-8")
+            trace = EncodeTrace((data,), ())
+            pieces.append(PieceReplay(segment, offset, offset + len(segment), trace, (data,),
+                                      (model.added_ids[segment],), True, "added"))
+            continue
+        pts = tokenizers.PreTokenizedString(segment)
+        if engine.normalizer is not None:
+            norm = engine.normalizer
+            pts.normalize(lambda ns: norm.normalize(ns))
+        if engine.pre_tokenizer is not None:
+            engine.pre_tokenizer.pre_tokenize(pts)
+        for word, (start, end), _ in pts.get_splits(offset_referential="original", offset_type="char"):
+            if not word:
+                continue
+            piece_text = segment[start:end]
+            if model.ignore_merges and word in model.vocab:
+                symbols = _hf_symbols(tok, model, word)
+                trace, _ = _hf_trace(model, symbols)
+                data = b"".join(b for _, b in symbols)
+                pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, (data,),
+                                          (model.vocab[word],), True, "direct"))
+                continue
+            trace, got = _hf_trace(model, _hf_symbols(tok, model, word))
+            kept = [(t, b) for t, b in zip(got, trace.final) if t is not None]
+            final = tuple(b for _, b in kept)
+            pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, final,
+                                      tuple(t for t, _ in kept), False))  # type: ignore[misc]
+    return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), method="tokenizers")
+
+
+# ---------------------------------------------------------------------------
+# SentencePiece BPE
+# ---------------------------------------------------------------------------
+
+_NORMAL, _UNKNOWN, _CONTROL, _USER_DEFINED, _UNUSED, _BYTE = 1, 2, 3, 4, 5, 6
+
+
+@dataclass(frozen=True)
+class _SPModel:
+    """What SentencePiece's BPE merges with, read from the model proto."""
+
+    pieces: dict[str, tuple[int, float, int]]  # normal, user-defined and unused pieces: (id, score, type)
+    reserved: dict[str, int]  # control, unknown and byte pieces
+    user: Any  # regex over the user-defined pieces (longest first), or None
+    unk_id: int
+    byte_fallback: bool
+
+
+def _sp_model(tok: SentencePieceTokenizer) -> _SPModel:
+    from sentencepiece import sentencepiece_model_pb2 as pb
+
+    m = pb.ModelProto()
+    m.ParseFromString(tok._sp.serialized_model_proto())  # noqa: SLF001
+    pieces: dict[str, tuple[int, float, int]] = {}
+    reserved: dict[str, int] = {}
+    user = []
+    for i, p in enumerate(m.pieces):
+        if p.type in (_NORMAL, _USER_DEFINED, _UNUSED):
+            pieces.setdefault(p.piece, (i, p.score, p.type))
+        else:
+            reserved.setdefault(p.piece, i)
+        if p.type == _USER_DEFINED:
+            user.append(p.piece)
+    pattern = regex.compile("|".join(regex.escape(u) for u in sorted(user, key=len, reverse=True))) if user else None
+    return _SPModel(pieces, reserved, pattern, tok._sp.unk_id(), bool(m.trainer_spec.byte_fallback))  # noqa: SLF001
+
+
+def _sp_bytes(piece: str) -> bytes:
+    return piece.replace("\u2581", " ").encode("utf-8")
+
+
+def _replay_sentencepiece(tok: SentencePieceTokenizer, text: str) -> Replay:
+    model: _SPModel = _cached(tok, _sp_model)
+    normalized = tok._sp.normalize(text)  # noqa: SLF001 - the library's own normalizer
+    symbols: list[str] = []
+    frozen: list[bool] = []
+    pos = 0
+    while pos < len(normalized):
+        m = model.user.match(normalized, pos) if model.user is not None else None
+        end = m.end() if m is not None and m.end() > pos else pos + 1
+        symbols.append(normalized[pos:end])
+        frozen.append(m is not None and m.end() > pos)
+        pos = end
+    initial = tuple(_sp_bytes(x) for x in symbols)
+    rev_merge: dict[str, tuple[str, str]] = {}
+
+    def seen(i: int) -> None:
+        # bpe_model.cc records how an unused piece was made each time it queues the pair
+        if 0 <= i < len(symbols) - 1 and not frozen[i] and not frozen[i + 1]:
+            hit = model.pieces.get(symbols[i] + symbols[i + 1])
+            if hit is not None and hit[2] == _UNUSED:
+                rev_merge[symbols[i] + symbols[i + 1]] = (symbols[i], symbols[i + 1])
+
+    for i in range(len(symbols) - 1):
+        seen(i)
+    steps, scores = [], []
+    while True:
+        best: tuple[float, int, int] | None = None  # (score, position, id)
+        for i in range(len(symbols) - 1):
+            if frozen[i] or frozen[i + 1]:
+                continue
+            hit = model.pieces.get(symbols[i] + symbols[i + 1])
+            if hit is not None and (best is None or hit[1] > best[0]):
+                best = (hit[1], i, hit[0])
+        if best is None:
+            break
+        score, i, pid = best
+        left, right = _sp_bytes(symbols[i]), _sp_bytes(symbols[i + 1])
+        symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
+        frozen[i : i + 2] = [False]
+        steps.append(EncodeStep(pid, (i,), left, right, tuple(_sp_bytes(x) for x in symbols)))
+        scores.append(score)
+        seen(i - 1)
+        seen(i)
+    trace = EncodeTrace(initial, tuple(steps))
+
+    def resegment(w: str) -> list[str]:
+        hit = model.pieces.get(w)
+        if hit is None or hit[2] != _UNUSED or w not in rev_merge:
+            return [w]
+        a, b = rev_merge[w]
+        return resegment(a) + resegment(b)
+
+    final: list[bytes] = []
+    ids: list[int] = []
+    finish = ""
+    for w in (x for s in symbols for x in resegment(s)):
+        pid = model.reserved.get(w, model.pieces[w][0] if w in model.pieces else model.unk_id)
+        if pid == model.unk_id and model.byte_fallback:
+            for b in w.encode("utf-8"):
+                final.append(bytes((b,)))
+                ids.append(model.reserved.get(f"<0x{b:02X}>", model.unk_id))
+            finish = "byte-fallback"
+        else:
+            final.append(_sp_bytes(w))
+            ids.append(pid)
+    if not finish and tuple(final) != trace.final:
+        finish = "resegment"
+    piece = PieceReplay(text, 0, len(text), trace, tuple(final), tuple(ids), False, finish, tuple(scores))
+    return Replay(tok.id, text, (piece,) if text else (), tuple(tok.encode_ids(text)), method="sentencepiece")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -53,8 +54,18 @@ class SentencePieceTokenizer(PretrainedTokenizer):
             raise ValueError(f"{where} is not a valid SentencePiece model ({str(exc).splitlines()[0]})") from None
         return cls(entry, sp)
 
+    @cached_property
+    def replayable(self) -> bool:  # type: ignore[override]
+        """A BPE model (merge replay follows SentencePiece's BPE); Unigram is not replayable."""
+        from sentencepiece import sentencepiece_model_pb2 as pb
+
+        m = pb.ModelProto()
+        m.ParseFromString(self._sp.serialized_model_proto())
+        return m.trainer_spec.model_type == pb.TrainerSpec.BPE
+
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         # SentencePiece never turns text into control pieces; allow_special has nothing to allow.
+        check_text(text)
         return self._sp.encode(text)
 
     def _fast_lengths(self, text: str, ids: list[int], data: list[bytes]) -> int | None:

@@ -97,6 +97,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
         return self._enc
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        check_text(text)  # subtle: tiktoken would replace a lone surrogate with U+FFFD silently
         if not self._max_run or (len(text) <= self._max_run):
             return self._encode_chunk(text, allow_special)
         out: list[int] = []

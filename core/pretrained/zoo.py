@@ -30,9 +30,9 @@ import urllib.request
 from pathlib import Path
 
 from ..text import limits
+from ..text.native import fenced
 from .adapter import PretrainedTokenizer
 from .baseline_adapter import BaselineTokenizer
-from .clip_adapter import ClipTokenizer
 from .catalog import (
     CL100K_PAT,
     ENTRIES,
@@ -49,9 +49,10 @@ from .catalog import (
     llama3_specials,
     llama4_specials,
 )
+from .clip_adapter import ClipTokenizer
 from .hf_adapter import HFTokenizer
-from .shelf import read_member
 from .sentencepiece_adapter import SentencePieceTokenizer
+from .shelf import read_member
 from .tiktoken_adapter import TiktokenTokenizer
 
 __all__ = [
@@ -202,7 +203,8 @@ def load(tokenizer_id: str) -> PretrainedTokenizer:
 def load_entry(entry: ZooEntry) -> PretrainedTokenizer:
     """Build the adapter for ``entry`` without caching (tests use this on tampered copies)."""
     try:
-        return _build(entry)
+        with fenced(entry.id):  # a panic while parsing a damaged file is a message (issue 16)
+            return _build(entry)
     except ZooError:
         raise
     except ValueError as exc:  # a parser's complaint about the file: keep it one line, naming the file
@@ -283,7 +285,8 @@ def load_user_bytes(
     a :class:`ZooError` naming the file.
     """
     try:
-        return _user_bytes(name, data, kind, pattern)
+        with fenced(name):  # a panic while parsing a hostile upload is a message (issue 16)
+            return _user_bytes(name, data, kind, pattern)
     except ZooError:
         raise
     except ValueError as exc:
@@ -293,6 +296,7 @@ def load_user_bytes(
 def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTokenizer:
     if not data:
         raise ZooError(f"{name} is empty")
+    limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=f"tokenizer file {name}")
     if kind == "auto":
         kind = detect_kind(name, data)  # type: ignore[assignment]
     digest = sha256_hex(data)

@@ -220,3 +220,46 @@ def parse_tokenizer_json(data: bytes, where: str) -> dict:
     if ids and max(ids) >= ID_SLACK_FACTOR * (n + len(ids)) + ID_SLACK:
         raise LimitError(f"{where}: added token id {max(ids):,} is far beyond the {n:,} vocabulary entries")
     return cfg
+
+
+# ---------------------------------------------------------------------------
+# Per-session budget for uploaded and trained tokenizers (issue 16)
+# ---------------------------------------------------------------------------
+
+#: Most tokenizers one app session may upload or add from the Train page.
+MAX_SESSION_TOKENIZERS = 8
+#: Most estimated memory (bytes) those tokenizers may hold in one session.
+MAX_SESSION_TOKENIZER_BYTES = 512 * 1024 * 1024
+#: Estimated memory per vocabulary entry once loaded. Measured on real files (resident growth after
+#: loading and one encode): tiktoken 400-420 bytes per rank, tokenizers BPE 850-900 (vocab + merges),
+#: SentencePiece 300, Tekken 480; rounded up.
+BYTES_PER_ENTRY = 1024
+#: Estimated memory per byte of the file while it is parsed (the JSON tree is a few times the text).
+BYTES_PER_FILE_BYTE = 4
+
+
+def estimate_tokenizer_bytes(file_bytes: int, entries: int = 0) -> int:
+    """Estimated memory a loaded tokenizer keeps: the larger of the parse estimate and the per-entry one."""
+    return max(BYTES_PER_FILE_BYTE * file_bytes, BYTES_PER_ENTRY * entries)
+
+
+def check_session_budget(held: Iterable[int], new_bytes: int, *, what: str = "this tokenizer",
+                         max_count: int = MAX_SESSION_TOKENIZERS,
+                         max_bytes: int = MAX_SESSION_TOKENIZER_BYTES) -> None:
+    """:class:`LimitError` if a session holding tokenizers of sizes ``held`` cannot take one of ``new_bytes`` more.
+
+    >>> check_session_budget([100, 200], 300)
+    >>> check_session_budget([0] * 8, 1)
+    Traceback (most recent call last):
+    ...
+    core.text.limits.LimitError: this session already holds 8 uploaded or trained tokenizers (the limit); remove one before adding this tokenizer
+    """
+    sizes = list(held)
+    if len(sizes) >= max_count:
+        raise LimitError(f"this session already holds {len(sizes)} uploaded or trained tokenizers (the limit); "
+                         f"remove one before adding {what}")
+    used = sum(sizes)
+    if used + new_bytes > max_bytes:
+        raise LimitError(f"{what} needs about {_mib(new_bytes)} of memory and this session's uploaded or trained "
+                         f"tokenizers already use about {_mib(used)}; the limit per session is {_mib(max_bytes)}. "
+                         "Remove one first (or use the shelf's copy, which all sessions share)")

@@ -1,0 +1,308 @@
+"""Hostile input through the app's pages (AppTest), one scenario per child process.
+
+Issue 16 (item 3: native panics) and issue 13 (the CLI's hostile corpus,
+garbage URL values and catastrophic patterns, through the pages). Each
+scenario runs in a child process with RLIMIT_AS / RLIMIT_CPU
+(:func:`run_scenario`), so a page that hangs or balloons ends the child,
+not the test session, and no wall-clock assertion is needed. The child
+prints one JSON document: for every step, the exception boxes, error and
+warning texts, and the scenario's own check of the page after it (for
+example: the comparison table still lists the other tokenizers).
+
+``python tests/app_hostile.py SCENARIO [ARG]`` runs one scenario against
+the checkout in the current directory (that is how the tests point it at
+an old commit to check that they fail there).
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+#: Limits on each scenario's process (a scenario is several page runs).
+MEMORY_LIMIT = 4 * 1024**3
+CPU_LIMIT_S = 240
+#: The text the Split-regex tokenizer backtracks on (issue 16's case).
+BACKTRACK_TEXT = "a" * 40 + "b"
+#: Catastrophic patterns for the normalization rule builder.
+BAD_PATTERNS = ("(a+)+$", "(a|aa)+$", "(a*)*b", "((a+)+)+c", "(", "[", "(?<=a+)b", "\\")
+#: Garbage values for every URL parameter (a small generated set).
+GARBAGE_VALUES = ("", "-5", "99999999999", "nan", "1e309", ",,,", "x" * 3000, "<img src=x onerror=alert(1)>",
+                  "../../etc/passwd", "\u0301" * 500, "trained", "upload", "0")
+#: Every query parameter a page reads (``qp_init(..., param=...)`` across pages/).
+URL_PARAMS = ("text", "tok", "word", "words", "size", "merges", "lang", "example", "corpus", "vocab", "unit", "tie",
+              "sizes", "recipes", "patterns", "pattern", "model", "minf", "form", "en", "data", "step")
+PAGES = ("home", "compare", "inspector", "replay", "tax", "stepper", "wordpiece", "unigram", "normalization",
+         "pretokenizers", "train", "special_tokens")
+#: Hostile pastes for the text boxes (the pre-tokenizers page has no pattern box: its patterns are a fixed list).
+BAD_PASTES = ("\u0301" * 3200, "a" * 100_000 + "b", "[" * 2000, "\u200f\u202e" * 500 + "abc", "\ufeff" * 1000,
+              "🏳️‍🌈" * 2000, "\x00\x01\x02" * 100)
+
+
+# ---------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------
+
+def _b64(b: bytes) -> bytes:
+    return base64.b64encode(b)
+
+
+def split_regex_tokenizer_json() -> bytes:
+    """A valid tokenizer.json whose Split pre-tokenizer ``(a+)+$`` makes Oniguruma give up (a Rust panic)."""
+    vocab = {"[UNK]": 0, "a": 1, "b": 2, "h": 3, "e": 4, "l": 5, "o": 6}
+    cfg = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
+           "pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(a+)+$"}, "behavior": "Isolated", "invert": False},
+           "post_processor": None, "decoder": None,
+           "model": {"type": "WordLevel", "vocab": vocab, "unk_token": "[UNK]"}}
+    return json.dumps(cfg).encode()
+
+
+def tiktoken_without_single_bytes() -> bytes:
+    return b"\n".join(_b64(t) + b" %d" % i for i, t in enumerate([b"a", b"b", b"ab", b"hello"])) + b"\n"
+
+
+def tiktoken_duplicate_ranks() -> bytes:
+    lines = [_b64(bytes((b,))) + b" %d" % b for b in range(256)] + [_b64(b"ab") + b" 5"]
+    return b"\n".join(lines) + b"\n"
+
+
+PANIC_UPLOADS = {
+    "split-regex": ("tokenizer.json", split_regex_tokenizer_json),
+    "tiktoken-no-single-bytes": ("nobytes.tiktoken", tiktoken_without_single_bytes),
+    "tiktoken-duplicate-ranks": ("dup.tiktoken", tiktoken_duplicate_ranks),
+}
+
+
+# ---------------------------------------------------------------------------
+# Page runs
+# ---------------------------------------------------------------------------
+
+def _app(page: str, query: dict[str, str] | None = None):  # noqa: ANN202 - AppTest
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path.cwd() / "app.py"), default_timeout=3600)  # bounded by RLIMIT_CPU instead
+    at.switch_page(f"pages/{page}.py")
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    return at
+
+
+def _texts(elems) -> list[str]:  # noqa: ANN001
+    out = []
+    for e in elems:
+        try:
+            out.append(str(e.value)[:400])
+        except Exception:  # noqa: BLE001 - an element without a value
+            out.append(repr(e)[:400])
+    return out
+
+
+def _record(at, step: str, **checks: Any) -> dict[str, Any]:  # noqa: ANN001
+    return {"step": step, "exceptions": _texts(at.exception), "errors": _texts(at.error),
+            "warnings": _texts(at.warning), **checks}
+
+
+def _table_tokenizers(at) -> list[str]:  # noqa: ANN001
+    try:
+        return [str(x) for x in at.dataframe[0].value["tokenizer"]]
+    except Exception:  # noqa: BLE001 - no table on the page
+        return []
+
+
+def _run(at, step: str) -> dict[str, Any]:  # noqa: ANN001
+    """Run the page, converting a test-harness failure into a recorded step (the parent judges it)."""
+    try:
+        at.run()
+    except BaseException as exc:  # noqa: BLE001 - anything at all must be visible to the parent
+        return {"step": step, "exceptions": [f"AppTest run failed: {type(exc).__name__}: {exc}"[:400]],
+                "errors": [], "warnings": []}
+    return _record(at, step, table=_table_tokenizers(at))
+
+
+def scenario_panic_upload(case: str) -> list[dict[str, Any]]:
+    """Upload one of issue 16's panic files on Compare; rerun twice; then a harmless text must work."""
+    name, make = PANIC_UPLOADS[case]
+    at = _app("compare", {"text": BACKTRACK_TEXT, "tok": "bytes"})
+    steps = [_run(at, "open")]
+    at.file_uploader(key="cmp_upload").upload(name, make(), "application/octet-stream")
+    steps.append(_run(at, "upload"))
+    steps.append(_run(at, "rerun 1"))
+    steps.append(_run(at, "rerun 2"))
+    at.text_area(key="cmp_text").set_value("hello")
+    steps.append(_run(at, "harmless text"))
+    return steps
+
+
+def _rule_editor_id(at) -> str:  # noqa: ANN001
+    def walk(node):  # noqa: ANN001, ANN202
+        yield node
+        for c in getattr(node, "children", {}).values():
+            yield from walk(c)
+
+    for n in walk(at._tree):  # noqa: SLF001 - AppTest has no data_editor API; the widget id is on the proto
+        wid = getattr(getattr(n, "proto", None), "id", "")
+        if isinstance(wid, str) and wid.endswith("-norm_rules"):
+            return wid
+    raise AssertionError("the rule builder (data_editor norm_rules) is not on the page")
+
+
+def _run_with_rule(at, pattern: str, text: str, step: str) -> dict[str, Any]:  # noqa: ANN001
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    at.text_area(key="norm_rule_text").set_value(text)
+    states = at._tree.get_widget_states()  # noqa: SLF001
+    edit = {"edited_rows": {"0": {"pattern": pattern, "regex": True}}, "added_rows": [], "deleted_rows": []}
+    states.widgets.append(WidgetState(id=_rule_editor_id(at), string_value=json.dumps(edit)))
+    try:
+        at._run(states)  # noqa: SLF001 - the same call AppTest.run makes, with the editor's edit added
+    except BaseException as exc:  # noqa: BLE001
+        return {"step": step, "exceptions": [f"AppTest run failed: {type(exc).__name__}: {exc}"[:400]],
+                "errors": [], "warnings": []}
+    return _record(at, step, has_export=any("normalizer" in str(c.value) for c in at.code))
+
+
+def scenario_rule_patterns(which: str = "panic") -> list[dict[str, Any]]:
+    """The normalization rule builder with catastrophic patterns; after each, a plain rule must work again."""
+    at = _app("normalization")
+    steps = [_run(at, "open")]
+    patterns = ("(a+)+$",) if which == "panic" else BAD_PATTERNS
+    for pat in patterns:
+        steps.append(_run_with_rule(at, pat, BACKTRACK_TEXT * 50, f"rule {pat}"))
+        steps.append(_run_with_rule(at, "a", "banana", f"plain rule after {pat}"))
+    return steps
+
+
+def _hostile_files(d: Path) -> dict[str, Path]:
+    sys.path.insert(0, str(HERE.parent))
+    from tests.hostile_corpus import make_files
+
+    files = make_files(d)
+    return {k: p for k, p in files.items() if p.is_file()}  # uploads are bytes: no FIFO or folder
+
+
+#: Tokenizer-file kinds of the CLI corpus (tests/hostile_corpus.py) and text-file kinds, as uploads.
+TOKENIZER_FILES = ("deep.json", "deep_plain.json", "hugeid.json", "sparseid.json", "dupid.json", "emptywp.json",
+                   "dup.tiktoken", "bigrank.tiktoken", "one.tiktoken", "empty.tiktoken", "sparse.bin",
+                   "empty_vocab.txt", "nul.txt", "latin1.txt")
+TEXT_FILES = ("sparse.bin", "nul.txt", "latin1.txt", "aaaa.txt", "noline.txt", "late_nul.txt", "big.txt",
+              "ragged.tsv", "deep.json", "empty_vocab.txt", "doc.txt")
+#: The uploaders: page, widget key, query, which files, and the largest file the browser would send (MB).
+UPLOADERS = {
+    "compare": ("compare", "cmp_upload", {"tok": "bytes", "text": "ঘর"}, TOKENIZER_FILES, 200),
+    "train-load": ("train", "tr_load", {"recipes": "bpe", "sizes": "300"}, TOKENIZER_FILES, 5),
+    "home": ("home", "home_text_upload", {"tok": "bytes"}, TEXT_FILES, 5),
+    "stepper": ("stepper", "st_upload", {"corpus": "upload"}, TEXT_FILES, 5),
+    "special-tokens": ("special_tokens", "sp_cases", {}, TEXT_FILES, 5),
+    "tax": ("tax", "tax_upload", {"data": "upload", "tok": "bytes"}, TEXT_FILES, 5),
+    "train": ("train", "tr_upload", {"corpus": "upload", "recipes": "bpe", "sizes": "300"}, TEXT_FILES, 5),
+}
+
+
+#: File name endings each uploader accepts (its ``type=``), first one used to rename other kinds.
+EXTENSIONS = {"compare": (".model", ".json", ".tiktoken"), "train-load": (".json",), "home": (".txt", ".md", ".tsv"),
+              "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "train": (".txt",)}
+
+
+def scenario_uploads(uploader: str) -> list[dict[str, Any]]:
+    """Every hostile file of the CLI corpus through one uploader (files the browser would refuse as too big are skipped)."""
+    import tempfile
+
+    page, key, query, kinds, max_mb = UPLOADERS[uploader]
+    allowed = EXTENSIONS[uploader]
+    with tempfile.TemporaryDirectory() as tmp:
+        files = _hostile_files(Path(tmp))
+        at = _app(page, query)
+        steps = [_run(at, "open")]
+        for kind in kinds:
+            path = files.get(kind)
+            if path is None or path.stat().st_size > max_mb * 1024 * 1024:
+                continue
+            try:
+                uploader = at.file_uploader(key=key)
+            except KeyError:  # the previous run did not get as far as the uploader
+                steps.append({"step": f"upload {kind}", "exceptions": [f"the uploader {key} is not on the page"],
+                              "errors": [], "warnings": []})
+                at = _app(page, query)
+                steps.append(_run(at, "reopen"))
+                continue
+            name = kind if kind.endswith(allowed) else f"{kind}{allowed[0]}"  # the browser only sends these
+            uploader.upload(name, path.read_bytes(), "application/octet-stream")
+            steps.append(_run(at, f"upload {kind}"))
+    return steps
+
+
+def scenario_urls(page: str) -> list[dict[str, Any]]:
+    """Every URL parameter at once set to each garbage value, in a fresh session each time."""
+    steps = []
+    for value in GARBAGE_VALUES:
+        at = _app(page, {p: value for p in URL_PARAMS})
+        steps.append(_run(at, f"all params = {value[:30]!r}"))
+    return steps
+
+
+def scenario_pastes(page: str) -> list[dict[str, Any]]:
+    """Hostile pastes into the page's main text box."""
+    key = {"pretokenizers": "pt_text", "normalization": "norm_text", "home": "home_text"}[page]
+    at = _app(page)
+    steps = [_run(at, "open")]
+    for text in BAD_PASTES:
+        at.text_area(key=key).set_value(text)
+        steps.append(_run(at, f"paste {text[:12]!r}… ({len(text):,} chars)"))
+    return steps
+
+
+SCENARIOS = {"panic-upload": scenario_panic_upload, "rules": scenario_rule_patterns, "uploads": scenario_uploads,
+             "urls": scenario_urls, "pastes": scenario_pastes}
+
+
+# ---------------------------------------------------------------------------
+# The parent side
+# ---------------------------------------------------------------------------
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
+
+
+def run_scenario(name: str, arg: str, root: Path | None = None) -> tuple[int, list[dict[str, Any]], str]:
+    """Run one scenario in a child under RLIMIT_AS/RLIMIT_CPU against checkout ``root`` (``TL_APP_ROOT`` or this one).
+
+    Returns (exit status, steps, the child's stderr tail). A child killed by
+    its CPU limit has a negative status (SIGXCPU/SIGKILL).
+    """
+    root = Path(root or os.environ.get("TL_APP_ROOT") or HERE.parent)
+    # MALLOC_ARENA_MAX: each thread's malloc arena reserves 64 MB of address space, which RLIMIT_AS counts
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONUNBUFFERED": "1", "MALLOC_ARENA_MAX": "2"}
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), name, arg], cwd=root, env=env,
+                          capture_output=True, text=True, preexec_fn=_limits, stdin=subprocess.DEVNULL)
+    steps: list[dict[str, Any]] = []
+    for line in proc.stdout.splitlines():
+        if line.startswith("{\"steps\""):
+            steps = json.loads(line)["steps"]
+    return proc.returncode, steps, proc.stderr[-3000:]
+
+
+def bad_steps(steps: list[dict[str, Any]], *, need_message: bool = False) -> list[str]:
+    """Steps that show an exception box (or, with ``need_message``, no error/warning at all)."""
+    out = []
+    for s in steps:
+        if s["exceptions"]:
+            out.append(f"{s['step']}: exception {s['exceptions'][0][:200]}")
+        elif need_message and not (s["errors"] or s["warnings"]):
+            out.append(f"{s['step']}: no message")
+    return out
+
+
+if __name__ == "__main__":
+    import logging
+
+    logging.disable(logging.WARNING)  # "missing ScriptRunContext" noise
+    scenario, arg = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "")
+    result = SCENARIOS[scenario](arg) if arg else SCENARIOS[scenario]()
+    print(json.dumps({"steps": result}, ensure_ascii=False))
