@@ -51,3 +51,17 @@ def test_persian_inspector_keeps_ids_hex_and_latin_chips_left_to_right(app):
     assert _direction(app, ".tl-reasons code") == "ltr"  # evidence (hex, ranks, ids) stays ltr
     # the language survives following an in-app link (kept in the URL)
     assert "lang=fa" in app.page.url
+
+
+def test_browser_language_is_the_first_default(browser, streamlit_server):
+    """A browser that prefers Bangla opens the app in Bangla; ?lang= still wins over it."""
+    for query, want in (("", "bn"), ("?lang=hi", "hi")):
+        page = browser.new_page(locale="bn-BD")
+        try:
+            page.goto(f"{streamlit_server}/{query}")
+            page.wait_for_selector("h1", timeout=30_000)
+            page.wait_for_function(
+                "(t) => document.querySelector('h1') && document.querySelector('h1').innerText.includes(t)",
+                arg=translator(want).gettext("Paste and see"), timeout=30_000)
+        finally:
+            page.close()
