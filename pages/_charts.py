@@ -324,7 +324,7 @@ def lattice_chart(chars: Sequence[str], arcs: Sequence[Arc], *, labels: bool = T
     order = {"other": 0, "unk": 1, "best": 2}
     drawn = sorted(arcs, key=lambda a: order.get(a.kind, 0))
     for a in drawn:
-        _, colour, w, dash = ARC_STYLES.get(a.kind, ARC_STYLES["other"])
+        _name, colour, w, dash = ARC_STYLES.get(a.kind, ARC_STYLES["other"])
         x0, x1 = sorted((px(a.start), px(a.end)))
         ry = arc_rise(a) * per
         out.append(f'<path d="M{x0:.1f} {base}A{(x1 - x0) / 2:.1f} {ry:.1f} 0 0 1 {x1:.1f} {base}" fill="none" '

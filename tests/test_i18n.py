@@ -444,3 +444,22 @@ def test_report_is_written_in_the_requested_language_with_the_same_figures():
     assert '<html lang="fa" dir="rtl">' in html_fa and "خلاصه" in html_fa and "<h2>Summary</h2>" not in html_fa
     assert "## সারাংশ" in md_bn and "## Summary" not in md_bn
     assert "<h2>Summary</h2>" in to_html(en)
+
+
+def test_no_module_that_translates_rebinds_the_name_underscore():
+    """``_`` is the translation function wherever it is imported: ``a, _ = ...`` or ``for _ in`` in such a module
+    (outside comprehensions) would shadow it and break the page at run time."""
+    bad = []
+    for path in [REPO / "app.py", *sorted((REPO / "pages").glob("*.py")), *sorted((REPO / "core").rglob("*.py"))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports_it = any(isinstance(n, ast.ImportFrom) and any(a.name == "_" for a in n.names) for n in ast.walk(tree))
+        if not imports_it:
+            continue
+        comp_targets = {id(t) for c in ast.walk(tree) if isinstance(c, (ast.ListComp, ast.SetComp, ast.DictComp,
+                                                                          ast.GeneratorExp))
+                        for g in c.generators for t in ast.walk(g.target)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store) \
+                    and id(node) not in comp_targets:
+                bad.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert bad == []
