@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from core.i18n import N_
-from pages._shared import esc
+from pages._shared import _, esc
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -213,7 +213,7 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
     group_w = (width - left - right) / max(1, len(categories))
     bar_w = group_w * 0.8 / max(1, len(series))
     patterns = []
-    for k, _ in enumerate(series):
+    for k, _series in enumerate(series):
         c = COLOURS[k % len(COLOURS)]
         lines = "" if k == 0 else (f'<path d="M0 6L6 0" stroke="#fff" stroke-width="{1 + k % 3}"/>' if k % 2
                                    else '<circle cx="3" cy="3" r="1.2" fill="#fff"/>')
