@@ -734,10 +734,19 @@ def legend_html() -> str:
     )
 
 
+#: Content-Security-Policy of every exported page: nothing is loaded from anywhere (no
+#: script, no remote image, font, style or frame); inline styles and ``data:`` images only.
+REPORT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; "
+              "base-uri 'none'; form-action 'none'")
+
+
 def standalone_page(body: str, title: str = "Tokenizer Lab") -> str:
-    """A complete HTML document with :data:`CSS`, for exports and tests."""
+    """A complete HTML document with :data:`CSS`, for exports and tests; its
+    :data:`REPORT_CSP` meta comes first in ``<head>`` so it governs everything after it."""
     return (
-        f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f'<!doctype html><html><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{REPORT_CSP}">'
+        f'<title>{html.escape(title)}</title>'
         f"<style>{CSS}</style></head><body>{body}</body></html>"
     )
 

@@ -19,6 +19,7 @@ is on ``sys.path`` because ``app.py`` lives there).
 from __future__ import annotations
 
 import html
+import string
 import threading
 from typing import Any, Callable
 
@@ -27,6 +28,7 @@ import streamlit as st
 from core.assets import ASSETS
 from core.models.bpe import parse_word_table, train_bpe
 from core.render import CSS as TOKEN_CSS
+from core.render import md_code, md_text
 from core.tokens import EncodingStats
 
 #: Longest text the pages analyse (characters). Longer input is cut with a visible notice.
@@ -104,9 +106,9 @@ def page_header(title: str, why: str) -> None:
         css += CLASSROOM_CSS
     st.html(f"<style>{css}</style>")
     st.html(NAV_SCRIPT, unsafe_allow_javascript=True)
-    st.title(title)
+    st.title(md_format(title))
     if not classroom():  # on a projector the first screen is for the lesson, not the explanation
-        st.caption(why)
+        st.caption(md_format(why))
 
 
 #: In-app links (token chips ``a.tl-link``, example links ``a.tl-nav``): a click moves
@@ -266,8 +268,9 @@ def limit_text(text: str, where: Any = st) -> str:
     """Cut ``text`` to :data:`MAX_CHARS` with a visible notice."""
     if len(text) > MAX_CHARS:
         where.warning(
-            f"Input limited: showing the first {MAX_CHARS:,} of {len(text):,} characters "
-            f"(the app analyses at most {MAX_CHARS:,} characters at once; use `python -m core` for more)."
+            md_format("Input limited: showing the first {MAX_CHARS:,} of {n_text:,} characters (the app "
+                      "analyses at most {MAX_CHARS:,} characters at once; use `python -m core` for more).",
+                      MAX_CHARS=MAX_CHARS, n_text=len(text))
         )
         return text[:MAX_CHARS]
     return text
@@ -280,7 +283,7 @@ def text_input(key: str, default: str, *, label: str = "Text", upload: bool = Tr
     an error and the pasted text is used instead, so the page keeps working.
     """
     qp_init(key, default, param="text")
-    text = st.text_area(label, key=key, height=height)
+    text = st.text_area(md_escape(label), key=key, height=height)
     if upload:
         up = st.file_uploader(
             "…or upload a UTF-8 .txt file", type=["txt", "text", "md", "csv", "tsv"], key=f"{key}_upload",
@@ -289,9 +292,9 @@ def text_input(key: str, default: str, *, label: str = "Text", upload: bool = Tr
         if up is not None:
             decoded, err = decode_upload(up.getvalue(), up.name)
             if err:
-                st.error(err)
+                st.error(md_escape(err))
             else:
-                st.info(f"Using the uploaded file “{up.name}” ({len(decoded or ''):,} characters).")
+                st.info(md_format("Using the uploaded file “{name}” ({n_items:,} characters).", name=up.name, n_items=len(decoded or '')))
                 text = decoded or ""
     return limit_text(text)
 
@@ -320,14 +323,72 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+class Md(str):
+    """Markdown that is safe to render as is: the result of :func:`md_escape` / :func:`md_format`.
+
+    :func:`md_format` inserts an ``Md`` value without escaping it again, so safe pieces compose.
+    """
+
+
+def md_escape(value: object) -> Md:
+    """``value`` as Markdown that shows exactly its text (no link, image, HTML or emphasis).
+
+    Every user string on its way to ``st.markdown``, ``st.caption``, ``st.error`` & co.,
+    a widget label or ``help=`` goes through this or :func:`md_format`
+    (``tests/test_md_sinks.py`` checks the pages).
+    """
+    return value if isinstance(value, Md) else Md(md_text(value))
+
+
+_FORMATTER = string.Formatter()
+
+
+def md_format(template: str, **values: Any) -> Md:
+    """A trusted Markdown ``template`` (a literal, or a translated literal) with each ``{name}`` filled
+    with its value shown literally.
+
+    ``{name:spec}`` formats as ``str.format`` does, then escapes; ``{name!c}`` shows the value as a
+    code span; an :class:`Md` value (from this function or :func:`md_escape`) is inserted as is.
+    With no values the template is returned unchanged (a trusted Markdown string held in a variable,
+    e.g. a page's explanation).
+
+    >>> md_format("**{n:,}** tokens in {name} · id {tok!c}", n=1200, name="*x*", tok="a`b")
+    '**1,200** tokens in \\\\*x\\\\* · id ``a`b``'
+    """
+    if not values:
+        return Md(template)
+    out: list[str] = []
+    for literal, field, spec, conversion in _FORMATTER.parse(template):
+        out.append(literal)
+        if field is None:
+            continue
+        value, _used = _FORMATTER.get_field(field, (), values)
+        if isinstance(value, Md) and not spec and conversion is None:
+            out.append(value)
+            continue
+        if conversion == "r":
+            value = repr(value)
+        elif conversion == "s":
+            value = str(value)
+        text = format(value, spec or "")
+        out.append(md_code(text) if conversion == "c" else md_text(text))
+    return Md("".join(out))
+
+
+def md_codes(values: Any, sep: str = " ") -> Md:
+    """Each of ``values`` as a code span (shown literally), joined by ``sep``."""
+    return Md(sep.join(md_code(v) for v in values))
+
+
 def show_tokens(html_text: str) -> None:
     """Put HTML from :mod:`core.render` on the page (styles come from :func:`page_header`)."""
     st.html(html_text)
 
 
-def stats_line(s: EncodingStats) -> str:
+def stats_line(s: EncodingStats) -> Md:
     """The counts shown under each rendered encoding, as one markdown line."""
-    return (
-        f"**{s.tokens:,} tokens** · {s.tokens_per_word:.2f} tokens/word · {s.chars_per_token:.2f} chars/token · "
-        f"{s.bytes_per_token:.2f} bytes/token · cut% {s.cut_pct:.1f} · bad% {s.bad_pct:.1f}"
-    )
+    return md_format(
+        "**{tokens:,} tokens** · {tpw:.2f} tokens/word · {cpt:.2f} chars/token · {bpt:.2f} bytes/token · "
+        "cut% {cut:.1f} · bad% {bad:.1f}",
+        tokens=s.tokens, tpw=s.tokens_per_word, cpt=s.chars_per_token, bpt=s.bytes_per_token, cut=s.cut_pct,
+        bad=s.bad_pct)

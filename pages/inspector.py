@@ -17,7 +17,7 @@ from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, expl
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._selector import pick_tokenizers, ready
-from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import esc, md_escape, md_format, page_header, qp_init, qp_sync, show_tokens
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
 IDS = list(zoo.ENTRIES)
@@ -84,10 +84,10 @@ try:
                 tok = zoo.load(tid)
             views.append(explain(tok, word, translation=english or None))
         except zoo.ZooError as exc:
-            st.error(f"{tid}: {exc}")
+            st.error(md_format("{tid}: {exc}", tid=tid, exc=exc))
     result = Inspection(facts, tuple(views), english or None)
 except InspectError as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 
 st.markdown("#### The word")
@@ -101,8 +101,8 @@ st.dataframe(
 
 show_tokens(legend_html())
 for view in result.views:
-    st.markdown(f"#### {view.name}")
-    st.caption(f"{view.algorithm} · {zoo.ENTRIES[view.tokenizer].source}")
+    st.markdown(md_format("#### {name}", name=view.name))
+    st.caption(md_format("{algorithm} · {source}", algorithm=view.algorithm, source=zoo.ENTRIES[view.tokenizer].source))
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

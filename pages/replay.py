@@ -10,7 +10,7 @@ from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, replay, replay
 from core.render import render_pieces
 from core.text.units import utf8_hex
 from pages._selector import MAX_SAMPLE_MERGES, pick_one, ready, sample_corpus
-from pages._shared import bpe_trace, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import bpe_trace, md_escape, md_format, page_header, qp_init, qp_sync, show_tokens
 
 PRETRAINED = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].loader in ("tiktoken", "tekken")]
 #: BPE trained in the app on the bundled shop sample (id -> unit).
@@ -46,7 +46,7 @@ try:
             tok = zoo.load(tid)
         result = replay(tok, word)
 except (zoo.ZooError, ReplayError, ValueError) as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 
 steps = result.steps()
@@ -71,7 +71,9 @@ k = st.session_state[key]
 
 pieces = list(result.initial) if k == 0 else list(steps[k - 1].pieces)
 if k == 0:
-    st.markdown(f"**Step 0 of {n}**: {len(pieces)} single bytes, split by the pre-tokenizer into {len(result.pieces)} piece(s).")
+    st.markdown(md_format("**Step 0 of {n}**: {n_pieces} single bytes, split by the pre-tokenizer into "
+                          "{n_pieces2} piece(s).",
+                          n=n, n_pieces=len(pieces), n_pieces2=len(result.pieces)))
 else:
     s = steps[k - 1]
     if s.left or s.right:
@@ -80,26 +82,30 @@ else:
         except UnicodeDecodeError:
             merged = f"`{utf8_hex(s.left + s.right)}` (not a whole character yet)"
         st.markdown(
-            f"**Step {k} of {n}**: merge rank **{s.rank:,}** joins `{utf8_hex(s.left)}` + `{utf8_hex(s.right)}` "
-            f"→ {merged} · {len(pieces)} pieces"
+            md_format("**Step {k} of {n}**: merge rank **{rank:,}** joins {v!c} + {v2!c} → {merged} · "
+                      "{n_pieces} pieces",
+                      k=k, n=n, rank=s.rank, v=utf8_hex(s.left), v2=utf8_hex(s.right), merged=merged, n_pieces=len(pieces))
         )
     else:
-        st.markdown(f"**Step {k} of {n}**: the whole piece is one vocabulary entry (id {s.rank:,}); tiktoken takes it directly.")
+        st.markdown(md_format("**Step {k} of {n}**: the whole piece is one vocabulary entry (id {rank:,}); tiktoken "
+                              "takes it directly.",
+                              k=k, n=n, rank=s.rank))
 # a chip opens the word inspector on its word (with this tokenizer when it is a pretrained one)
 link = chip_links(word, [tid] if tid in zoo.ENTRIES else []) if b"".join(pieces) == word.encode("utf-8") else None
 show_tokens(render_pieces(pieces, show_ids=False, link=link))
 
 for k_piece, note in result.piece_notes():
     where = f"piece {k_piece + 1} ({result.pieces[k_piece].text!r})" if k_piece >= 0 else f"character {note.offset + 1}"
-    st.warning(f"At {where}: {note.message}. The replay follows the model.")
+    st.warning(md_format("At {where}: {message}. The replay follows the model.", where=where, message=note.message))
 
 final_ok = result.matches_library
 st.markdown(
-    f"**Final:** {len(result.final_ids)} tokens {result.final_ids} · library encode: {list(result.library_ids)} · "
-    + ("**identical** ✓" if final_ok else "**DIFFERENT** ✗")
+    md_format("**Final:** {n} tokens {ids} · library encode: {library} · {verdict}", n=len(result.final_ids),
+              ids=result.final_ids, library=list(result.library_ids),
+              verdict=md_format("**identical** ✓" if final_ok else "**DIFFERENT** ✗"))
 )
 
-with st.expander(f"All {n} merges", expanded=False):
+with st.expander(md_format("All {n} merges", n=n), expanded=False):
     st.dataframe(
         pd.DataFrame(
             [
@@ -118,11 +124,13 @@ with st.expander(f"All {n} merges", expanded=False):
         width="stretch",
     )
 if tid in TRAINED:
-    st.caption(f"{LABELS[tid]}: merges apply in the order they were learned (rank = merge number, 0 first). "
-               "Pieces never seen in training have id -1.")
+    st.caption(md_format("{v}: merges apply in the order they were learned (rank = merge number, 0 first). "
+                         "Pieces never seen in training have id -1.",
+                         v=LABELS[tid]))
 else:
     st.caption(
-        f"{zoo.ENTRIES[tid].name}: split pattern first (merges never cross its pieces), then tiktoken's loop: merge "
-        "the adjacent pair whose joined bytes have the lowest rank, repeat. Hex chips are bytes that are not a "
-        "whole character yet."
+        md_format("{name}: split pattern first (merges never cross its pieces), then tiktoken's loop: "
+                  "merge the adjacent pair whose joined bytes have the lowest rank, repeat. Hex chips "
+                  "are bytes that are not a whole character yet.",
+                  name=zoo.ENTRIES[tid].name)
     )

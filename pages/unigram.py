@@ -10,7 +10,18 @@ from core.analysis.inspect import chip_links
 from core.models import unigram as ug
 from core.render import render_pieces
 from pages._algos import html_table, inject_css, trained_unigram
-from pages._shared import LEARN_LANGS, LEARN_WORDS, esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import (
+    LEARN_LANGS,
+    LEARN_WORDS,
+    esc,
+    md_codes,
+    md_escape,
+    md_format,
+    page_header,
+    qp_init,
+    qp_sync,
+    show_tokens,
+)
 
 SOURCES = {
     "trained": "Trained here (UnigramTrainer on a bundled sample)",
@@ -47,22 +58,22 @@ try:
         else:
             model = ug.load_bytes(up.getvalue(), up.name)
 except ug.UnigramError as exc:
-    st.error(f"Cannot use this model: {exc}.")
+    st.error(md_format("Cannot use this model: {exc}.", exc=exc))
     model = None
 
 ug_lang = st.session_state.get("ug_lang", "bn") if source == "trained" else "bn"
 qp_init(f"ug_word_{ug_lang}", LEARN_WORDS[ug_lang], param="word")  # each sample starts from a word of its own
-word = st.text_input(f"Word (up to {ug.MAX_WORD_CHARS} characters are drawn)", key=f"ug_word_{ug_lang}")
+word = st.text_input(md_format("Word (up to {MAX_WORD_CHARS} characters are drawn)", MAX_WORD_CHARS=ug.MAX_WORD_CHARS), key=f"ug_word_{ug_lang}")
 qp_sync(model=source, word=word if len(word) <= 200 else None,
         size=st.session_state.get("ug_size") if source == "trained" else None,
         lang=ug_lang if source == "trained" else None)
 
 if model is not None:
-    st.caption(f"{len(model):,} pieces from {model.source} · unknown piece "
-               f"{model.unk_piece if model.unk_piece is not None else '(none)'} scores {model.unk_score:.2f} "
-               f"(lowest score − {ug.UNK_PENALTY:g})")
+    st.caption(md_format("{n_model:,} pieces from {source} · unknown piece {v} scores {unk_score:.2f} (lowest "
+                         "score − {UNK_PENALTY:g})",
+                         n_model=len(model), source=model.source, v=model.unk_piece if model.unk_piece is not None else '(none)', unk_score=model.unk_score, UNK_PENALTY=ug.UNK_PENALTY))
     for note in model.notes:
-        st.info(note)
+        st.info(md_escape(note))
 
 if model is None:
     st.stop()
@@ -73,24 +84,25 @@ if not word.strip():
 try:
     lat = ug.lattice(word.strip(), model, k=5)
 except ug.UnigramError as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 if lat.notice:
-    st.warning(lat.notice)
+    st.warning(md_escape(lat.notice))
 
 best_ids = {(e.start, e.end) for e in lat.best.edges}
 st.subheader("Best path (Viterbi)", divider="gray")
-st.markdown(f"**{len(lat.tokens)} tokens**, total log-probability **{lat.best.score:.3f}**: "
-            + " ".join(f"`{t}`" for t, _ in lat.tokens))
+st.markdown(md_format("**{n} tokens**, total log-probability **{score:.3f}**: {pieces}", n=len(lat.tokens),
+                      score=lat.best.score, pieces=md_codes(t for t, _ in lat.tokens)))
 # a chip opens the word inspector on its word (the pieces join to lat.word, whose ▁ are spaces)
 best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _ in lat.tokens) == lat.word else None
 show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens], link=best_link,
                           unknown=() if model.unk_id is None else (model.unk_id,)))
 n_unk = sum(1 for _, i in lat.tokens if model.unk_id is not None and i == model.unk_id)
 if n_unk:
-    st.warning(f"{n_unk} token{'s' if n_unk != 1 else ''} of this word {'are' if n_unk != 1 else 'is'} unknown "
-               f"({model.unk_piece}): no piece of the model covers {'them' if n_unk != 1 else 'it'}, so the model "
-               "sees only “something unknown” there (drawn with a red UNK tag).")
+    st.warning(md_format("{n_unk} token{v} of this word {v2} unknown ({unk_piece}): no piece of the model "
+                         "covers {v3}, so the model sees only “something unknown” there (drawn with a red UNK "
+                         "tag).",
+                         n_unk=n_unk, v='s' if n_unk != 1 else '', v2='are' if n_unk != 1 else 'is', unk_piece=model.unk_piece, v3='them' if n_unk != 1 else 'it'))
 
 # ---- the lattice drawing: positions on x, each piece an arc from its start to its end.
 # One trace per kind (others / unknown / best path), arcs separated by None, so a 200-character word stays fast.
@@ -101,6 +113,7 @@ def arc_height(e: ug.Edge) -> float:
     return 0.35 + 0.45 * (e.end - e.start) + 0.08 * (e.start % 3)
 
 
+# Plotly reads <a href>, <b>, <br> and entities in text and hover labels: every piece and letter goes through esc.
 fig = go.Figure()
 groups = {"other": [], "unk": [], "best": []}
 for e in lat.edges:
@@ -113,7 +126,7 @@ for kind, edges in groups.items():
     hover: list[str | None] = []
     for e in edges:
         h = arc_height(e)
-        label = f"{e.piece}  [{e.start}, {e.end})  log p = {e.score:.3f}" + ("  (unknown)" if e.unk else "")
+        label = f"{esc(e.piece)}  [{e.start}, {e.end})  log p = {e.score:.3f}" + ("  (unknown)" if e.unk else "")
         for t in range(25):
             xs.append(e.start + (e.end - e.start) * t / 24)
             ys.append(h * math.sin(math.pi * t / 24))
@@ -127,10 +140,10 @@ for kind, edges in groups.items():
 labelled = [e for e in lat.edges if (e.start, e.end) in best_ids or n <= 30]
 fig.add_trace(go.Scatter(
     x=[(e.start + e.end) / 2 for e in labelled], y=[arc_height(e) + 0.12 for e in labelled], mode="text",
-    text=[f"{e.piece}<br>{e.score:.2f}" for e in labelled], hoverinfo="skip", showlegend=False,
+    text=[f"{esc(e.piece)}<br>{e.score:.2f}" for e in labelled], hoverinfo="skip", showlegend=False,
     textfont=dict(size=[15 if (e.start, e.end) in best_ids else 11 for e in labelled],
                   color=["#222" if (e.start, e.end) in best_ids else "#777" for e in labelled])))
-fig.add_trace(go.Scatter(x=[i + 0.5 for i in range(n)], y=[-0.12] * n, mode="text", text=list(lat.word),
+fig.add_trace(go.Scatter(x=[i + 0.5 for i in range(n)], y=[-0.12] * n, mode="text", text=[esc(c) for c in lat.word],
                          textfont=dict(size=20), hoverinfo="skip", showlegend=False))
 top = max((arc_height(e) for e in lat.edges), default=1.0) + 0.45
 fig.update_layout(height=460 if n <= 30 else 360, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
@@ -139,8 +152,9 @@ fig.update_layout(height=460 if n <= 30 else 360, margin=dict(l=10, r=10, t=10, 
                              range=[-0.3, n + 0.3], showgrid=True, gridcolor="#eee"),
                   yaxis=dict(visible=False, range=[-0.3, top]))
 st.subheader("Lattice", divider="gray")
-st.caption(f"{len(lat.edges)} pieces match spans of “{lat.word}”. Orange: the best path; dotted red: unknown "
-           "characters; hover an arc for its log-probability.")
+st.caption(md_format("{n_edges} pieces match spans of “{word}”. Orange: the best path; dotted red: unknown "
+                     "characters; hover an arc for its log-probability.",
+                     n_edges=len(lat.edges), word=lat.word))
 st.plotly_chart(fig, config={"displayModeBar": False})
 
 st.subheader("Best segmentations", divider="gray")
@@ -153,7 +167,7 @@ st.html(html_table(["rank", "pieces", "log-probability", "probability vs best"],
                    ["tl-hit"] + [""] * (len(rows) - 1), testid="ug-top"))
 st.caption("Probability of a segmentation = product of its pieces' probabilities = exp(sum of log-probabilities).")
 
-with st.expander(f"All {len(lat.edges)} lattice edges"):
+with st.expander(md_format("All {n_edges} lattice edges", n_edges=len(lat.edges))):
     st.dataframe(
         [{"start": e.start, "end": e.end, "piece": e.piece, "id": e.id, "log p": round(e.score, 4),
           "best path": (e.start, e.end) in best_ids, "unknown": e.unk} for e in lat.edges],
