@@ -275,6 +275,11 @@ if savable:
         add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"))
         st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
         st.switch_page("pages/compare.py")
+    if tok.recipe and not R.RECIPES[tok.recipe].deterministic:
+        c1.info(md_format("**Not reproducible in a new process.** Retraining {label} with the same corpus, seed "
+                          "and size after a server restart (or with `python -m core train`) can give a different "
+                          "file. {why}", label=R.RECIPES[tok.recipe].label, why=R.NOT_DETERMINISTIC_WHY),
+                icon=":material/casino:")
     verdict = "identical" if proof.identical else "NOT identical"
     c2.markdown(
         md_format("Loaded back and saved again: sha256 `{v}…` ({v2}); ids on all {sentences:,} held-out "
