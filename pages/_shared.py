@@ -183,13 +183,20 @@ def sidebar_controls() -> None:
 
 
 def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[[str], Any] = str,
-            choices: Any = None) -> None:
+            choices: Any = None, lo: float | None = None, hi: float | None = None, step: int | None = None,
+            max_len: int | None = None) -> None:
     """Give widget ``key`` its starting value: the URL's ``param`` if valid, else ``default``.
 
     Acts when the key has no value yet (first run of the page in this session),
     or once when the URL carries the parameter and is not the one this session
     last wrote (a chip or example link was followed, see :data:`NAV_SCRIPT`);
     otherwise the widget stays the source of truth.
+
+    A URL value is never trusted (issue 16): one that does not cast or is not
+    in ``choices`` is refused, a number outside ``lo``..``hi`` is clamped (and
+    snapped to ``lo`` + a multiple of ``step``), text is cut to ``max_len``
+    characters, and unknown items of a comma list are dropped; each time with
+    a visible warning that names the parameter (see :func:`_url_value`).
     """
     raw = st.query_params.get(param or key)
     url = repr(sorted(st.query_params.to_dict().items()))
@@ -207,13 +214,42 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     used[key] = url  # this URL has given its value once; later reruns keep the widget's
     value = default
     if raw is not None:
-        try:
-            value = cast(raw)
-        except (TypeError, ValueError):
-            value = default
-        if choices is not None and value not in choices:
-            value = default
+        value, note = _url_value(raw, default, cast, choices, lo, hi, step, max_len)
+        if note:
+            st.warning(md_format("Link parameter {param!c}: {note}", param=f"{param or key}={raw[:60]}"
+                                 + ("…" if len(raw) > 60 else ""), note=note), icon=":material/link_off:")
     st.session_state[key] = value
+
+
+def _url_value(raw: str, default: Any, cast: Callable[[str], Any], choices: Any, lo: float | None,
+               hi: float | None, step: int | None, max_len: int | None) -> tuple[Any, str]:
+    """``(value, note)`` for one URL parameter: the value to use and, if the URL's was changed, why."""
+    try:
+        value = cast(raw)
+    except (TypeError, ValueError, OverflowError):
+        return default, md_format("not understood; using {default}.", default=default)
+    if choices is not None and value not in choices:
+        return default, md_format("not one of {choices}; using {default}.", choices=", ".join(map(str, choices)),
+                                  default=default)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and (lo is not None or hi is not None):
+        clamped = min(hi, value) if hi is not None else value
+        clamped = max(lo, clamped) if lo is not None else clamped
+        if step and lo is not None:
+            clamped = min(hi if hi is not None else clamped, lo + round((clamped - lo) / step) * step)
+        if clamped != value:
+            return type(value)(clamped), md_format("outside {lo}..{hi}; using {value}.", lo=lo, hi=hi, value=clamped)
+    if isinstance(value, str) and max_len is not None and len(value) > max_len:
+        return value[:max_len], md_format("longer than {n:,} characters; using the first {n:,}.", n=max_len)
+    if isinstance(value, list) and raw:  # an empty list is this app's own link to "nothing chosen"
+        items = [item for item in raw.split(",") if item]
+        if (not value or not items) and default:
+            return default, md_format("no known item; using the default ({default}).",
+                                      default=", ".join(map(str, default)))
+        dropped = [item for item in items if item not in map(str, value)]
+        if dropped:
+            return value, md_format("unknown {items} left out.", items=", ".join(dropped[:5])
+                                    + (f" (and {len(dropped) - 5} more)" if len(dropped) > 5 else ""))
+    return value, ""
 
 
 def _url_moved() -> bool:

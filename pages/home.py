@@ -44,7 +44,7 @@ chosen: list[str] = st.multiselect(
 )
 size = None
 if any(options[i].sized for i in chosen):
-    qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=lambda v: max(0, min(500, int(v))))
+    qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=int, lo=0, hi=500, step=10)
     size = st.slider("BPE merges (for tokenizers trained here)", 0, 500, key="home_merges", step=10,
                      help="Merges learned on the bundled shop text (Bangla + English). That text runs out of "
                           "pairs after about 470 (code points) or 520 (bytes) merges; the name shows the real count.")

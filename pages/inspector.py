@@ -30,7 +30,7 @@ page_header(
     "which pairs have none, and which tokens end inside a letter. Click any token chip elsewhere in the app to land here.",
 )
 
-qp_init("in_word", "রাজশাহী", param="word")
+qp_init("in_word", "রাজশাহী", param="word", max_len=MAX_WORD_CHARS)
 qp_init("in_en", "", param="en")
 qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if i in IDS])
 c1, c2 = st.columns([2, 2])

@@ -25,7 +25,7 @@ page_header(
 )
 
 qp_init("rp_tok", "cl100k_base", param="tok", choices=REPLAYABLE)
-qp_init("rp_text", "রাজশাহী", param="text")
+qp_init("rp_text", "রাজশাহী", param="text", max_len=MAX_REPLAY_CHARS)
 c1, c2 = st.columns([1, 2])
 tid = pick_one("Tokenizer (byte-level BPE with a ranks table)", "rp_tok", only=lambda i: i in PRETRAINED, extra=LABELS,
                container=c1)

@@ -57,7 +57,7 @@ qp_init("st_corpus", "toy", param="corpus", choices=CORPORA)
 qp_init("st_unit", "codepoint", param="unit", choices=UNITS)
 qp_init("st_pattern", "ws-attached", param="pattern", choices=PATTERNS)
 qp_init("st_tie", "first-seen", param="tie", choices=TIE_BREAKS)
-qp_init("st_merges", 10, param="merges", cast=lambda s: max(1, min(MAX_MERGES, int(s))))
+qp_init("st_merges", 10, param="merges", cast=int, lo=1, hi=MAX_MERGES)
 
 CLASSROOM = classroom()
 # On a projector the steps matter, not the settings: they fold away (a link or the URL keeps them).
@@ -121,7 +121,7 @@ if n < merges:
     st.caption(md_format("Training stopped after {n} merges: no adjacent pair was left to merge.", n=n))
 
 # ---------------------------------------------------------------- step state
-qp_init("step", 0, cast=int)
+qp_init("step", 0, cast=int, lo=0, hi=n)
 pending = st.session_state.pop("_st_pending_step", None)
 if pending is not None:
     st.session_state["step"] = pending

@@ -63,7 +63,7 @@ qp_init("tr_recipes", list(R.RECIPES), param="recipes",
         cast=lambda s: [r for r in s.split(",") if r in R.RECIPES] or list(R.RECIPES))
 qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
         cast=lambda s: [n for n in _ints(s) if n in SIZE_CHOICES] or list(R.DEFAULT_SIZES))
-qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=lambda s: max(1, min(50, int(s))))
+qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=int, lo=1, hi=50)
 
 with st.container(border=True):
     source = st.radio("Training corpus", list(SOURCES), key="tr_source", horizontal=True, format_func=SOURCES.get)

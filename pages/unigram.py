@@ -44,7 +44,7 @@ model: ug.UnigramModel | None = None
 try:
     if source == "trained":
         qp_init("ug_lang", "bn", param="lang", choices=list(LEARN_LANGS))
-        qp_init("ug_size", 400, param="size", cast=int)
+        qp_init("ug_size", 400, param="size", cast=int, lo=100, hi=1500, step=20)
         c1, c2 = st.columns([1, 2])
         lang = c1.selectbox("Sample", list(LEARN_LANGS), key="ug_lang", format_func=LEARN_LANGS.get)
         size = c2.slider("Vocabulary size (the trainer may stop earlier on a small corpus)", 100, 1500, key="ug_size",

@@ -51,7 +51,7 @@ with main:
             vocab = wp.parse_typed_vocab(typed)
         elif source == "trained":
             qp_init("wp_lang", "bn", param="lang", choices=list(LEARN_LANGS))
-            qp_init("wp_size", 300, param="size", cast=int)
+            qp_init("wp_size", 300, param="size", cast=int, lo=80, hi=1500, step=20)
             c1, c2 = st.columns([1, 2])
             lang = c1.selectbox("Sample", list(LEARN_LANGS), key="wp_lang", format_func=LEARN_LANGS.get)
             size = c2.slider("Vocabulary size", 80, 1500, key="wp_size", step=20)
