@@ -252,6 +252,14 @@ def _url_value(raw: str, default: Any, cast: Callable[[str], Any], choices: Any,
     return value, ""
 
 
+def qp_hold(key: str) -> None:
+    """The URL of this run gives widget ``key`` no value: the widget was just set by the user
+    (a callback), and the URL may still be an older one this session wrote (the browser's
+    address lags behind quick reruns)."""
+    used = st.session_state.setdefault("_qp_used", {})
+    used[key] = repr(sorted(st.query_params.to_dict().items()))
+
+
 def _url_moved() -> bool:
     """True when the URL is not the one this session last wrote: the user followed a
     link (a token chip, an example) or edited the address, so the URL wins over the

@@ -28,6 +28,7 @@ from pages._shared import (
     show_tokens,
     url_text,
 )
+from pages._stepkeys import step_keys
 
 CORPORA = {
     "toy": "Eight-word table",
@@ -136,11 +137,13 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
 
 
 b1, b2, b3, b4, b5, b6 = st.columns([1, 1, 1, 1, 1, 2])
-# Keyboard shortcuts are Streamlit's own (st.button(shortcut=...)): ← → Home End.
-b1.button("⏮ First", key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", shortcut="Home")
-b2.button("◀ Previous", key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", shortcut="Left")
-b3.button("Next ▶", key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", shortcut="Right")
-b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", shortcut="End")
+# In the browser, clicks on these four and the keys ← → Home End go through step_keys (pages/_stepkeys.py),
+# which queues them so none is lost; on_click serves AppTest and scripts without JavaScript.
+b1.button("⏮ First", key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", help="Home key")
+b2.button("◀ Previous", key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", help="← key")
+b3.button("Next ▶", key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", help="→ key")
+b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", help="End key")
+step_keys(n, st.session_state["step"], page=id(trace))
 playing = b5.toggle("Play", key="st_play", help="Apply one merge after another.")
 speed = b6.select_slider("Speed", list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed")
 if n > 0:
