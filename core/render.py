@@ -755,7 +755,10 @@ def standalone_page(body: str, title: str = "Tokenizer Lab") -> str:
 # Markdown: user text as literal text
 # ---------------------------------------------------------------------------
 
-_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~\"'])")
+#: ASCII punctuation Markdown could read as syntax. Beyond CommonMark's: ``:`` and ``@`` (GFM and
+#: Streamlit turn bare ``http://…``, ``www.…`` and ``a@b.c`` into live links; Streamlit reads
+#: ``:red[…]`` and ``:material/…:``) and ``$`` (Streamlit renders ``$…$`` as KaTeX math).
+_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~\"':@$])")
 
 
 def md_text(value: object) -> str:
@@ -766,7 +769,7 @@ def md_text(value: object) -> str:
     (CommonMark allows both everywhere in text); line breaks become spaces.
 
     >>> md_text("![x](http://h/x.png) <img src=x>")
-    '\\\\!\\\\[x\\\\]\\\\(http://h/x\\\\.png\\\\) &lt;img src=x&gt;'
+    '\\\\!\\\\[x\\\\]\\\\(http\\\\://h/x\\\\.png\\\\) &lt;img src=x&gt;'
     """
     text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_PUNCT.sub(r"\\\1", text).replace("\r", " ").replace("\n", " ")

@@ -58,7 +58,7 @@ PAYLOADS = [
     f'<div style="background-image:url(//{HOST}/style.png)">styled</div>',
     f"$$\\href{{http://{HOST}/katex}}{{x}}$$ $\\url{{http://{HOST}/katex-url}}$",
     f"&lt;img src=//{HOST}/entity.png&gt; &#60;img src=//{HOST}/num.png&#62;",
-    f'<math><mi xlink:href="javascript:alert(16)">m</mi></math>',
+    '<math><mi xlink:href="javascript:alert(16)">m</mi></math>',
     ":material/warning: :red[red] **bold** _it_ `code` {{7*7}} ${alert(17)}",
     "\u202eevil\u202c \u2066isolate\u2069 \u200f\u061c",
     "<<img src=x onerror=alert(18)>>",
@@ -77,7 +77,7 @@ FOUND_JS = """(host) => {
         const v = (a.value || '').toLowerCase();
         if (/^on/i.test(a.name)) bad.push(el.tagName + ' ' + a.name);
         if (['src', 'href', 'srcset', 'data', 'action', 'poster', 'xlink:href', 'formaction', 'style', 'background']
-              .includes(a.name.toLowerCase()) && (v.includes(host) || v.trim().startsWith('javascript:')))
+              .includes(a.name.toLowerCase()) && (v.includes(host.split('.')[0]) || v.trim().startsWith('javascript:')))
           bad.push(el.tagName + ' ' + a.name + '=' + a.value.slice(0, 80));
       }
       if (el.shadowRoot) visit(el.shadowRoot);
@@ -85,6 +85,13 @@ FOUND_JS = """(host) => {
     }
   };
   visit(document);
+  // a bare URL that Markdown turned into a link keeps our escapes in its href (evil%5C.test): any link
+  // whose text names the payloads' host is one made from user input
+  for (const a of document.querySelectorAll('a')) {
+    const own = a.hasAttribute('href') && new URL(a.getAttribute('href'), location.href).origin === location.origin;
+    if ((a.textContent || '').includes(host.split('.')[0]) && !own)
+      bad.push('A text=' + a.textContent.slice(0, 80));
+  }
   return bad;
 }"""
 
