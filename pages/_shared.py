@@ -19,6 +19,7 @@ is on ``sys.path`` because ``app.py`` lives there).
 from __future__ import annotations
 
 import html
+import re
 import string
 import threading
 from typing import Any, Callable
@@ -381,7 +382,18 @@ def md_escape(value: object) -> Md:
     a widget label or ``help=`` goes through this or :func:`md_format`
     (``tests/test_md_sinks.py`` checks the pages).
     """
-    return value if isinstance(value, Md) else Md(md_text(value))
+    return value if isinstance(value, Md) else Md(_md_user(value))
+
+
+#: Streamlit turns bare URLs and e-mail addresses in rendered text into live links (after Markdown's
+#: escapes are read), so escaping alone cannot stop them: a WORD JOINER (U+2060, invisible) after the
+#: scheme's colon, after ``www`` and before ``@`` breaks the match and the text still reads the same.
+_BARE_LINK = re.compile(r"(\\:)(?=//)|(?i:(www))(?=\\\.)|(?=\\@)")
+
+
+def _md_user(value: object) -> str:
+    """One user value as Markdown text: escaped (:func:`core.render.md_text`) and never a live link."""
+    return _BARE_LINK.sub(lambda m: (m.group(1) or m.group(2) or "") + "\u2060", md_text(value))
 
 
 _FORMATTER = string.Formatter()
@@ -415,7 +427,7 @@ def md_format(template: str, **values: Any) -> Md:
         elif conversion == "s":
             value = str(value)
         text = format(value, spec or "")
-        out.append(md_code(text) if conversion == "c" else md_text(text))
+        out.append(md_code(text) if conversion == "c" else _md_user(text))
     return Md("".join(out))
 
 

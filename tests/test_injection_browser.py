@@ -71,13 +71,15 @@ NAMES = ["<img src=x onerror=alert(19)>", "[n](http:evil.test)", "![n](http:evil
 
 FOUND_JS = """(host) => {
   const bad = [];
+  // the host as typed, and as it appears in an href made from our escaped text (evil%5C.test)
+  const hosts = [host, host.replace('.', '%5c.'), host.replace('.', '\\\\.')];
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
       for (const a of el.attributes) {
         const v = (a.value || '').toLowerCase();
         if (/^on/i.test(a.name)) bad.push(el.tagName + ' ' + a.name);
         if (['src', 'href', 'srcset', 'data', 'action', 'poster', 'xlink:href', 'formaction', 'style', 'background']
-              .includes(a.name.toLowerCase()) && (v.includes(host.split('.')[0]) || v.trim().startsWith('javascript:')))
+              .includes(a.name.toLowerCase()) && (hosts.some((h) => v.includes(h)) || v.trim().startsWith('javascript:')))
           bad.push(el.tagName + ' ' + a.name + '=' + a.value.slice(0, 80));
       }
       if (el.shadowRoot) visit(el.shadowRoot);
@@ -89,7 +91,7 @@ FOUND_JS = """(host) => {
   // whose text names the payloads' host is one made from user input
   for (const a of document.querySelectorAll('a')) {
     const own = a.hasAttribute('href') && new URL(a.getAttribute('href'), location.href).origin === location.origin;
-    if ((a.textContent || '').includes(host.split('.')[0]) && !own)
+    if (hosts.some((h) => (a.textContent || '').toLowerCase().includes(h)) && !own)
       bad.push('A text=' + a.textContent.slice(0, 80));
   }
   return bad;
