@@ -12,7 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from core.text.native import fatal_message
-from pages._shared import classroom_requested, mark_router_run, sidebar_controls
+from pages._shared import classroom_requested, mark_router_run, md_escape, sidebar_controls
 
 HERE = Path(__file__).parent
 PAGES_DIR = HERE / "pages"
@@ -65,6 +65,6 @@ except BaseException as exc:  # noqa: BLE001 - a Rust panic derives from BaseExc
     message = fatal_message(exc, page.title)
     if message is None:
         raise
-    st.error(message)
+    st.error(md_escape(message))
 finally:
     mark_router_run(False)

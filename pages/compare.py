@@ -27,6 +27,8 @@ from pages._selector import (
 )
 from pages._shared import (
     classroom,
+    md_escape,
+    md_format,
     page_header,
     qp_init,
     qp_sync,
@@ -64,10 +66,11 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
             tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
             add_session_tokenizer(tok, len(data))
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(f"Could not load “{up.name}”: {exc}")
+            st.error(md_format("Could not load “{name}”: {exc}", name=up.name, exc=exc))
         else:
             added = tok.id
-            st.success(f"Loaded {up.name}: {tok.entry.algorithm}, {tok.vocab_size:,} tokens, sha256 {tok.entry.sha256[:16]}…")
+            st.success(md_format("Loaded {name}: {algorithm}, {vocab_size:,} tokens, sha256 {v}…",
+                                 name=up.name, algorithm=tok.entry.algorithm, vocab_size=tok.vocab_size, v=tok.entry.sha256[:16]))
     hub_id = st.text_input("Hugging Face Hub id (needs the network)", placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button("Fetch from the Hub", disabled=not hub_id.strip()):
         try:
@@ -76,12 +79,12 @@ with st.expander("Add your own tokenizer (file upload or Hugging Face Hub id)"):
                 tok = zoo.load_hub(hub_id.strip())
             add_session_tokenizer(tok)
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(str(exc))
+            st.error(md_escape(str(exc)))
         else:
             added = tok.id
-            st.success(f"Loaded {tok.id} ({tok.vocab_size:,} tokens).")
+            st.success(md_format("Loaded {id} ({vocab_size:,} tokens).", id=tok.id, vocab_size=tok.vocab_size))
     if user:
-        st.button(f"Forget this session's {len(user)} uploaded or trained tokenizer(s)", key="cmp_forget",
+        st.button(md_format("Forget this session's {n} uploaded or trained tokenizer(s)", n=len(user)), key="cmp_forget",
                   on_click=forget_session_tokenizers)
 
 qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
@@ -111,25 +114,29 @@ else:
             tok = get(tid)
             enc = tok.encode(text, allow_special=unsafe)
         except (zoo.ZooError, ValueError) as exc:
-            st.error(f"{tid}: {exc}")
+            st.error(md_format("{tid}: {exc}", tid=tid, exc=exc))
             continue
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
-        st.markdown(f"#### {tok.name}")
+        st.markdown(md_format("#### {name}", name=tok.name))
         shared = "".join(f" · also used by {who}" for who in shared_by(tok.id))
-        st.caption(f"{tok.entry.algorithm} · vocabulary {tok.vocab_size:,} · {tok.entry.licence} · {tok.entry.source}"
-                   + shared + (f" · {tok.entry.note}" if tok.entry.note else ""))
+        st.caption(md_format("{algorithm} · vocabulary {size:,} · {licence} · {source}{shared}{note}",
+                             algorithm=tok.entry.algorithm, size=tok.vocab_size, licence=tok.entry.licence,
+                             source=tok.entry.source, shared=shared, note=f" · {tok.entry.note}" if tok.entry.note else ""))
         hits = tok.special_hits(text)
         if hits:
             spelled = ", ".join(sorted({h.text for h in hits}))
             if unsafe:
-                st.error(f"{spelled} became control token(s) {sorted({h.id for h in hits})}: a prompt-injection path.")
+                st.error(md_format("{spelled} became control token(s) {v}: a prompt-injection path.",
+                                   spelled=spelled, v=sorted({h.id for h in hits})))
             else:
-                st.warning(f"The text spells control token(s) {spelled} of this tokenizer; encoded here as plain text.")
+                st.warning(md_format("The text spells control token(s) {spelled} of this tokenizer; encoded here as plain "
+                                     "text.",
+                                     spelled=spelled))
         show_tokens(render_encoding(enc, max_tokens=max_tokens, link=chip_links(text, [i for i in chosen if i in zoo.ENTRIES])))
-        extra = f" · unknown {summary.unknown}" if summary.unknown else ""
-        trip = "round trip ok" if summary.round_trip_ok else "**round trip changes the text**"
-        st.markdown(stats_line(stats(enc)) + f"{extra} · {trip}")
+        extra = md_format(" · unknown {n}", n=summary.unknown) if summary.unknown else ""
+        trip = md_format("round trip ok" if summary.round_trip_ok else "**round trip changes the text**")
+        st.markdown(md_format("{stats}{extra} · {trip}", stats=stats_line(stats(enc)), extra=extra, trip=trip))
     if rows:
         st.markdown("#### Table")
         df = pd.DataFrame(rows)

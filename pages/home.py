@@ -7,6 +7,8 @@ from core.render import DEFAULT_MAX_TOKENS, legend_html
 from pages._selector import encode_cached, ready, tokenizer_options
 from pages._shared import (
     classroom,
+    md_escape,
+    md_format,
     page_header,
     qp_init,
     qp_sync,
@@ -42,7 +44,7 @@ chosen: list[str] = st.multiselect(
 )
 size = None
 if any(options[i].sized for i in chosen):
-    qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=lambda v: max(0, min(500, int(v))))
+    qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=int, lo=0, hi=500, step=10)
     size = st.slider("BPE merges (for tokenizers trained here)", 0, 500, key="home_merges", step=10,
                      help="Merges learned on the bundled shop text (Bangla + English). That text runs out of "
                           "pairs after about 470 (code points) or 520 (bytes) merges; the name shows the real count.")
@@ -61,8 +63,8 @@ else:
         try:
             st_stats, chips, name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
         except Exception as exc:  # a tokenizer failing must not take the page down
-            st.error(f"{opt.label}: could not encode this text ({type(exc).__name__}: {exc}).")
+            st.error(md_format("{label}: could not encode this text ({kind}: {exc}).", label=opt.label, kind=type(exc).__name__, exc=exc))
             continue
-        st.subheader(name, divider="gray")
-        st.markdown(stats_line(st_stats))
+        st.subheader(md_escape(name), divider="gray")
+        st.markdown(md_escape(stats_line(st_stats)))
         show_tokens(chips)

@@ -17,7 +17,7 @@ from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, expl
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready
-from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import esc, md_escape, md_format, page_header, qp_init, qp_sync, show_tokens
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
 IDS = list(zoo.ENTRIES)
@@ -30,7 +30,7 @@ page_header(
     "which pairs have none, and which tokens end inside a letter. Click any token chip elsewhere in the app to land here.",
 )
 
-qp_init("in_word", "রাজশাহী", param="word")
+qp_init("in_word", "রাজশাহী", param="word", max_len=MAX_WORD_CHARS)
 qp_init("in_en", "", param="en")
 qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 c1, c2 = st.columns([2, 2])
@@ -86,10 +86,10 @@ try:
             views.append(explain(tok, word, translation=english or None))
             sources[tok.id] = tok.entry.source
         except zoo.ZooError as exc:
-            st.error(f"{tid}: {exc}")
+            st.error(md_format("{tid}: {exc}", tid=tid, exc=exc))
     result = Inspection(facts, tuple(views), english or None)
 except InspectError as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 
 st.markdown("#### The word")
@@ -103,8 +103,8 @@ st.dataframe(
 
 show_tokens(legend_html())
 for view in result.views:
-    st.markdown(f"#### {view.name}")
-    st.caption(f"{view.algorithm} · {sources[view.tokenizer]}")
+    st.markdown(md_format("#### {name}", name=view.name))
+    st.caption(md_format("{algorithm} · {source}", algorithm=view.algorithm, source=sources[view.tokenizer]))
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

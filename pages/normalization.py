@@ -7,7 +7,7 @@ import streamlit as st
 from core.pipeline import normalize as N
 from pages._algos import asset_text, big_text, html_table, inject_css
 from pages._selector import encode_cached, tokenizer_options
-from pages._shared import esc, page_header, qp_init, qp_sync, text_input, url_text
+from pages._shared import esc, md_escape, md_format, page_header, qp_init, qp_sync, text_input, url_text
 
 EXAMPLES = {
     "trap": ("Uncased-BERT trap (Bangla)", "ব্যাগ খুশি পৌঁছাবে শাড়ি"),
@@ -75,12 +75,12 @@ else:
 qp_sync(example=st.session_state["norm_example"], text=url_text(text), form=form)
 
 if res.notice:
-    st.warning(res.notice)
+    st.warning(md_escape(res.notice))
 left, right = st.columns(2)
 left.html(big_text(res.before, "Before"))
 right.html(big_text(res.after, f"After {label}"))
 if res.before == res.after:
-    st.success(f"{label} leaves this text exactly as it is.")
+    st.success(md_format("{label} leaves this text exactly as it is.", label=label))
 for w in res.warnings:
     ex = ("  \nExamples: " + " · ".join(w.examples)) if w.examples else ""
     (st.error if w.kind == "marks-removed" else st.warning)(w.message + ex)
@@ -98,15 +98,19 @@ for c in res.clusters:
         classes.append("tl-changed" if r.op in ("replace", "delete", "insert") else "")
 MAX_ROWS = 1500
 if len(rows) > MAX_ROWS:
-    st.warning(f"Showing the first {MAX_ROWS:,} of {len(rows):,} rows; turn on “Only changed letters” or shorten the text.")
+    st.warning(md_format("Showing the first {MAX_ROWS:,} of {n_rows:,} rows; turn on “Only changed letters” or "
+                         "shorten the text.",
+                         MAX_ROWS=MAX_ROWS, n_rows=len(rows)))
     rows, classes = rows[:MAX_ROWS], classes[:MAX_ROWS]
 if rows:
     st.html(html_table(["at", "letter", "code points before", "code points after", "change"], rows, classes,
                        testid="norm-table"))
 elif text:
     st.caption("No letter changed.")
-st.caption(f"Aligned by {res.aligned_by}: each letter (grapheme cluster) of the input next to what it became; "
-           "highlighted rows change the text, “re-spelled” rows are the same text in other code points.")
+st.caption(md_format("Aligned by {aligned_by}: each letter (grapheme cluster) of the input next to what it "
+                     "became; highlighted rows change the text, “re-spelled” rows are the same text in "
+                     "other code points.",
+                     aligned_by=res.aligned_by))
 
 # ---- rule builder
 st.subheader("Rule builder: custom replacements", divider="gray")
@@ -126,14 +130,15 @@ try:
     rule_res = N.apply_rules(rule_text, rules)
     export = N.rules_json(rules)
 except N.RuleError as exc:
-    st.error(f"Cannot build the normalizer: {exc}.")
+    st.error(md_format("Cannot build the normalizer: {exc}.", exc=exc))
 else:
     a, b = st.columns(2)
     a.html(big_text(rule_res.before, "Before"))
     b.html(big_text(rule_res.after, f"After {len(rules)} rule(s)"))
     changed = [c for c in rule_res.clusters if c.changed]
-    st.caption(f"{len(changed)} letter(s) changed: " + ", ".join(f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
-                                                      for c in changed[:12]))
+    st.caption(md_format("{n} letter(s) changed: {letters}", n=len(changed), letters=", ".join(
+        f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
+        for c in changed[:12])))
     opts = tokenizer_options()
     ids = list(opts)
     default = next((i for i in ("tiktoken-cl100k", "cl100k_base", "bytes") if i in opts), ids[0])
@@ -143,9 +148,10 @@ else:
         size = 200 if opts[tok].sized else None
         before_stats, _, name = encode_cached(tok, size, rule_res.before, 50)
         after_stats, _, _ = encode_cached(tok, size, rule_res.after, 50)
-        st.markdown(f"**{name}**: {before_stats.tokens} tokens before → **{after_stats.tokens} after** the rules.")
+        st.markdown(md_format("**{name}**: {tokens} tokens before → **{tokens2} after** the rules.",
+                              name=name, tokens=before_stats.tokens, tokens2=after_stats.tokens))
     except Exception as exc:  # a tokenizer failing must not take the page down
-        st.error(f"{opts[tok].label}: could not encode ({type(exc).__name__}: {exc}).")
+        st.error(md_format("{label}: could not encode ({kind}: {exc}).", label=opts[tok].label, kind=type(exc).__name__, exc=exc))
     st.download_button("Download normalizer JSON", export, file_name="normalizer.json", mime="application/json")
     with st.expander("Normalizer JSON"):
         st.code(export, language="json")

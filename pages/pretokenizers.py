@@ -7,7 +7,7 @@ from core.analysis import pretok_compare as pc
 from core.analysis.inspect import piece_links
 from core.render import legend_html, render_pieces
 from pages._algos import asset_text, html_table, inject_css
-from pages._shared import esc, page_header, qp_init, qp_sync, show_tokens, text_input, url_text
+from pages._shared import esc, md_escape, md_format, page_header, qp_init, qp_sync, show_tokens, text_input, url_text
 
 EXAMPLES = {
     "bn": ("Bangla", "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
@@ -35,7 +35,7 @@ page_header(
     "Compare the pieces each pattern makes on the same text.",
 )
 inject_css()
-st.info(pc.WHY)
+st.info(md_format(pc.WHY))
 
 qp_init("pt_example", "bn", param="example", choices=list(EXAMPLES))
 st.selectbox("Example", list(EXAMPLES), key="pt_example", format_func=lambda k: EXAMPLES[k][0], on_change=_use_example)
@@ -55,7 +55,7 @@ if not chosen:
 
 results, notice = pc.compare(text, chosen)
 if notice:
-    st.warning(notice)
+    st.warning(md_escape(notice))
 
 summary = [[f"<b>{esc(r.name)}</b>", str(len(r.pieces)),
             f'<span class="tl-algo-flag">{len(r.mark_splits)}</span>' if r.mark_splits else "0", esc(r.description)]
@@ -76,8 +76,8 @@ def line_of(offset: int) -> int:
 
 
 for r in results:
-    st.subheader(f"{r.name} · {len(r.pieces)} pieces", divider="gray")
-    st.caption(r.description)
+    st.subheader(md_format("{name} · {n_pieces} pieces", name=r.name, n_pieces=len(r.pieces)), divider="gray")
+    st.caption(md_escape(r.description))
     by_line: dict[int, list[bytes]] = {}
     line_spans: dict[int, list[tuple[int, int]]] = {}  # where each piece lies in the text (for chip links)
     for p in r.pieces:
@@ -94,12 +94,14 @@ for r in results:
         show_tokens(render_pieces(by_line[k], max_tokens=400, link=piece_links(text, by_line[k], line_spans[k])))
     for note in r.engine_notes[:20]:
         # at the token: the model's regex engine has older Unicode tables than the one this page could use
-        st.warning(f"At character {note.offset + 1} ({note.char!r}): {note.message}. The pieces above are the "
-                   "model's.")
+        st.warning(md_format("At character {v} ({char!r}): {message}. The pieces above are the model's.",
+                             v=note.offset + 1, char=note.char, message=note.message))
     if len(r.engine_notes) > 20:
-        st.warning(f"… and {len(r.engine_notes) - 20} more characters the model's engine cuts differently.")
+        st.warning(md_format("… and {v} more characters the model's engine cuts differently.",
+                             v=len(r.engine_notes) - 20))
     if r.mark_splits:
         shown = ", ".join(m.label for m in r.mark_splits[:8])
         more = f" and {len(r.mark_splits) - 8} more" if len(r.mark_splits) > 8 else ""
-        st.warning(f"{len(r.mark_splits)} place(s) where this pattern separates a combining mark (\\p{{M}}) from the "
-                   f"letter before it: {shown}{more}. No merge can join them again.")
+        st.warning(md_format("{n_mark_splits} place(s) where this pattern separates a combining mark (\\p{{M}}) "
+                             "from the letter before it: {shown}{more}. No merge can join them again.",
+                             n_mark_splits=len(r.mark_splits), shown=shown, more=more))

@@ -15,7 +15,7 @@ from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, offered, repla
 from core.render import render_pieces
 from core.text.units import utf8_hex
 from pages._selector import MAX_SAMPLE_MERGES, get_tokenizer, pick_one, ready, sample_corpus, session_tokenizers
-from pages._shared import bpe_trace, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import bpe_trace, md_escape, md_format, page_header, qp_init, qp_sync, show_tokens
 
 PRETRAINED = [i for i, e in zoo.ENTRIES.items() if offered(e)]
 #: Shelf entries that are not BPE, with their algorithm (the page says why they are not offered).
@@ -44,20 +44,19 @@ page_header(
 
 session = {i: t for i, t in session_tokenizers().items() if t.replayable}
 qp_init("rp_tok", "cl100k_base", param="tok", choices=PRETRAINED + list(session) + list(TRAINED))
-qp_init("rp_text", "রাজশাহী", param="text")
+qp_init("rp_text", "রাজশাহী", param="text", max_len=MAX_REPLAY_CHARS)
 c1, c2 = st.columns([1, 2])
 tid = pick_one("Tokenizer (BPE: ranks table, tokenizer.json, GGUF or SentencePiece)", "rp_tok",
                only=lambda i: i in session or (i in zoo.ENTRIES and offered(zoo.ENTRIES[i])), extra=LABELS,
                container=c1)
 word = c2.text_input("Word or short text", key="rp_text", max_chars=MAX_REPLAY_CHARS)
 qp_sync(tok=tid, text=word)
-c2.caption(
-    "Not offered here: " + ", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
-                                     for e in NOT_BPE)
-    + ", the baselines, and uploaded or trained Unigram or WordPiece tokenizers. They merge no pairs (Unigram picks "
-    "the most likely cut over a lattice, WordPiece the longest vocabulary prefix), so there is nothing to replay: "
-    "see the Unigram lattice and WordPiece stepper pages."
-)
+c2.caption(md_format(
+    "Not offered here: {names}, the baselines, and uploaded or trained Unigram or WordPiece tokenizers. They merge no "
+    "pairs (Unigram picks the most likely cut over a lattice, WordPiece the longest vocabulary prefix), so there is "
+    "nothing to replay: see the Unigram lattice and WordPiece stepper pages.",
+    names=", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
+                    for e in NOT_BPE)))
 
 if not ready([tid]):
     st.stop()
@@ -73,7 +72,7 @@ try:
         with st.spinner(f"Replaying {tid}'s merges…"):
             result = replay(tok, word)
 except (zoo.ZooError, ReplayError, ValueError) as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 
 steps = result.steps()
@@ -99,44 +98,47 @@ k = st.session_state[key]
 pieces = list(result.initial) if k == 0 else list(steps[k - 1].pieces)
 units = "single bytes" if result.method in ("tiktoken", "trained") else "starting symbols (characters or bytes)"
 if k == 0:
-    st.markdown(f"**Step 0 of {n}**: {len(pieces)} {units}, split by the pre-tokenizer into {len(result.pieces)} piece(s).")
+    st.markdown(md_format("**Step 0 of {n}**: {n_units} {units}, split by the pre-tokenizer into {n_pieces} piece(s).",
+                          n=n, n_units=len(pieces), units=units, n_pieces=len(result.pieces)))
 else:
     s = steps[k - 1]
     if s.kind == "merge":
         try:
-            merged = f"“{(s.left + s.right).decode('utf-8')}”"
+            merged = md_format("“{text}”", text=(s.left + s.right).decode("utf-8"))
         except UnicodeDecodeError:
-            merged = f"`{utf8_hex(s.left + s.right)}` (not a whole character yet)"
-        how = (f"the piece with score **{s.score:g}** (id {s.rank:,})" if s.score is not None
-               else f"merge rank **{s.rank:,}**")
+            merged = md_format("{hex!c} (not a whole character yet)", hex=utf8_hex(s.left + s.right))
+        how = (md_format("the piece with score **{score:g}** (id {rank:,})", score=s.score, rank=s.rank)
+               if s.score is not None else md_format("merge rank **{rank:,}**", rank=s.rank))
         st.markdown(
-            f"**Step {k} of {n}**: {how} joins `{utf8_hex(s.left)}` + `{utf8_hex(s.right)}` "
-            f"→ {merged} · {len(pieces)} pieces"
+            md_format("**Step {k} of {n}**: {how} joins {left!c} + {right!c} → {merged} · {n_pieces} pieces",
+                      k=k, n=n, how=how, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=merged,
+                      n_pieces=len(pieces))
         )
     elif s.kind == "byte-fallback":
-        st.markdown(f"**Step {k} of {n}**: pieces outside the vocabulary become their UTF-8 bytes (byte fallback) · "
-                    f"{len(pieces)} pieces")
+        st.markdown(md_format("**Step {k} of {n}**: pieces outside the vocabulary become their UTF-8 bytes (byte "
+                              "fallback) · {n_pieces} pieces", k=k, n=n, n_pieces=len(pieces)))
     elif s.kind == "resegment":
-        st.markdown(f"**Step {k} of {n}**: pieces marked unused are split back into the pieces they were made of · "
-                    f"{len(pieces)} pieces")
+        st.markdown(md_format("**Step {k} of {n}**: pieces marked unused are split back into the pieces they were "
+                              "made of · {n_pieces} pieces", k=k, n=n, n_pieces=len(pieces)))
     else:
-        st.markdown(f"**Step {k} of {n}**: the whole piece is one vocabulary entry (id {s.rank:,}); the library takes "
-                    "it directly.")
+        st.markdown(md_format("**Step {k} of {n}**: the whole piece is one vocabulary entry (id {rank:,}); the "
+                              "library takes it directly.", k=k, n=n, rank=s.rank))
 # a chip opens the word inspector on its word (with this tokenizer when it is a pretrained one)
 link = chip_links(word, [tid] if tid in zoo.ENTRIES else []) if b"".join(pieces) == word.encode("utf-8") else None
 show_tokens(render_pieces(pieces, show_ids=False, link=link))
 
 for k_piece, note in result.piece_notes():
     where = f"piece {k_piece + 1} ({result.pieces[k_piece].text!r})" if k_piece >= 0 else f"character {note.offset + 1}"
-    st.warning(f"At {where}: {note.message}. The replay follows the model.")
+    st.warning(md_format("At {where}: {message}. The replay follows the model.", where=where, message=note.message))
 
 final_ok = result.matches_library
 st.markdown(
-    f"**Final:** {len(result.final_ids)} tokens {result.final_ids} · library encode: {list(result.library_ids)} · "
-    + ("**identical** ✓" if final_ok else "**DIFFERENT** ✗")
+    md_format("**Final:** {n} tokens {ids} · library encode: {library} · {verdict}", n=len(result.final_ids),
+              ids=result.final_ids, library=list(result.library_ids),
+              verdict=md_format("**identical** ✓" if final_ok else "**DIFFERENT** ✗"))
 )
 
-with st.expander(f"All {n} merges", expanded=False):
+with st.expander(md_format("All {n} merges", n=n), expanded=False):
     st.dataframe(
         pd.DataFrame(
             [
@@ -155,7 +157,9 @@ with st.expander(f"All {n} merges", expanded=False):
         width="stretch",
     )
 if tid in TRAINED:
-    st.caption(f"{LABELS[tid]}: merges apply in the order they were learned (rank = merge number, 0 first). "
-               "Pieces never seen in training have id -1.")
+    st.caption(md_format("{v}: merges apply in the order they were learned (rank = merge number, 0 first). "
+                         "Pieces never seen in training have id -1.",
+                         v=LABELS[tid]))
 else:
-    st.caption(f"{tok.name}: {ORDER[result.method]} Hex chips are bytes that are not a whole character yet.")
+    st.caption(md_format("{name}: {order} Hex chips are bytes that are not a whole character yet.",
+                         name=tok.name, order=ORDER[result.method]))

@@ -6,7 +6,18 @@ import streamlit as st
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
-from pages._shared import MAX_UPLOAD_MB, decode_upload, esc, page_header, qp_init, qp_sync, text_input, url_text
+from pages._shared import (
+    MAX_UPLOAD_MB,
+    decode_upload,
+    esc,
+    md_escape,
+    md_format,
+    page_header,
+    qp_init,
+    qp_sync,
+    text_input,
+    url_text,
+)
 from pages._training import DIFF_CSS, bundled_trained, diff_html
 
 TRAINED_SIZE = 2000
@@ -75,7 +86,7 @@ for o in chosen:
     try:
         loaded[o] = load(o)
     except Exception as exc:  # a missing or broken tokenizer must not take the page down
-        st.error(f"{options[o]}: cannot load ({exc}).")
+        st.error(md_format("{v}: cannot load ({exc}).", v=options[o], exc=exc))
 
 rows = []
 risky = []
@@ -92,9 +103,10 @@ if rows:
     df["Tokens"] = df["Tokens"].astype("Int64")
     st.dataframe(df, hide_index=True, width="stretch")
 if risky:
-    st.warning("**Injection risk**: typed text became a control id in " + "; ".join(risky) + ". "
+    st.warning(md_format("**Injection risk**: typed text became a control id in {where}. "
                "Encode user text with the safe setting (Hugging Face: `encode_special_tokens=True`; "
-               "tiktoken: keep the default, which refuses, or `encode_ordinary`).", icon=":material/warning:")
+               "tiktoken: keep the default, which refuses, or `encode_ordinary`).", where="; ".join(risky)),
+               icon=":material/warning:")
 elif loaded:
     st.success("No control id was made from this text in any mode shown.")
 st.caption(
@@ -125,22 +137,25 @@ else:
                                for m in mask) + "</tr>")
     parts.append("</table>")
     st.html("".join(parts))
-    st.caption(f"The shorter sentence is filled with {batch.pad_token} (id {batch.pad_id}) up to the longer one; "
-               "the attention mask is 1 for real tokens and 0 for padding, so the model ignores the filler.")
+    st.caption(md_format("The shorter sentence is filled with {pad_token} (id {pad_id}) up to the longer one; "
+                         "the attention mask is 1 for real tokens and 0 for padding, so the model ignores the "
+                         "filler.",
+                         pad_token=batch.pad_token, pad_id=batch.pad_id))
 
 # ---------------------------------------------------------------- round-trip suite
 st.subheader("Round trip over hard cases", divider="gray")
 cases = list(E.HARD_CASES)
-up = st.file_uploader(f"Add your own cases: a UTF-8 .txt, one case per line (first {MAX_CASE_LINES} lines)",
+up = st.file_uploader(md_format("Add your own cases: a UTF-8 .txt, one case per line (first {MAX_CASE_LINES} lines)",
+                                MAX_CASE_LINES=MAX_CASE_LINES),
                       type=["txt"], key="sp_cases", max_upload_size=MAX_UPLOAD_MB)
 if up is not None:
     decoded, err = decode_upload(up.getvalue(), up.name)
     if err:
-        st.error(err)
+        st.error(md_escape(err))
     else:
         lines = [ln for ln in (decoded or "").splitlines() if ln.strip()]
         if len(lines) > MAX_CASE_LINES:
-            st.warning(f"Using the first {MAX_CASE_LINES} of {len(lines):,} lines.")
+            st.warning(md_format("Using the first {MAX_CASE_LINES} of {n_lines:,} lines.", MAX_CASE_LINES=MAX_CASE_LINES, n_lines=len(lines)))
         cases += [(f"{up.name}: line {i + 1}", ln) for i, ln in enumerate(lines[:MAX_CASE_LINES])]
 
 results = {o: E.round_trip_suite(candidate(tok), cases) for o, tok in loaded.items()}
@@ -153,7 +168,7 @@ st.caption("decode(encode(norm(text))) == norm(text), where norm is the tokenize
            "code-point recipes trained here, none for the pretrained ones).")
 for o, res in results.items():
     bad = [r for r in res if not r.ok]
-    with st.expander(f"{options[o]}: {len(res) - len(bad)} of {len(res)} pass", expanded=False):
+    with st.expander(md_format("{v}: {v2} of {n_res} pass", v=options[o], v2=len(res) - len(bad), n_res=len(res)), expanded=False):
         if not bad:
             st.success("Every case comes back exactly.")
         for r in bad:

@@ -19,6 +19,8 @@ from pages._shared import (
     decode_upload,
     learn_lines,
     limit_text,
+    md_escape,
+    md_format,
     page_header,
     qp_init,
     qp_sync,
@@ -26,6 +28,7 @@ from pages._shared import (
     show_tokens,
     url_text,
 )
+from pages._stepkeys import step_keys
 
 CORPORA = {
     "toy": "Eight-word table",
@@ -55,7 +58,7 @@ qp_init("st_corpus", "toy", param="corpus", choices=CORPORA)
 qp_init("st_unit", "codepoint", param="unit", choices=UNITS)
 qp_init("st_pattern", "ws-attached", param="pattern", choices=PATTERNS)
 qp_init("st_tie", "first-seen", param="tie", choices=TIE_BREAKS)
-qp_init("st_merges", 10, param="merges", cast=lambda s: max(1, min(MAX_MERGES, int(s))))
+qp_init("st_merges", 10, param="merges", cast=int, lo=1, hi=MAX_MERGES)
 
 CLASSROOM = classroom()
 # On a projector the steps matter, not the settings: they fold away (a link or the URL keeps them).
@@ -83,12 +86,12 @@ with settings:
         if up is not None:
             decoded, err = decode_upload(up.getvalue(), up.name)
             if err:
-                st.error(err)
+                st.error(md_escape(err))
             else:
                 corpus_text = limit_text(decoded or "")
-                source_note = f"Training on “{up.name}” ({len(corpus_text):,} characters)."
+                source_note = md_format("Training on “{name}” ({n:,} characters).", name=up.name, n=len(corpus_text))
     if source_note:
-        st.caption(source_note)
+        st.caption(md_escape(source_note))
 
     c1, c2, c3, c4 = st.columns(4)
     unit = c1.selectbox("Unit", UNITS, key="st_unit", format_func=UNIT_LABELS.get)
@@ -111,15 +114,15 @@ try:
     trace = bpe_trace(corpus_text, words=words_spec, merges=int(merges), unit=unit, tie_break=tie,
                       pattern="ws-attached" if corpus_kind == "toy" else pattern)
 except (BpeInputError, PatternError) as exc:
-    st.error(f"Cannot train on this input: {exc}")
+    st.error(md_format("Cannot train on this input: {exc}", exc=exc))
     st.stop()
 
 n = len(trace.steps)
 if n < merges:
-    st.caption(f"Training stopped after {n} merges: no adjacent pair was left to merge.")
+    st.caption(md_format("Training stopped after {n} merges: no adjacent pair was left to merge.", n=n))
 
 # ---------------------------------------------------------------- step state
-qp_init("step", 0, cast=int)
+qp_init("step", 0, cast=int, lo=0, hi=n)
 pending = st.session_state.pop("_st_pending_step", None)
 if pending is not None:
     st.session_state["step"] = pending
@@ -134,11 +137,13 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
 
 
 b1, b2, b3, b4, b5, b6 = st.columns([1, 1, 1, 1, 1, 2])
-# Keyboard shortcuts are Streamlit's own (st.button(shortcut=...)): ← → Home End.
-b1.button("⏮ First", key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", shortcut="Home")
-b2.button("◀ Previous", key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", shortcut="Left")
-b3.button("Next ▶", key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", shortcut="Right")
-b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", shortcut="End")
+# In the browser, clicks on these four and the keys ← → Home End go through step_keys (pages/_stepkeys.py),
+# which queues them so none is lost; on_click serves AppTest and scripts without JavaScript.
+b1.button("⏮ First", key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", help="Home key")
+b2.button("◀ Previous", key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", help="← key")
+b3.button("Next ▶", key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", help="→ key")
+b4.button("Last ⏭", key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", help="End key")
+step_keys(n, st.session_state["step"], page=id(trace))
 playing = b5.toggle("Play", key="st_play", help="Apply one merge after another.")
 speed = b6.select_slider("Speed", list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed")
 if n > 0:
@@ -195,12 +200,13 @@ with left:
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
     if len(trace.words) > MAX_WORDS_SHOWN:
-        st.caption(f"Showing the first {MAX_WORDS_SHOWN} of {len(trace.words):,} distinct words.")
+        st.caption(md_format("Showing the first {MAX_WORDS_SHOWN} of {n_words:,} distinct words.",
+                             MAX_WORDS_SHOWN=MAX_WORDS_SHOWN, n_words=len(trace.words)))
 
 with right:
     if n:
         shown_step = max(step, 1)
-        st.subheader(f"Pair counts before merge {shown_step}", divider="gray")
+        st.subheader(md_format("Pair counts before merge {shown_step}", shown_step=shown_step), divider="gray")
         top = trace.steps[shown_step - 1].top_pairs
         pair_rows = "".join(
             f'<tr class="{"tl-won" if i == 0 else ""}"><td>{chip(p.left)}</td><td>{chip(p.right)}</td>'
@@ -212,7 +218,7 @@ with right:
     st.html(progress_chart(trace, step))
 
 # ---------------------------------------------------------------- encode a new word
-st.subheader(f"Encode new text with the first {step} merges", divider="gray")
+st.subheader(md_format("Encode new text with the first {step} merges", step=step), divider="gray")
 st.caption("Merges are applied in the order they were learned, each to every place it fits; decoding joins the bytes.")
 default_new = {"shop_en": "Bazargharer", **{k: w for k, w in LEARN_WORDS.items() if k != "bn"}}.get(corpus_kind, "বাজারঘর")
 new_text = st.text_input("Text to encode", default_new, key=f"st_new_{corpus_kind}", max_chars=200)
@@ -235,17 +241,20 @@ if new_text:
         final.extend(et.final)
         final_spans.extend([(span.start, span.end)] * len(et.final))
     if len(pieces) > MAX_ENCODE_PIECES:
-        st.caption(f"Showing the first {MAX_ENCODE_PIECES} of {len(pieces)} pre-tokenized pieces.")
+        st.caption(md_format("Showing the first {MAX_ENCODE_PIECES} of {n_pieces} pre-tokenized pieces.",
+                             MAX_ENCODE_PIECES=MAX_ENCODE_PIECES, n_pieces=len(pieces)))
     else:
-        st.markdown(f"**{len(final)} tokens**, ids {[trace.vocab.get(p) for p in final]}")
+        st.markdown(md_format("**{n_final} tokens**, ids {v}", n_final=len(final), v=[trace.vocab.get(p) for p in final]))
         show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final],
                                   link=piece_links(new_text, final, final_spans)))
         back = decode(final)
         if back == new_text:
-            st.success(f"Round trip: decode(encode(text)) = “{back}” — identical to the input.")
+            st.success(md_format("Round trip: decode(encode(text)) = “{back}” — identical to the input.",
+                                 back=back))
         else:
-            st.error(f"Round trip failed: decode gives “{back}”, not the input "
-                     "(this pre-tokenizer drops some characters, e.g. whitespace).")
+            st.error(md_format("Round trip failed: decode gives “{back}”, not the input (this pre-tokenizer drops "
+                               "some characters, e.g. whitespace).",
+                               back=back))
 
 # ---------------------------------------------------------------- play
 if playing:

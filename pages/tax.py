@@ -9,7 +9,7 @@ from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
 from pages._charts import bar_chart
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready, session_tokenizers
-from pages._shared import decode_upload, page_header, qp_init, qp_sync
+from pages._shared import decode_upload, md_escape, md_format, page_header, qp_init, qp_sync
 
 #: The spread on Bangla: 9 (Gemma 4) to 61 (cl100k_base) tokens for the same sentence.
 DEFAULT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base"]
@@ -56,7 +56,7 @@ if data_key == "upload":
                 raise tax.ParallelError(err)
             parallel = tax.parse_tsv(text or "", label=up.name)
         except tax.ParallelError as exc:
-            st.error(str(exc))
+            st.error(md_escape(str(exc)))
 else:
     parallel = _dataset(data_key)
 
@@ -85,7 +85,7 @@ if parallel is not None and chosen:
             with st.spinner(f"Encoding with {tid}…"):
                 results.append(_measure(tid, _digest(tid), cache_key, tok, parallel))
         except (zoo.ZooError, ValueError) as exc:
-            st.error(f"{tid}: {exc}")
+            st.error(md_format("{tid}: {exc}", tid=tid, exc=exc))
     rows = [
         {
             "tokenizer": r.tokenizer,
@@ -112,8 +112,9 @@ if parallel is not None and chosen:
         st.download_button("Download CSV", df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:
             ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in tax.PETROV_CL100K.items())
-            st.caption(f"Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {ref}.")
-        with st.expander(f"The parallel text ({len(parallel.rows)} rows)"):
+            st.caption(md_format("Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {ref}.",
+                                 ref=ref))
+        with st.expander(md_format("The parallel text ({n_rows} rows)", n_rows=len(parallel.rows))):
             st.dataframe(pd.DataFrame(parallel.rows, columns=list(parallel.languages)), hide_index=True)
 elif not chosen:
     st.info("Choose at least one tokenizer.")
@@ -124,7 +125,8 @@ st.caption("The other side of the trade-off: a bigger vocabulary gives shorter s
 e1, e2 = st.columns(2)
 d_model = e1.number_input("d_model (hidden size)", min_value=1, max_value=65536, value=4096, step=256, key="tax_dmodel")
 vocab = e2.number_input("Vocabulary size", min_value=1, max_value=10_000_000, value=128_000, step=1000, key="tax_vocab")
-st.markdown(f"**{tax.embedding_params(int(vocab), int(d_model)):,} parameters** ({int(vocab):,} × {int(d_model):,})")
+st.markdown(md_format("**{params:,} parameters** ({vocab:,} × {d_model:,})",
+                      params=tax.embedding_params(int(vocab), int(d_model)), vocab=int(vocab), d_model=int(d_model)))
 entries = [session_tokenizers()[t].entry if t in session_tokenizers() else zoo.ENTRIES[t] for t in chosen]
 emb = [
     {"tokenizer": e.name, "vocabulary": e.vocab_size,

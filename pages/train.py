@@ -17,6 +17,8 @@ from pages._shared import (
     decode_upload,
     esc,
     learn_lines,
+    md_escape,
+    md_format,
     page_header,
     qp_init,
     qp_sync,
@@ -65,31 +67,35 @@ qp_init("tr_recipes", list(R.RECIPES), param="recipes",
         cast=lambda s: [r for r in s.split(",") if r in R.RECIPES] or list(R.RECIPES))
 qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
         cast=lambda s: [n for n in _ints(s) if n in SIZE_CHOICES] or list(R.DEFAULT_SIZES))
-qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=lambda s: max(1, min(50, int(s))))
+qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=int, lo=1, hi=50)
 
 with st.container(border=True):
     source = st.radio("Training corpus", list(SOURCES), key="tr_source", horizontal=True, format_func=SOURCES.get)
     text: str | None = None
     if source in LEARN_LANGS:
         text = "\n\n".join(learn_lines(source))  # each sentence its own document
-        st.caption(f"{len(learn_lines(source))} {LEARN_LANGS[source]} sentences written for this project "
-                   f"(assets/learn/{source}.txt), each its own document: small, so keep the vocabulary sizes small.")
+        st.caption(md_format("{n_items} {v} sentences written for this project (assets/learn/{source}.txt), each "
+                             "its own document: small, so keep the vocabulary sizes small.",
+                             n_items=len(learn_lines(source)), v=LEARN_LANGS[source], source=source))
     elif source == "bundled":
         text = bundled_corpus()
         st.caption("Original Bangla text written for this project: shop messages, weather, school, family, farming, "
                    "travel, health, food, culture and news, in documents separated by blank lines.")
     else:
         up = st.file_uploader(
-            f"Corpus (.txt, UTF-8; documents separated by blank lines; at most {MAX_TRAIN_CHARS:,} characters)",
+            md_format("Corpus (.txt, UTF-8; documents separated by blank lines; at most {MAX_TRAIN_CHARS:,} "
+                      "characters)",
+                      MAX_TRAIN_CHARS=MAX_TRAIN_CHARS),
             type=["txt"], key="tr_upload", max_upload_size=MAX_UPLOAD_MB,
         )  # fmt: skip
         if up is not None:
             decoded, err = decode_upload(up.getvalue(), up.name)
             if err:
-                st.error(err)
+                st.error(md_escape(err))
             elif decoded is not None and len(decoded) > MAX_TRAIN_CHARS:
-                st.error(f"“{up.name}” has {len(decoded):,} characters; the train page accepts at most "
-                         f"{MAX_TRAIN_CHARS:,}. Use `python -m core train --corpus FILE` for larger corpora.")
+                st.error(md_format("“{name}” has {n_decoded:,} characters; the train page accepts at most "
+                                   "{MAX_TRAIN_CHARS:,}. Use `python -m core train --corpus FILE` for larger corpora.",
+                                   name=up.name, n_decoded=len(decoded), MAX_TRAIN_CHARS=MAX_TRAIN_CHARS))
             else:
                 text = decoded
         else:
@@ -117,16 +123,16 @@ sha = corpus_sha(text)
 try:
     split = split_cached(sha, text)
 except E.EvalError as exc:
-    st.error(f"Cannot split this corpus: {exc}.")
+    st.error(md_format("Cannot split this corpus: {exc}.", exc=exc))
     st.stop()
 
 s = split.summary()
 st.markdown(
-    f"**Split by {s['unit']}** (seed {s['seed']}, 10% held out): {s['train_groups']:,} {s['unit']}s / "
-    f"{s['train_sentences']:,} sentences ({s['train_chars']:,} characters) for training; "
-    f"{s['heldout_groups']:,} {s['unit']}s / **{s['heldout_sentences']:,} held-out sentences** for every number "
-    f"below. {s['heldout_dropped_seen_in_training']} held-out sentences that also occur in the training part were "
-    f"dropped. Corpus sha256 `{sha[:16]}…`"
+    md_format("**Split by {v}** (seed {v2}, 10% held out): {v3:,} {v}s / {v4:,} sentences ({v5:,} "
+              "characters) for training; {v6:,} {v}s / **{v7:,} held-out sentences** for every "
+              "number below. {v8} held-out sentences that also occur in the training part were "
+              "dropped. Corpus sha256 `{v9}…`",
+              v=s['unit'], v2=s['seed'], v3=s['train_groups'], v4=s['train_sentences'], v5=s['train_chars'], v6=s['heldout_groups'], v7=s['heldout_sentences'], v8=s['heldout_dropped_seen_in_training'], v9=sha[:16])
 )
 
 # ---------------------------------------------------------------- training (cached per corpus, recipe, size)
@@ -135,8 +141,9 @@ bar = st.progress(0.0, text="Training…")
 trained: list[R.TrainedTokenizer] = []
 failed: list[str] = []
 for k, (recipe, size) in enumerate(jobs):
-    job = f"Training {R.RECIPES[recipe].label} at {size:,} ({k + 1} of {len(jobs)})"
-    bar.progress(k / (len(jobs) + 1), text=f"{job}…")
+    job = md_format("Training {label} at {size:,} ({k} of {n_jobs})", label=R.RECIPES[recipe].label, size=size,
+                    k=k + 1, n_jobs=len(jobs))
+    bar.progress(k / (len(jobs) + 1), text=md_format("{job}…", job=job))
     try:
         trained.append(run_reporting(
             lambda cb: train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train, cb),  # noqa: B023
@@ -154,7 +161,7 @@ metrics: list[E.Metrics] = [
 ]
 bar.empty()
 for msg in failed:
-    st.error(msg)
+    st.error(md_escape(msg))
 by_id = {m.id: m for m in metrics}
 tok_by_id = {t.id: t for t in trained + baselines}
 
@@ -191,13 +198,14 @@ stuck = [m for m in metrics if m.recipe == "byte-gpt2" and m.vocab_requested and
 if stuck:
     worst = min(stuck, key=lambda m: m.vocab_obtained / (m.vocab_requested or 1))
     st.warning(
-        f"**The \\p{{L}} effect.** Byte-level BPE with the GPT-2 regex stopped at {worst.vocab_obtained:,} tokens "
-        f"when asked for {worst.vocab_requested:,}. {R.RECIPES['byte-gpt2'].note}\n\n{worst.vocab_note}",
+        md_format("**The \\p{{L}} effect.** Byte-level BPE with the GPT-2 regex stopped at "
+                  "{vocab_obtained:,} tokens when asked for {vocab_requested:,}. {note}\n\n{vocab_note}",
+                  vocab_obtained=worst.vocab_obtained, vocab_requested=worst.vocab_requested, note=md_format(R.RECIPES['byte-gpt2'].note), vocab_note=worst.vocab_note),
         icon=":material/content_cut:",
     )
 for r in recipes:
     if not R.RECIPES[r].lossless:
-        st.info(f"**{R.RECIPES[r].label}**: {R.RECIPES[r].note}", icon=":material/info:")
+        st.info(md_format("**{label}**: {note}", label=R.RECIPES[r].label, note=md_format(R.RECIPES[r].note)), icon=":material/info:")
 
 # ---------------------------------------------------------------- charts
 recipe_rows = [m for m in metrics if m.recipe]
@@ -230,8 +238,9 @@ else:
                         format_func=lambda i: f"{by_id[i].name} — {by_id[i].failure_count:,} of "
                                               f"{by_id[i].sentences:,} sentences fail")
     m = by_id[pick]
-    st.caption(f"First {len(m.failures)} of {m.failure_count:,} failures; lost text is struck through, "
-               "changed or added text underlined. Whitespace shows as · → ↵.")
+    st.caption(md_format("First {n_failures} of {failure_count:,} failures; lost text is struck through, "
+                         "changed or added text underlined. Whitespace shows as · → ↵.",
+                         n_failures=len(m.failures), failure_count=m.failure_count))
     for f in m.failures:
         st.html(f'<div><span class="tl-flag">{esc(f.reason)}</span>{diff_html(f.diff)}</div>')
 
@@ -257,7 +266,7 @@ c2.metric("Tokens used at least once", f"{m.usage.used:,}")
 c2.metric("Unused tokens (never seen in held-out text)", f"{m.usage.unused:,}",
           help="Vocabulary entries (special tokens excluded) that no held-out sentence needed.")
 if slope is not None:
-    c2.caption(f"Log-log slope {slope:.2f} (Zipf's law predicts about −1).")
+    c2.caption(md_format("Log-log slope {slope:.2f} (Zipf's law predicts about −1).", slope=slope))
 c2.markdown("**Longest tokens**")
 c2.dataframe(pd.DataFrame(m.usage.longest, columns=["token (▁ = space)", "characters"]), hide_index=True,
              height=250)
@@ -274,23 +283,27 @@ if savable:
     c1, c2 = st.columns([2, 3])
     c1.download_button("Download tokenizer.json", saved, f"{tok.id}.tokenizer.json", "application/json",
                        key="tr_download")
-    c1.caption(f"{len(saved):,} bytes · sha256 `{tok.sha256}`")
+    c1.caption(md_format("{n_saved:,} bytes · sha256 {sha256!c}", n_saved=len(saved), sha256=tok.sha256))
     if c1.button("Compare it with the shelf (Gemma 4, Qwen, …)", key="tr_to_selector",
                  help="Adds this tokenizer, for this session, to the selectors of the Compare, tax, word inspector and "
                        "(for BPE) Merge replay pages."):
         try:
             add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"), len(saved))
         except (zoo.ZooError, LimitError) as exc:
-            c1.error(str(exc))
+            c1.error(md_escape(str(exc)))
         else:
             st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
             st.switch_page("pages/compare.py")
+    if tok.recipe and not R.RECIPES[tok.recipe].deterministic:
+        c1.info(md_format("**Not reproducible in a new process.** Retraining {label} with the same corpus, seed "
+                          "and size after a server restart (or with `python -m core train`) can give a different "
+                          "file. {why}", label=R.RECIPES[tok.recipe].label, why=R.NOT_DETERMINISTIC_WHY),
+                icon=":material/casino:")
     verdict = "identical" if proof.identical else "NOT identical"
     c2.markdown(
-        f"Loaded back and saved again: sha256 `{proof.sha256_second[:16]}…` "
-        f"({'same file, byte for byte' if proof.sha256_first == proof.sha256_second else 'a different file'}); "
-        f"ids on all {proof.sentences:,} held-out sentences: "
-        f"{'identical' if proof.ids_identical else 'different'}. **The reloaded tokenizer is {verdict}.**"
+        md_format("Loaded back and saved again: sha256 `{v}…` ({v2}); ids on all {sentences:,} held-out "
+                  "sentences: {v3}. **The reloaded tokenizer is {verdict}.**",
+                  v=proof.sha256_second[:16], v2='same file, byte for byte' if proof.sha256_first == proof.sha256_second else 'a different file', sentences=proof.sentences, v3='identical' if proof.ids_identical else 'different', verdict=verdict)
     )
 
 up = st.file_uploader("Load a tokenizer.json (for example one downloaded above) to check it on the same held-out text",
@@ -300,7 +313,7 @@ if up is not None:
     try:
         loaded = R.load_json_bytes(data, name=up.name)
     except (R.LoadError, NativeError) as exc:
-        st.error(f"Rejected: {exc}.")
+        st.error(md_format("Rejected: {exc}.", exc=exc))
     else:
         proof = proof_cached(loaded.sha256, sha, split.seed, data, split.heldout)
         lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
@@ -310,15 +323,13 @@ if up is not None:
         except zoo.ZooError:
             pass  # checked above by the recipes loader; the selector only misses it
         except LimitError as exc:
-            st.warning(f"Not added to this session's tokenizers: {exc}.")
-        st.success(
-            f"Loaded “{up.name}”: {loaded.vocab_obtained:,} tokens, sha256 `{loaded.sha256}`"
-            + (f" — the same file as {same[0].name}." if same else ".")
-        )
+            st.warning(md_format("Not added to this session's tokenizers: {exc}.", exc=exc))
+        st.success(md_format("Loaded “{name}”: {n:,} tokens, sha256 {sha!c}{same}", name=up.name,
+                             n=loaded.vocab_obtained, sha=loaded.sha256,
+                             same=f" — the same file as {same[0].name}." if same else "."))
         st.markdown(
-            f"Re-saved: {'byte-identical' if proof.sha256_first == proof.sha256_second else 'different bytes'} "
-            f"(sha256 `{proof.sha256_second[:16]}…`); ids on {proof.sentences:,} held-out sentences: "
-            f"{'identical' if proof.ids_identical else 'different'}. Held-out: "
-            f"{lm.tokens_per_sentence:.2f} tokens/sentence, round trip {lm.round_trip_pct:.1f}%, "
-            f"UNK {lm.unk_pct:.2f}%, cut {lm.cut_pct:.1f}%."
+            md_format("Re-saved: {v} (sha256 `{v2}…`); ids on {sentences:,} held-out sentences: {v3}. "
+                      "Held-out: {tokens_per_sentence:.2f} tokens/sentence, round trip "
+                      "{round_trip_pct:.1f}%, UNK {unk_pct:.2f}%, cut {cut_pct:.1f}%.",
+                      v='byte-identical' if proof.sha256_first == proof.sha256_second else 'different bytes', v2=proof.sha256_second[:16], sentences=proof.sentences, v3='identical' if proof.ids_identical else 'different', tokens_per_sentence=lm.tokens_per_sentence, round_trip_pct=lm.round_trip_pct, unk_pct=lm.unk_pct, cut_pct=lm.cut_pct)
         )

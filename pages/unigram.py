@@ -10,7 +10,18 @@ from core.models import unigram as ug
 from core.render import render_pieces, text_direction
 from pages._algos import html_table, inject_css, trained_unigram
 from pages._charts import Arc, lattice_chart
-from pages._shared import LEARN_LANGS, LEARN_WORDS, esc, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import (
+    LEARN_LANGS,
+    LEARN_WORDS,
+    esc,
+    md_codes,
+    md_escape,
+    md_format,
+    page_header,
+    qp_init,
+    qp_sync,
+    show_tokens,
+)
 
 SOURCES = {
     "trained": "Trained here (UnigramTrainer on a bundled sample)",
@@ -30,7 +41,7 @@ model: ug.UnigramModel | None = None
 try:
     if source == "trained":
         qp_init("ug_lang", "bn", param="lang", choices=list(LEARN_LANGS))
-        qp_init("ug_size", 400, param="size", cast=int)
+        qp_init("ug_size", 400, param="size", cast=int, lo=100, hi=1500, step=20)
         c1, c2 = st.columns([1, 2])
         lang = c1.selectbox("Sample", list(LEARN_LANGS), key="ug_lang", format_func=LEARN_LANGS.get)
         size = c2.slider("Vocabulary size (the trainer may stop earlier on a small corpus)", 100, 1500, key="ug_size",
@@ -44,22 +55,22 @@ try:
         else:
             model = ug.load_bytes(up.getvalue(), up.name)
 except ug.UnigramError as exc:
-    st.error(f"Cannot use this model: {exc}.")
+    st.error(md_format("Cannot use this model: {exc}.", exc=exc))
     model = None
 
 ug_lang = st.session_state.get("ug_lang", "bn") if source == "trained" else "bn"
 qp_init(f"ug_word_{ug_lang}", LEARN_WORDS[ug_lang], param="word")  # each sample starts from a word of its own
-word = st.text_input(f"Word (up to {ug.MAX_WORD_CHARS} characters are drawn)", key=f"ug_word_{ug_lang}")
+word = st.text_input(md_format("Word (up to {MAX_WORD_CHARS} characters are drawn)", MAX_WORD_CHARS=ug.MAX_WORD_CHARS), key=f"ug_word_{ug_lang}")
 qp_sync(model=source, word=word if len(word) <= 200 else None,
         size=st.session_state.get("ug_size") if source == "trained" else None,
         lang=ug_lang if source == "trained" else None)
 
 if model is not None:
-    st.caption(f"{len(model):,} pieces from {model.source} · unknown piece "
-               f"{model.unk_piece if model.unk_piece is not None else '(none)'} scores {model.unk_score:.2f} "
-               f"(lowest score − {ug.UNK_PENALTY:g})")
+    st.caption(md_format("{n_model:,} pieces from {source} · unknown piece {v} scores {unk_score:.2f} (lowest "
+                         "score − {UNK_PENALTY:g})",
+                         n_model=len(model), source=model.source, v=model.unk_piece if model.unk_piece is not None else '(none)', unk_score=model.unk_score, UNK_PENALTY=ug.UNK_PENALTY))
     for note in model.notes:
-        st.info(note)
+        st.info(md_escape(note))
 
 if model is None:
     st.stop()
@@ -70,24 +81,25 @@ if not word.strip():
 try:
     lat = ug.lattice(word.strip(), model, k=5)
 except ug.UnigramError as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 if lat.notice:
-    st.warning(lat.notice)
+    st.warning(md_escape(lat.notice))
 
 best_ids = {(e.start, e.end) for e in lat.best.edges}
 st.subheader("Best path (Viterbi)", divider="gray")
-st.markdown(f"**{len(lat.tokens)} tokens**, total log-probability **{lat.best.score:.3f}**: "
-            + " ".join(f"`{t}`" for t, _ in lat.tokens))
+st.markdown(md_format("**{n} tokens**, total log-probability **{score:.3f}**: {pieces}", n=len(lat.tokens),
+                      score=lat.best.score, pieces=md_codes(t for t, _ in lat.tokens)))
 # a chip opens the word inspector on its word (the pieces join to lat.word, whose ▁ are spaces)
 best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _ in lat.tokens) == lat.word else None
 show_tokens(render_pieces([t.encode("utf-8") for t, _ in lat.tokens], ids=[i for _, i in lat.tokens], link=best_link,
                           unknown=() if model.unk_id is None else (model.unk_id,)))
 n_unk = sum(1 for _, i in lat.tokens if model.unk_id is not None and i == model.unk_id)
 if n_unk:
-    st.warning(f"{n_unk} token{'s' if n_unk != 1 else ''} of this word {'are' if n_unk != 1 else 'is'} unknown "
-               f"({model.unk_piece}): no piece of the model covers {'them' if n_unk != 1 else 'it'}, so the model "
-               "sees only “something unknown” there (drawn with a red UNK tag).")
+    st.warning(md_format("{n_unk} token{v} of this word {v2} unknown ({unk_piece}): no piece of the model "
+                         "covers {v3}, so the model sees only “something unknown” there (drawn with a red UNK "
+                         "tag).",
+                         n_unk=n_unk, v='s' if n_unk != 1 else '', v2='are' if n_unk != 1 else 'is', unk_piece=model.unk_piece, v3='them' if n_unk != 1 else 'it'))
 
 # ---- the lattice drawing (pages/_charts.lattice_chart, an SVG image): positions on x, each piece an arc from its
 # start to its end. Every arc is labelled up to 30 characters; past that only the best path is.
@@ -95,9 +107,14 @@ n = len(lat.word)
 arcs = [Arc(e.start, e.end, e.piece, f"{e.score:.2f}",
             "best" if (e.start, e.end) in best_ids else "unk" if e.unk else "other") for e in lat.edges]
 st.subheader("Lattice", divider="gray")
-st.caption(f"{len(lat.edges)} pieces match spans of “{lat.word}”. Orange: the best path; dotted red: unknown "
-           "characters; each arc is labelled with its piece and log-probability"
-           + (" (only the best path's, the word is long; the table below lists every edge)." if n > 30 else "."))
+if n > 30:
+    st.caption(md_format("{n_edges} pieces match spans of “{word}”. Orange: the best path; dotted red: unknown "
+                         "characters; only the best path's arcs are labelled (the word is long), with piece and "
+                         "log-probability; the table below lists every edge.", n_edges=len(lat.edges), word=lat.word))
+else:
+    st.caption(md_format("{n_edges} pieces match spans of “{word}”. Orange: the best path; dotted red: unknown "
+                         "characters; each arc is labelled with its piece and log-probability.",
+                         n_edges=len(lat.edges), word=lat.word))
 st.html(lattice_chart(list(lat.word), arcs, labels=n <= 30, rtl=text_direction(lat.word) == "rtl",
                       alt=f"Lattice of {lat.word}: {len(lat.edges)} pieces, best path "
                           + " | ".join(lat.best.pieces)))
@@ -112,7 +129,7 @@ st.html(html_table(["rank", "pieces", "log-probability", "probability vs best"],
                    ["tl-hit"] + [""] * (len(rows) - 1), testid="ug-top"))
 st.caption("Probability of a segmentation = product of its pieces' probabilities = exp(sum of log-probabilities).")
 
-with st.expander(f"All {len(lat.edges)} lattice edges"):
+with st.expander(md_format("All {n_edges} lattice edges", n_edges=len(lat.edges))):
     st.dataframe(
         [{"start": e.start, "end": e.end, "piece": e.piece, "id": e.id, "log p": round(e.score, 4),
           "best path": (e.start, e.end) in best_ids, "unknown": e.unk} for e in lat.edges],

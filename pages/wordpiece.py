@@ -10,6 +10,9 @@ from pages._shared import (
     LEARN_LANGS,
     esc,
     learn_lines,
+    md_codes,
+    md_escape,
+    md_format,
     page_header,
     qp_init,
     qp_sync,
@@ -48,7 +51,7 @@ with main:
             vocab = wp.parse_typed_vocab(typed)
         elif source == "trained":
             qp_init("wp_lang", "bn", param="lang", choices=list(LEARN_LANGS))
-            qp_init("wp_size", 300, param="size", cast=int)
+            qp_init("wp_size", 300, param="size", cast=int, lo=80, hi=1500, step=20)
             c1, c2 = st.columns([1, 2])
             lang = c1.selectbox("Sample", list(LEARN_LANGS), key="wp_lang", format_func=LEARN_LANGS.get)
             size = c2.slider("Vocabulary size", 80, 1500, key="wp_size", step=20)
@@ -61,14 +64,15 @@ with main:
             else:
                 vocab = wp.load_vocab_bytes(up.getvalue(), up.name)
     except wp.VocabError as exc:
-        st.error(f"Cannot use this vocabulary: {exc}.")
+        st.error(md_format("Cannot use this vocabulary: {exc}.", exc=exc))
         vocab = None
 
     if vocab is not None:
-        st.caption(f"{len(vocab):,} entries · unknown token {vocab.unk_token} · prefix {vocab.prefix} · "
-                   f"words longer than {vocab.max_input_chars_per_word} characters become {vocab.unk_token}")
+        st.caption(md_format("{n_vocab:,} entries · unknown token {unk_token} · prefix {prefix} · words longer "
+                             "than {max_input_chars_per_word} characters become {unk_token}",
+                             n_vocab=len(vocab), unk_token=vocab.unk_token, prefix=vocab.prefix, max_input_chars_per_word=vocab.max_input_chars_per_word))
         for note in vocab.notes:
-            st.info(note)
+            st.info(md_escape(note))
 
     trained_lang = st.session_state.get("wp_lang", "bn") if source == "trained" else None
     default_text = "ঘরের দামি ঘরেই" if source == "typed" else learn_lines(trained_lang or "bn")[0]
@@ -92,12 +96,12 @@ with main:
                 spans.append((w.start + s.position, w.start + end))
                 ids.append(tok_id)
         st.subheader("Result", divider="gray")
-        st.markdown(f"**{len(trace.pieces)} tokens:** " + " ".join(f"`{p}`" for p in trace.pieces))
+        st.markdown(md_format("**{n} tokens:** {pieces}", n=len(trace.pieces), pieces=md_codes(trace.pieces)))
         show_tokens(spans_chips(text, spans, ids, link=chip_links(text)))  # a chip opens the word inspector
         unk_words = [w for w in trace.words if w.unk]
         if unk_words:
-            st.warning(f"{len(unk_words)} word(s) became {vocab.unk_token}: "
-                       + ", ".join(w.word for w in unk_words[:10]) + ". Their meaning is lost to the model.")
+            st.warning(md_format("{n} word(s) became {unk}: {words}. Their meaning is lost to the model.", n=len(unk_words),
+                                 unk=vocab.unk_token, words=", ".join(w.word for w in unk_words[:10])))
 
         st.subheader("Steps for one word", divider="gray")
         labels = [f"{k + 1}. {w.word}" + (f"  → {vocab.unk_token}" if w.unk else "") for k, w in enumerate(trace.words)]
@@ -107,7 +111,7 @@ with main:
                             key=f"wp_word_{hash(text)}")
         word = trace.words[pick]
         if word.too_long:
-            st.error(f"“{word.word[:40]}…” has {len(word.word)} characters: {word.reason}.")
+            st.error(md_format("“{v}…” has {n_word} characters: {reason}.", v=word.word[:40], n_word=len(word.word), reason=word.reason))
         else:
             n_steps = len(word.steps)
             upto = st.slider("Show steps", 1, n_steps, n_steps, key=f"wp_step_{pick}_{n_steps}") if n_steps > 1 else 1
@@ -123,9 +127,9 @@ with main:
                                    ["tl-hit" if c.found else "" for c in s.candidates], testid="wp-steps"))
             if upto == n_steps:
                 if word.unk:
-                    st.error(f"Result: {vocab.unk_token}. {word.reason[:1].upper() + word.reason[1:]}.")
+                    st.error(md_format("Result: {unk_token}. {v}.", unk_token=vocab.unk_token, v=word.reason[:1].upper() + word.reason[1:]))
                 else:
-                    st.success("Result: " + " ".join(word.pieces))
+                    st.success(md_format("Result: {pieces}", pieces=" ".join(word.pieces)))
     elif vocab is not None:
         st.info("Type some text to encode.")
 
@@ -156,8 +160,9 @@ with side:
         classes.append("tl-changed" if differ else "")
     st.html(html_table(["#", "WordPiece score picks", "BPE count picks", ""], rows, classes, testid="wp-score"))
     n_diff = sum(1 for a, b in zip(by_score, by_count) if a.chosen.merged != b.chosen.merged)
-    st.caption(f"The two runs choose differently at {n_diff} of {len(rows)} steps. The score favours pairs whose "
-               "parts rarely appear apart, even if the pair itself is rare.")
+    st.caption(md_format("The two runs choose differently at {n_diff} of {n_rows} steps. The score favours "
+                         "pairs whose parts rarely appear apart, even if the pair itself is rare.",
+                         n_diff=n_diff, n_rows=len(rows)))
     if by_score:
         with st.expander("Words after the WordPiece-score run"):
             st.html(html_table(["word", "pieces"], [[esc(w), esc(" ".join(p))] for w, p in by_score[-1].segmentations[:60]]))
