@@ -778,12 +778,20 @@ def legend_html(lang: str | None = None) -> str:
         )
 
 
+#: Content-Security-Policy of every exported page: nothing is loaded from anywhere (no
+#: script, no remote image, font, style or frame); inline styles and ``data:`` images only.
+REPORT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; "
+              "base-uri 'none'; form-action 'none'")
+
+
 def standalone_page(body: str, title: str = "Tokenizer Lab", lang: str = "en") -> str:
-    """A complete HTML document with :data:`CSS`, for exports and tests (``lang``: its language; Persian is laid
-    out right to left)."""
+    """A complete HTML document with :data:`CSS`, for exports and tests; its
+    :data:`REPORT_CSP` meta comes first in ``<head>`` so it governs everything after it. ``lang``: its
+    language (Persian is laid out right to left)."""
     direction = ' dir="rtl"' if lang in RTL_LANGS else ""
     return (
         f'<!doctype html><html lang="{html.escape(lang, quote=True)}"{direction}><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{REPORT_CSP}">'
         f'<title>{html.escape(title)}</title>'
         f"<style>{CSS}</style></head><body>{body}</body></html>"
     )
@@ -793,7 +801,10 @@ def standalone_page(body: str, title: str = "Tokenizer Lab", lang: str = "en") -
 # Markdown: user text as literal text
 # ---------------------------------------------------------------------------
 
-_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~\"'])")
+#: ASCII punctuation Markdown could read as syntax. Beyond CommonMark's: ``:`` and ``@`` (GFM and
+#: Streamlit turn bare ``http://…``, ``www.…`` and ``a@b.c`` into live links; Streamlit reads
+#: ``:red[…]`` and ``:material/…:``) and ``$`` (Streamlit renders ``$…$`` as KaTeX math).
+_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~\"':@$])")
 
 
 def md_text(value: object) -> str:
@@ -804,7 +815,7 @@ def md_text(value: object) -> str:
     (CommonMark allows both everywhere in text); line breaks become spaces.
 
     >>> md_text("![x](http://h/x.png) <img src=x>")
-    '\\\\!\\\\[x\\\\]\\\\(http://h/x\\\\.png\\\\) &lt;img src=x&gt;'
+    '\\\\!\\\\[x\\\\]\\\\(http\\\\://h/x\\\\.png\\\\) &lt;img src=x&gt;'
     """
     text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_PUNCT.sub(r"\\\1", text).replace("\r", " ").replace("\n", " ")

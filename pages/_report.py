@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 import streamlit as st
 
 from core.analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
-from pages._shared import _, current_lang
+from pages._shared import _, current_lang, md_escape
 from pages._training import bar_progress
 
 _KEY = "cmp_report"
@@ -56,7 +56,7 @@ def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], 
         saved = st.session_state.get(_KEY)
         if saved and saved[0] == digest:
             if saved[3]:
-                st.error(saved[3])
+                st.error(md_escape(saved[3]))
                 return
             st.caption(_("Same figures as the table above (safe mode: typed special tokens stay text)."))
             c1, c2 = st.columns(2)

@@ -29,7 +29,7 @@ from core.pretrained.shelf import install_hint
 from core.render import render_table
 from core.text import limits
 from core.tokens import EncodingStats, Tokenizer, table_stats, token_table
-from pages._shared import _, bpe_trace, current_lang, sample, tr
+from pages._shared import Md, _, bpe_trace, current_lang, md_escape, md_format, sample, tr
 
 #: Merges trained on the sample (it runs out of pairs before this on the bundled text).
 MAX_SAMPLE_MERGES = 2000
@@ -91,8 +91,10 @@ def _options() -> dict[str, TokenizerOption]:
     pretrained = [
         TokenizerOption(
             e.id, e.name, vendor_of(e), _pretrained(e.id),
-            help=f"{e.algorithm}, vocabulary {e.vocab_size:,}; {e.licence}; loaded offline from {e.source} (sha256 checked)."
-                 + "".join(f" Also used by {who}." for who in shared_by(e.id)) + (f" {e.note}" if e.note else ""),
+            help=md_format("{algorithm}, vocabulary {size:,}; {licence}; loaded offline from {source} (sha256 checked)."
+                           "{also}{note}", algorithm=e.algorithm, size=e.vocab_size, licence=e.licence, source=e.source,
+                           also="".join(f" Also used by {who}." for who in shared_by(e.id)),
+                           note=f" {e.note}" if e.note else ""),
         )
         for e in zoo.ENTRIES.values()
         if e.loader != "baseline"
@@ -253,7 +255,7 @@ def pick_tokenizers(label_text: str, key: str, *, only: Callable[[str], bool] | 
 
         ids = [i for i in ids if hit(i) or i in chosen]
     st.session_state[key] = chosen
-    return box.multiselect(label_text, ids, key=key, format_func=label)
+    return box.multiselect(md_escape(label_text), ids, key=key, format_func=label)
 
 
 def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = None,
@@ -269,7 +271,7 @@ def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = 
         ids = [i for i in ids if all(w in f"{extra.get(i) or label(i)} {i}".lower() for w in q.split()) or i == current]
     if not ids:
         ids = [current] if current else list(extra)[:1]
-    return box.selectbox(label_text, ids, key=key, format_func=lambda i: extra.get(i) or label(i))
+    return box.selectbox(md_escape(label_text), ids, key=key, format_func=lambda i: extra.get(i) or label(i))
 
 
 def get_tokenizer(tid: str) -> PretrainedTokenizer:
@@ -287,9 +289,8 @@ def ready(ids: list[str]) -> list[str]:
     for tid in ids:
         e = zoo.ENTRIES.get(tid)
         if e is not None and not e.available:
-            st.info(_("**{tokenizer}** is not installed on this machine. Run `{command}` (or `python -m core zoo "
-                      "install` for the whole shelf; needs the network once), then reload.").format(
-                tokenizer=e.name, command=install_hint(e)))
+            st.info(md_format(_("**{tokenizer}** is not installed on this machine. Run `{command}` (or `python -m core zoo "
+                      "install` for the whole shelf; needs the network once), then reload."), tokenizer=e.name, command=Md(install_hint(e))))  # our own command, shown in its code span
         else:
             out.append(tid)
     return out

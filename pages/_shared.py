@@ -22,6 +22,8 @@ is on ``sys.path`` because ``app.py`` lives there).
 from __future__ import annotations
 
 import html
+import re
+import string
 import threading
 from typing import Any, Callable
 
@@ -34,13 +36,16 @@ from core.i18n import (
     N_,
     NATIVE_DIGIT_LANGS,
     RTL_LANGS,
+    RtlTemplate,
     Translator,
     activate,
+    isolate,
     normalize_lang,
     translator,
 )
 from core.models.bpe import parse_word_table, train_bpe
 from core.render import CSS as TOKEN_CSS
+from core.render import md_code, md_text
 from core.tokens import EncodingStats
 
 #: Longest text the pages analyse (characters). Longer input is cut with a visible notice.
@@ -197,9 +202,9 @@ def page_header(title: str, why: str) -> None:
         css += RTL_CSS
     st.html(f"<style>{css}</style>")
     st.html(NAV_SCRIPT, unsafe_allow_javascript=True)
-    st.title(title)
+    st.title(md_format(title))
     if not classroom():  # on a projector the first screen is for the lesson, not the explanation
-        st.caption(why)
+        st.caption(md_format(why))
 
 
 #: In-app links (token chips ``a.tl-link``, example links ``a.tl-nav``): a click moves
@@ -281,13 +286,20 @@ def sidebar_controls() -> None:
 
 
 def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[[str], Any] = str,
-            choices: Any = None) -> None:
+            choices: Any = None, lo: float | None = None, hi: float | None = None, step: int | None = None,
+            max_len: int | None = None) -> None:
     """Give widget ``key`` its starting value: the URL's ``param`` if valid, else ``default``.
 
     Acts when the key has no value yet (first run of the page in this session),
     or once when the URL carries the parameter and is not the one this session
     last wrote (a chip or example link was followed, see :data:`NAV_SCRIPT`);
     otherwise the widget stays the source of truth.
+
+    A URL value is never trusted (issue 16): one that does not cast or is not
+    in ``choices`` is refused, a number outside ``lo``..``hi`` is clamped (and
+    snapped to ``lo`` + a multiple of ``step``), text is cut to ``max_len``
+    characters, and unknown items of a comma list are dropped; each time with
+    a visible warning that names the parameter (see :func:`_url_value`).
     """
     raw = st.query_params.get(param or key)
     url = repr(sorted(st.query_params.to_dict().items()))
@@ -305,13 +317,50 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     used[key] = url  # this URL has given its value once; later reruns keep the widget's
     value = default
     if raw is not None:
-        try:
-            value = cast(raw)
-        except (TypeError, ValueError):
-            value = default
-        if choices is not None and value not in choices:
-            value = default
+        value, note = _url_value(raw, default, cast, choices, lo, hi, step, max_len)
+        if note:
+            st.warning(md_format("Link parameter {param!c}: {note}", param=f"{param or key}={raw[:60]}"
+                                 + ("…" if len(raw) > 60 else ""), note=note), icon=":material/link_off:")
     st.session_state[key] = value
+
+
+def _url_value(raw: str, default: Any, cast: Callable[[str], Any], choices: Any, lo: float | None,
+               hi: float | None, step: int | None, max_len: int | None) -> tuple[Any, str]:
+    """``(value, note)`` for one URL parameter: the value to use and, if the URL's was changed, why."""
+    try:
+        value = cast(raw)
+    except (TypeError, ValueError, OverflowError):
+        return default, md_format("not understood; using {default}.", default=default)
+    if choices is not None and value not in choices:
+        return default, md_format("not one of {choices}; using {default}.", choices=", ".join(map(str, choices)),
+                                  default=default)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and (lo is not None or hi is not None):
+        clamped = min(hi, value) if hi is not None else value
+        clamped = max(lo, clamped) if lo is not None else clamped
+        if step and lo is not None:
+            clamped = min(hi if hi is not None else clamped, lo + round((clamped - lo) / step) * step)
+        if clamped != value:
+            return type(value)(clamped), md_format("outside {lo}..{hi}; using {value}.", lo=lo, hi=hi, value=clamped)
+    if isinstance(value, str) and max_len is not None and len(value) > max_len:
+        return value[:max_len], md_format("longer than {n:,} characters; using the first {n:,}.", n=max_len)
+    if isinstance(value, list) and raw:  # an empty list is this app's own link to "nothing chosen"
+        items = [item for item in raw.split(",") if item]
+        if (not value or not items) and default:
+            return default, md_format("no known item; using the default ({default}).",
+                                      default=", ".join(map(str, default)))
+        dropped = [item for item in items if item not in map(str, value)]
+        if dropped:
+            return value, md_format("unknown {items} left out.", items=", ".join(dropped[:5])
+                                    + (f" (and {len(dropped) - 5} more)" if len(dropped) > 5 else ""))
+    return value, ""
+
+
+def qp_hold(key: str) -> None:
+    """The URL of this run gives widget ``key`` no value: the widget was just set by the user
+    (a callback), and the URL may still be an older one this session wrote (the browser's
+    address lags behind quick reruns)."""
+    used = st.session_state.setdefault("_qp_used", {})
+    used[key] = repr(sorted(st.query_params.to_dict().items()))
 
 
 def _url_moved() -> bool:
@@ -366,10 +415,10 @@ def decode_upload(raw: bytes, name: str = "file") -> tuple[str | None, str | Non
 def limit_text(text: str, where: Any = st) -> str:
     """Cut ``text`` to :data:`MAX_CHARS` with a visible notice."""
     if len(text) > MAX_CHARS:
-        where.warning(_(
+        where.warning(md_format(_(
             "Input limited: showing the first {limit} of {total} characters "
             "(the app analyses at most {limit} characters at once; use `python -m core` for more)."
-        ).format(limit=num(MAX_CHARS), total=num(len(text))))
+        ), limit=num(MAX_CHARS), total=num(len(text))))
         return text[:MAX_CHARS]
     return text
 
@@ -386,7 +435,7 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
     the user removes it from the uploader, uploads another or presses "Forget".
     """
     qp_init(key, default, param="text")
-    text = st.text_area(label or _("Text"), key=key, height=height)
+    text = st.text_area(md_escape(label or _("Text")), key=key, height=height)
     if upload:
         up_key, kept_key, had_key = f"{key}_upload", f"{key}_upload_kept", f"{key}_upload_had"
         fresh = up_key not in st.session_state  # the uploader is new on this run: the page was left, or first visit
@@ -400,22 +449,21 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
             decoded, err = decode_upload(up.getvalue(), up.name)
             if err:
                 st.session_state.pop(kept_key, None)
-                st.error(err)
+                st.error(md_escape(err))
             else:
                 st.session_state[kept_key] = (up.name, decoded or "")
                 n = len(decoded or "")
-                st.info(ngettext("Using the uploaded file “{name}” ({count} character).",
-                                 "Using the uploaded file “{name}” ({count} characters).", n).format(
-                    name=up.name, count=num(n)))
+                st.info(md_format(ngettext("Using the uploaded file “{name}” ({count} character).",
+                                 "Using the uploaded file “{name}” ({count} characters).", n), name=up.name, count=num(n)))
                 text = decoded or ""
         elif had:  # the user removed the file from the uploader
             st.session_state.pop(kept_key, None)
         elif kept_key in st.session_state:
             name, kept = st.session_state[kept_key]
             c1, c2 = st.columns([5, 1], vertical_alignment="center")
-            c1.info(ngettext("Using the uploaded file “{name}” ({count} character), kept since you uploaded it.",
+            c1.info(md_format(ngettext("Using the uploaded file “{name}” ({count} character), kept since you uploaded it.",
                              "Using the uploaded file “{name}” ({count} characters), kept since you uploaded it.",
-                             len(kept)).format(name=name, count=num(len(kept))))
+                             len(kept)), name=name, count=num(len(kept))))
             if c2.button(_("Forget it"), key=f"{key}_upload_forget", help=_("Use the text box instead of this file.")):
                 st.session_state.pop(kept_key, None)
                 st.rerun()
@@ -452,17 +500,87 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+class Md(str):
+    """Markdown that is safe to render as is: the result of :func:`md_escape` / :func:`md_format`.
+
+    :func:`md_format` inserts an ``Md`` value without escaping it again, so safe pieces compose.
+    """
+
+
+def md_escape(value: object) -> Md:
+    """``value`` as Markdown that shows exactly its text (no link, image, HTML or emphasis).
+
+    Every user string on its way to ``st.markdown``, ``st.caption``, ``st.error`` & co.,
+    a widget label or ``help=`` goes through this or :func:`md_format`
+    (``tests/test_md_sinks.py`` checks the pages).
+    """
+    return value if isinstance(value, Md) else Md(_md_user(value))
+
+
+#: Streamlit turns bare URLs and e-mail addresses in rendered text into live links (after Markdown's
+#: escapes are read), so escaping alone cannot stop them: a WORD JOINER (U+2060, invisible) after the
+#: scheme's colon, after ``www`` and before ``@`` breaks the match and the text still reads the same.
+_BARE_LINK = re.compile(r"(\\:)(?=//)|(?i:(www))(?=\\\.)|(?=\\@)")
+
+
+def _md_user(value: object) -> str:
+    """One user value as Markdown text: escaped (:func:`core.render.md_text`) and never a live link."""
+    return _BARE_LINK.sub(lambda m: (m.group(1) or m.group(2) or "") + "\u2060", md_text(value))
+
+
+_FORMATTER = string.Formatter()
+
+
+def md_format(template: str, **values: Any) -> Md:
+    """A trusted Markdown ``template`` (a literal, or a translated literal) with each ``{name}`` filled
+    with its value shown literally.
+
+    ``{name:spec}`` formats as ``str.format`` does, then escapes; ``{name!c}`` shows the value as a
+    code span; an :class:`Md` value (from this function or :func:`md_escape`) is inserted as is.
+    With no values the template is returned unchanged (a trusted Markdown string held in a variable,
+    e.g. a page's explanation).
+
+    >>> md_format("**{n:,}** tokens in {name} · id {tok!c}", n=1200, name="*x*", tok="a`b")
+    '**1,200** tokens in \\\\*x\\\\* · id ``a`b``'
+    """
+    if not values:
+        return Md(template)
+    out: list[str] = []
+    for literal, field, spec, conversion in _FORMATTER.parse(template):
+        out.append(literal)
+        if field is None:
+            continue
+        value, _used = _FORMATTER.get_field(field, (), values)
+        if isinstance(value, Md) and not spec and conversion is None:
+            out.append(value)
+            continue
+        if conversion == "r":
+            value = repr(value)
+        elif conversion == "s":
+            value = str(value)
+        text = format(value, spec or "")
+        piece = md_code(text) if conversion == "c" else _md_user(text)
+        # a right-to-left sentence (Persian) keeps each left-to-right value in its own bidi island (core.i18n)
+        out.append(isolate(piece) if isinstance(template, RtlTemplate) else piece)
+    return Md("".join(out))
+
+
+def md_codes(values: Any, sep: str = " ") -> Md:
+    """Each of ``values`` as a code span (shown literally), joined by ``sep``."""
+    return Md(sep.join(md_code(v) for v in values))
+
+
 def show_tokens(html_text: str) -> None:
     """Put HTML from :mod:`core.render` on the page (styles come from :func:`page_header`)."""
     st.html(html_text)
 
 
-def stats_line(s: EncodingStats) -> str:
+def stats_line(s: EncodingStats) -> Md:
     """The counts shown under each rendered encoding, as one markdown line."""
-    return ngettext(
+    return md_format(ngettext(
         "**{count} token** · {per_word} tokens/word · {chars} chars/token · {bytes} bytes/token · "
         "cut% {cut} · bad% {bad}",
         "**{count} tokens** · {per_word} tokens/word · {chars} chars/token · {bytes} bytes/token · "
         "cut% {cut} · bad% {bad}", s.tokens,
-    ).format(count=num(s.tokens), per_word=num(s.tokens_per_word, 2), chars=num(s.chars_per_token, 2),
+    ), count=num(s.tokens), per_word=num(s.tokens_per_word, 2), chars=num(s.chars_per_token, 2),
              bytes=num(s.bytes_per_token, 2), cut=num(s.cut_pct, 1), bad=num(s.bad_pct, 1))

@@ -17,7 +17,7 @@ from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.assets import BUNDLED_CORPUS
 from core.render import visible_text
-from pages._shared import _, esc
+from pages._shared import _, esc, md_format
 
 #: Longest corpus the page trains on (characters); larger ones are refused with this limit named.
 MAX_TRAIN_CHARS = 2_000_000
@@ -45,7 +45,7 @@ def bar_progress(bar, start: float, span: float, label: str) -> Callable[[int, i
 
     def report(done: int, total: int, what: str) -> None:
         frac = start + span * (min(done, total) / total if total else 1.0)
-        bar.progress(min(max(frac, 0.0), 1.0), text=f"{label}: {what}…")
+        bar.progress(min(max(frac, 0.0), 1.0), text=md_format("{label}: {what}…", label=label, what=what))
 
     return report
 

@@ -29,6 +29,8 @@ from pages._shared import (
     _,
     classroom,
     current_lang,
+    md_escape,
+    md_format,
     ngettext,
     num,
     page_header,
@@ -69,11 +71,10 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
             tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
             add_session_tokenizer(tok, len(data))
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(_("Could not load “{name}”: {error}").format(name=up.name, error=exc))
+            st.error(md_format(_("Could not load “{name}”: {error}"), name=up.name, error=exc))
         else:
             added = tok.id
-            st.success(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…").format(
-                name=up.name, algorithm=tok.entry.algorithm, count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
+            st.success(md_format(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…"), name=up.name, algorithm=tok.entry.algorithm, count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
     hub_id = st.text_input(_("Hugging Face Hub id (needs the network)"), placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button(_("Fetch from the Hub"), disabled=not hub_id.strip()):
         try:
@@ -82,14 +83,13 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
                 tok = zoo.load_hub(hub_id.strip())
             add_session_tokenizer(tok)
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(str(exc))
+            st.error(md_escape(str(exc)))
         else:
             added = tok.id
-            st.success(_("Loaded {id} ({count} tokens).").format(id=tok.id, count=num(tok.vocab_size)))
+            st.success(md_format(_("Loaded {id} ({count} tokens)."), id=tok.id, count=num(tok.vocab_size)))
     if user:
-        st.button(ngettext("Forget this session's {count} uploaded or trained tokenizer",
-                           "Forget this session's {count} uploaded or trained tokenizers", len(user)).format(
-            count=num(len(user))), key="cmp_forget", on_click=forget_session_tokenizers)
+        st.button(md_format(ngettext("Forget this session's {count} uploaded or trained tokenizer",
+                           "Forget this session's {count} uploaded or trained tokenizers", len(user)), count=num(len(user))), key="cmp_forget", on_click=forget_session_tokenizers)
 
 qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 if added and added not in st.session_state["cmp_tok"]:
@@ -118,28 +118,27 @@ else:
             tok = get(tid)
             enc = tok.encode(text, allow_special=unsafe)
         except (zoo.ZooError, ValueError) as exc:
-            st.error(_("{tokenizer}: {error}").format(tokenizer=tid, error=exc))
+            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=exc))
             continue
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
-        st.markdown(f"#### {tok.name}")
+        st.markdown(md_format("#### {name}", name=tok.name))
         shared = "".join(" · " + _("also used by {who}").format(who=who) for who in shared_by(tok.id))
-        st.caption(_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
-            algorithm=tok.entry.algorithm, count=num(tok.vocab_size), licence=tok.entry.licence, source=tok.entry.source)
-                   + shared + (f" · {tok.entry.note}" if tok.entry.note else ""))
+        st.caption(md_format("{about}{shared}{note}", about=_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
+            algorithm=tok.entry.algorithm, count=num(tok.vocab_size), licence=tok.entry.licence, source=tok.entry.source),
+            shared=shared, note=f" · {tok.entry.note}" if tok.entry.note else ""))
         hits = tok.special_hits(text)
         if hits:
             spelled = ", ".join(sorted({h.text for h in hits}))
             if unsafe:
-                st.error(_("{spelled} became control token(s) {ids}: a prompt-injection path.").format(
-                    spelled=spelled, ids=sorted({h.id for h in hits})))
+                st.error(md_format(_("{spelled} became control token(s) {ids}: a prompt-injection path."), spelled=spelled, ids=sorted({h.id for h in hits})))
             else:
-                st.warning(_("The text spells control token(s) {spelled} of this tokenizer; encoded here as plain "
-                             "text.").format(spelled=spelled))
+                st.warning(md_format(_("The text spells control token(s) {spelled} of this tokenizer; encoded here as plain "
+                             "text."), spelled=spelled))
         show_tokens(render_encoding(enc, max_tokens=max_tokens, link=chip_links(text, [i for i in chosen if i in zoo.ENTRIES])))
-        extra = (" · " + _("unknown {count}").format(count=num(summary.unknown))) if summary.unknown else ""
-        trip = _("round trip ok") if summary.round_trip_ok else _("**round trip changes the text**")
-        st.markdown(stats_line(stats(enc)) + f"{extra} · {trip}")
+        extra = md_format(" · " + _("unknown {count}"), count=num(summary.unknown)) if summary.unknown else ""
+        trip = md_format(_("round trip ok") if summary.round_trip_ok else _("**round trip changes the text**"))
+        st.markdown(md_format("{stats}{extra} · {trip}", stats=stats_line(stats(enc)), extra=extra, trip=trip))
     if rows:
         st.markdown(_("#### Table"))
         df = pd.DataFrame(rows)  # exported with its English column names (scripts read them); shown translated

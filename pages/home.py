@@ -9,6 +9,8 @@ from pages._shared import (
     _,
     classroom,
     current_lang,
+    md_escape,
+    md_format,
     page_header,
     qp_init,
     qp_sync,
@@ -44,7 +46,7 @@ chosen: list[str] = st.multiselect(
 )
 size = None
 if any(options[i].sized for i in chosen):
-    qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=lambda v: max(0, min(500, int(v))))
+    qp_init("home_merges", DEFAULT_MERGES, param="merges", cast=int, lo=0, hi=500, step=10)
     size = st.slider(_("BPE merges (for tokenizers trained here)"), 0, 500, key="home_merges", step=10,
                      help=_("Merges learned on the bundled shop text (Bangla + English). That text runs out of "
                             "pairs after about 470 (code points) or 520 (bytes) merges; the name shows the real count."))
@@ -63,9 +65,8 @@ else:
         try:
             st_stats, chips, name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
         except Exception as exc:  # a tokenizer failing must not take the page down
-            st.error(_("{tokenizer}: could not encode this text ({error}).").format(
-                tokenizer=_(opt.label), error=f"{type(exc).__name__}: {exc}"))
+            st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {exc}"))
             continue
-        st.subheader(name, divider="gray")
-        st.markdown(stats_line(st_stats))
+        st.subheader(md_escape(name), divider="gray")
+        st.markdown(md_escape(stats_line(st_stats)))
         show_tokens(chips)

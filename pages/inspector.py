@@ -18,7 +18,19 @@ from core.i18n import FSI, PDI
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready
-from pages._shared import _, current_lang, esc, ngettext, page_header, qp_init, qp_sync, show_tokens, tr
+from pages._shared import (
+    _,
+    current_lang,
+    esc,
+    md_escape,
+    md_format,
+    ngettext,
+    page_header,
+    qp_init,
+    qp_sync,
+    show_tokens,
+    tr,
+)
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
 IDS = list(zoo.ENTRIES)
@@ -31,7 +43,7 @@ page_header(
       "which pairs have none, and which tokens end inside a letter. Click any token chip elsewhere in the app to land here."),
 )
 
-qp_init("in_word", "রাজশাহী", param="word")
+qp_init("in_word", "রাজশাহী", param="word", max_len=MAX_WORD_CHARS)
 qp_init("in_en", "", param="en")
 qp_init("in_tok", [i for i in DEFAULT_TOK if i in IDS], param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 c1, c2 = st.columns([2, 2])
@@ -91,10 +103,10 @@ try:
             views.append(explain(tok, word, translation=english or None, lang=current_lang(), digits=tr().digits))
             sources[tok.id] = tok.entry.source
         except zoo.ZooError as exc:
-            st.error(f"{tid}: {exc}")
+            st.error(md_format("{tid}: {exc}", tid=tid, exc=exc))
     result = Inspection(facts, tuple(views), english or None)
 except InspectError as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 
 st.markdown(_("#### The word"))
@@ -116,8 +128,8 @@ st.dataframe(
 
 show_tokens(legend_html(current_lang()))
 for view in result.views:
-    st.markdown(f"#### {view.name}")
-    st.caption(f"{view.algorithm} · {sources[view.tokenizer]}")  # names and sources: not translated
+    st.markdown(md_format("#### {name}", name=view.name))
+    st.caption(md_format("{algorithm} · {source}", algorithm=view.algorithm, source=sources[view.tokenizer]))  # names and sources: not translated
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

@@ -8,7 +8,19 @@ from core.i18n import N_
 from core.pipeline import normalize as N
 from pages._algos import asset_text, big_text, html_table, inject_css
 from pages._selector import encode_cached, option_label, tokenizer_options
-from pages._shared import _, esc, ngettext, num, page_header, qp_init, qp_sync, text_input, url_text
+from pages._shared import (
+    _,
+    esc,
+    md_escape,
+    md_format,
+    ngettext,
+    num,
+    page_header,
+    qp_init,
+    qp_sync,
+    text_input,
+    url_text,
+)
 
 EXAMPLES = {
     "trap": (N_("Uncased-BERT trap (Bangla)"), "ব্যাগ খুশি পৌঁছাবে শাড়ি"),
@@ -80,12 +92,12 @@ else:
 qp_sync(example=st.session_state["norm_example"], text=url_text(text), form=form)
 
 if res.notice:
-    st.warning(res.notice)
+    st.warning(md_escape(res.notice))
 left, right = st.columns(2)
 left.html(big_text(res.before, _("Before")))
 right.html(big_text(res.after, _("After {normalizer}").format(normalizer=label)))
 if res.before == res.after:
-    st.success(_("{normalizer} leaves this text exactly as it is.").format(normalizer=label))
+    st.success(md_format(_("{normalizer} leaves this text exactly as it is."), normalizer=label))
 for w in res.warnings:
     ex = ("  \n" + _("Examples: {examples}").format(examples=" · ".join(w.examples))) if w.examples else ""
     (st.error if w.kind == "marks-removed" else st.warning)(w.message + ex)
@@ -104,17 +116,15 @@ for c in res.clusters:
         classes.append("tl-changed" if r.op in ("replace", "delete", "insert") else "")
 MAX_ROWS = 1500
 if len(rows) > MAX_ROWS:
-    st.warning(_("Showing the first {shown} of {total} rows; turn on “Only changed letters” or shorten the text.").format(
-        shown=num(MAX_ROWS), total=num(len(rows))))
+    st.warning(md_format(_("Showing the first {shown} of {total} rows; turn on “Only changed letters” or shorten the text."), shown=num(MAX_ROWS), total=num(len(rows))))
     rows, classes = rows[:MAX_ROWS], classes[:MAX_ROWS]
 if rows:
     st.html(html_table([_("at"), _("letter"), _("code points before"), _("code points after"), _("change")], rows,
                        classes, testid="norm-table"))
 elif text:
     st.caption(_("No letter changed."))
-st.caption(_("Aligned by {method}: each letter (grapheme cluster) of the input next to what it became; highlighted "
-             "rows change the text, “re-spelled” rows are the same text in other code points.").format(
-    method=res.aligned_by))
+st.caption(md_format(_("Aligned by {method}: each letter (grapheme cluster) of the input next to what it became; highlighted "
+             "rows change the text, “re-spelled” rows are the same text in other code points."), method=res.aligned_by))
 
 # ---- rule builder
 st.subheader(_("Rule builder: custom replacements"), divider="gray")
@@ -134,15 +144,14 @@ try:
     rule_res = N.apply_rules(rule_text, rules)
     export = N.rules_json(rules)
 except N.RuleError as exc:
-    st.error(_("Cannot build the normalizer: {error}.").format(error=exc))
+    st.error(md_format(_("Cannot build the normalizer: {error}."), error=exc))
 else:
     a, b = st.columns(2)
     a.html(big_text(rule_res.before, _("Before")))
     b.html(big_text(rule_res.after, ngettext("After {count} rule", "After {count} rules", len(rules)).format(
         count=num(len(rules)))))
     changed = [c for c in rule_res.clusters if c.changed]
-    st.caption(ngettext("{count} letter changed: {list}", "{count} letters changed: {list}", len(changed)).format(
-        count=num(len(changed)), list=", ".join(f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
+    st.caption(md_format(ngettext("{count} letter changed: {list}", "{count} letters changed: {list}", len(changed)), count=num(len(changed)), list=", ".join(f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
                                                       for c in changed[:12])))
     opts = tokenizer_options()
     ids = list(opts)
@@ -154,11 +163,9 @@ else:
         # (not "_" for the unused chips: that name is the translation function)
         before_stats, _chips, name = encode_cached(tok, size, rule_res.before, 50)
         after_stats, _chips, _name = encode_cached(tok, size, rule_res.after, 50)
-        st.markdown(_("**{tokenizer}**: {before} tokens before → **{after} after** the rules.").format(
-            tokenizer=name, before=num(before_stats.tokens), after=num(after_stats.tokens)))
+        st.markdown(md_format(_("**{tokenizer}**: {before} tokens before → **{after} after** the rules."), tokenizer=name, before=num(before_stats.tokens), after=num(after_stats.tokens)))
     except Exception as exc:  # a tokenizer failing must not take the page down
-        st.error(_("{tokenizer}: could not encode ({error}).").format(tokenizer=_(opts[tok].label),
-                                                                      error=f"{type(exc).__name__}: {exc}"))
+        st.error(md_format(_("{tokenizer}: could not encode ({error})."), tokenizer=_(opts[tok].label), error=f"{type(exc).__name__}: {exc}"))
     st.download_button(_("Download normalizer JSON"), export, file_name="normalizer.json", mime="application/json")
     with st.expander(_("Normalizer JSON")):
         st.code(export, language="json")

@@ -12,6 +12,8 @@ from pages._shared import (
     _,
     current_lang,
     esc,
+    md_escape,
+    md_format,
     ngettext,
     num,
     page_header,
@@ -48,7 +50,7 @@ page_header(
       "Compare the pieces each pattern makes on the same text."),
 )
 inject_css()
-st.info(_(pc.WHY))
+st.info(md_escape(_(pc.WHY)))
 
 qp_init("pt_example", "bn", param="example", choices=list(EXAMPLES))
 st.selectbox(_("Example"), list(EXAMPLES), key="pt_example", format_func=lambda k: _(EXAMPLES[k][0]),
@@ -69,7 +71,7 @@ if not chosen:
 
 results, notice = pc.compare(text, chosen)
 if notice:
-    st.warning(notice)
+    st.warning(md_escape(notice))
 
 summary = [[f"<b>{esc(r.name)}</b>", str(len(r.pieces)),
             f'<span class="tl-algo-flag">{len(r.mark_splits)}</span>' if r.mark_splits else "0", esc(_(r.description))]
@@ -90,9 +92,8 @@ def line_of(offset: int) -> int:
 
 
 for r in results:
-    st.subheader(ngettext("{name} · {count} piece", "{name} · {count} pieces", len(r.pieces)).format(
-        name=r.name, count=num(len(r.pieces))), divider="gray")
-    st.caption(_(r.description))
+    st.subheader(md_format(ngettext("{name} · {count} piece", "{name} · {count} pieces", len(r.pieces)), name=r.name, count=num(len(r.pieces))), divider="gray")
+    st.caption(md_escape(_(r.description)))
     by_line: dict[int, list[bytes]] = {}
     line_spans: dict[int, list[tuple[int, int]]] = {}  # where each piece lies in the text (for chip links)
     for p in r.pieces:
@@ -109,17 +110,14 @@ for r in results:
         show_tokens(render_pieces(by_line[k], max_tokens=400, link=piece_links(text, by_line[k], line_spans[k])))
     for note in r.engine_notes[:20]:
         # at the token: the model's regex engine has older Unicode tables than the one this page could use
-        st.warning(_("At character {index} ({char}): {note}. The pieces above are the model's.").format(
-            index=note.offset + 1, char=repr(note.char), note=note.message))
+        st.warning(md_format(_("At character {index} ({char}): {note}. The pieces above are the model's."), index=note.offset + 1, char=repr(note.char), note=note.message))
     if len(r.engine_notes) > 20:
-        st.warning(_("… and {count} more characters the model's engine cuts differently.").format(
-            count=num(len(r.engine_notes) - 20)))
+        st.warning(md_format(_("… and {count} more characters the model's engine cuts differently."), count=num(len(r.engine_notes) - 20)))
     if r.mark_splits:
         shown = ", ".join(m.label for m in r.mark_splits[:8])
         if len(r.mark_splits) > 8:
             shown = _("{list} and {count} more").format(list=shown, count=num(len(r.mark_splits) - 8))
-        st.warning(ngettext("{count} place where this pattern separates a combining mark (\\p{{M}}) from the letter "
+        st.warning(md_format(ngettext("{count} place where this pattern separates a combining mark (\\p{{M}}) from the letter "
                             "before it: {list}. No merge can join them again.",
                             "{count} places where this pattern separates a combining mark (\\p{{M}}) from the letter "
-                            "before it: {list}. No merge can join them again.", len(r.mark_splits)).format(
-            count=num(len(r.mark_splits)), list=shown))
+                            "before it: {list}. No merge can join them again.", len(r.mark_splits)), count=num(len(r.mark_splits)), list=shown))

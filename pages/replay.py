@@ -16,7 +16,18 @@ from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, offered, repla
 from core.render import render_pieces
 from core.text.units import utf8_hex
 from pages._selector import MAX_SAMPLE_MERGES, get_tokenizer, pick_one, ready, sample_corpus, session_tokenizers
-from pages._shared import _, bpe_trace, ngettext, num, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import (
+    _,
+    bpe_trace,
+    md_escape,
+    md_format,
+    ngettext,
+    num,
+    page_header,
+    qp_init,
+    qp_sync,
+    show_tokens,
+)
 
 PRETRAINED = [i for i, e in zoo.ENTRIES.items() if offered(e)]
 #: Shelf entries that are not BPE, with their algorithm (the page says why they are not offered).
@@ -50,18 +61,17 @@ page_header(
 
 session = {i: t for i, t in session_tokenizers().items() if t.replayable}
 qp_init("rp_tok", "cl100k_base", param="tok", choices=PRETRAINED + list(session) + list(TRAINED))
-qp_init("rp_text", "রাজশাহী", param="text")
+qp_init("rp_text", "রাজশাহী", param="text", max_len=MAX_REPLAY_CHARS)
 c1, c2 = st.columns([1, 2])
 tid = pick_one(_("Tokenizer (BPE: ranks table, tokenizer.json, GGUF or SentencePiece)"), "rp_tok",
                only=lambda i: i in session or (i in zoo.ENTRIES and offered(zoo.ENTRIES[i])),
                extra={k: _(v) for k, v in LABELS.items()}, container=c1)
 word = c2.text_input(_("Word or short text"), key="rp_text", max_chars=MAX_REPLAY_CHARS)
 qp_sync(tok=tid, text=word)
-c2.caption(_(
+c2.caption(md_format(_(
     "Not offered here: {names}, the baselines, and uploaded or trained Unigram or WordPiece tokenizers. They merge no "
     "pairs (Unigram picks the most likely cut over a lattice, WordPiece the longest vocabulary prefix), so there is "
-    "nothing to replay: see the Unigram lattice and WordPiece stepper pages.").format(
-    names=", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
+    "nothing to replay: see the Unigram lattice and WordPiece stepper pages."), names=", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
                     for e in NOT_BPE)))
 
 if not ready([tid]):
@@ -78,7 +88,7 @@ try:
         with st.spinner(_("Replaying {tokenizer}'s merges…").format(tokenizer=tid)):
             result = replay(tok, word)
 except (zoo.ZooError, ReplayError, ValueError) as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 
 steps = result.steps()
@@ -104,31 +114,28 @@ k = st.session_state[key]
 pieces = list(result.initial) if k == 0 else list(steps[k - 1].pieces)
 units = _("single bytes") if result.method in ("tiktoken", "trained") else _("starting symbols (characters or bytes)")
 if k == 0:
-    st.markdown(ngettext("**Step 0 of {steps}**: {count} {units}, split by the pre-tokenizer into {pieces} piece.",
+    st.markdown(md_format(ngettext("**Step 0 of {steps}**: {count} {units}, split by the pre-tokenizer into {pieces} piece.",
                          "**Step 0 of {steps}**: {count} {units}, split by the pre-tokenizer into {pieces} pieces.",
-                         len(result.pieces)).format(steps=num(n), count=num(len(pieces)), units=units,
-                                                    pieces=num(len(result.pieces))))
+                         len(result.pieces)), steps=num(n), count=num(len(pieces)), units=units, pieces=num(len(result.pieces))))
 else:
     s = steps[k - 1]
     if s.kind == "merge":
         try:
-            merged = f"“{(s.left + s.right).decode('utf-8')}”"
+            merged = md_format("“{text}”", text=(s.left + s.right).decode("utf-8"))
         except UnicodeDecodeError:
-            merged = _("`{hex}` (not a whole character yet)").format(hex=utf8_hex(s.left + s.right))
-        how = (_("the piece with score **{score}** (id {id})").format(score=f"{s.score:g}", id=s.rank)
-               if s.score is not None else _("merge rank **{rank}**").format(rank=f"{s.rank:,}"))
-        st.markdown(_("**Step {step} of {steps}**: {how} joins `{left}` + `{right}` → {merged} · {count} pieces").format(
-            step=num(k), steps=num(n), how=how, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=merged,
-            count=num(len(pieces))))
+            merged = md_format(_("`{hex}` (not a whole character yet)"), hex=utf8_hex(s.left + s.right))
+        how = (md_format(_("the piece with score **{score}** (id {id})"), score=f"{s.score:g}", id=s.rank)
+               if s.score is not None else md_format(_("merge rank **{rank}**"), rank=f"{s.rank:,}"))
+        st.markdown(md_format(_("**Step {step} of {steps}**: {how} joins `{left}` + `{right}` → {merged} · {count} pieces"), step=num(k), steps=num(n), how=how, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=merged, count=num(len(pieces))))
     elif s.kind == "byte-fallback":
-        st.markdown(_("**Step {step} of {steps}**: pieces outside the vocabulary become their UTF-8 bytes (byte "
-                      "fallback) · {count} pieces").format(step=num(k), steps=num(n), count=num(len(pieces))))
+        st.markdown(md_format(_("**Step {step} of {steps}**: pieces outside the vocabulary become their UTF-8 bytes (byte "
+                      "fallback) · {count} pieces"), step=num(k), steps=num(n), count=num(len(pieces))))
     elif s.kind == "resegment":
-        st.markdown(_("**Step {step} of {steps}**: pieces marked unused are split back into the pieces they were made "
-                      "of · {count} pieces").format(step=num(k), steps=num(n), count=num(len(pieces))))
+        st.markdown(md_format(_("**Step {step} of {steps}**: pieces marked unused are split back into the pieces they were made "
+                      "of · {count} pieces"), step=num(k), steps=num(n), count=num(len(pieces))))
     else:
-        st.markdown(_("**Step {step} of {steps}**: the whole piece is one vocabulary entry (id {id}); the library "
-                      "takes it directly.").format(step=num(k), steps=num(n), id=s.rank))
+        st.markdown(md_format(_("**Step {step} of {steps}**: the whole piece is one vocabulary entry (id {id}); the library "
+                      "takes it directly."), step=num(k), steps=num(n), id=s.rank))
 # a chip opens the word inspector on its word (with this tokenizer when it is a pretrained one)
 link = chip_links(word, [tid] if tid in zoo.ENTRIES else []) if b"".join(pieces) == word.encode("utf-8") else None
 show_tokens(render_pieces(pieces, show_ids=False, link=link))
@@ -136,16 +143,14 @@ show_tokens(render_pieces(pieces, show_ids=False, link=link))
 for k_piece, note in result.piece_notes():
     where = (_("piece {index} ({text})").format(index=k_piece + 1, text=repr(result.pieces[k_piece].text))
              if k_piece >= 0 else _("character {index}").format(index=note.offset + 1))
-    st.warning(_("At {where}: {note}. The replay follows the model.").format(where=where, note=note.message))
+    st.warning(md_format(_("At {where}: {note}. The replay follows the model."), where=where, note=note.message))
 
 final_ok = result.matches_library
 st.markdown(
-    _("**Final:** {count} tokens {ids} · library encode: {library} · {verdict}").format(
-        count=num(len(result.final_ids)), ids=result.final_ids, library=list(result.library_ids),
-        verdict=_("**identical** ✓") if final_ok else _("**DIFFERENT** ✗"))
+    md_format(_("**Final:** {count} tokens {ids} · library encode: {library} · {verdict}"), count=num(len(result.final_ids)), ids=result.final_ids, library=list(result.library_ids), verdict=md_format(_("**identical** ✓") if final_ok else _("**DIFFERENT** ✗")))
 )
 
-with st.expander(ngettext("All {count} merge", "All {count} merges", n).format(count=num(n)), expanded=False):
+with st.expander(md_format(ngettext("All {count} merge", "All {count} merges", n), count=num(n)), expanded=False):
     st.dataframe(
         pd.DataFrame(
             [
@@ -165,8 +170,7 @@ with st.expander(ngettext("All {count} merge", "All {count} merges", n).format(c
         column_config={c: _(c) for c in COLUMNS},
     )
 if tid in TRAINED:
-    st.caption(_("{tokenizer}: merges apply in the order they were learned (rank = merge number, 0 first). Pieces "
-                 "never seen in training have id -1.").format(tokenizer=_(LABELS[tid])))
+    st.caption(md_format(_("{tokenizer}: merges apply in the order they were learned (rank = merge number, 0 first). Pieces "
+                 "never seen in training have id -1."), tokenizer=_(LABELS[tid])))
 else:
-    st.caption(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet.").format(
-        tokenizer=tok.name, order=_(ORDER[result.method])))
+    st.caption(md_format(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet."), tokenizer=tok.name, order=_(ORDER[result.method])))

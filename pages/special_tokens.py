@@ -12,6 +12,8 @@ from pages._shared import (
     _,
     decode_upload,
     esc,
+    md_escape,
+    md_format,
     num,
     page_header,
     qp_init,
@@ -90,7 +92,7 @@ for o in chosen:
     try:
         loaded[o] = load(o)
     except Exception as exc:  # a missing or broken tokenizer must not take the page down
-        st.error(_("{tokenizer}: cannot load ({error}).").format(tokenizer=options[o], error=exc))
+        st.error(md_format(_("{tokenizer}: cannot load ({error})."), tokenizer=options[o], error=exc))
 
 rows = []
 risky = []
@@ -107,9 +109,9 @@ if rows:
     df["Tokens"] = df["Tokens"].astype("Int64")
     st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
 if risky:
-    st.warning(_("**Injection risk**: typed text became a control id in {where}. Encode user text with the safe "
+    st.warning(md_format(_("**Injection risk**: typed text became a control id in {where}. Encode user text with the safe "
                  "setting (Hugging Face: `encode_special_tokens=True`; tiktoken: keep the default, which refuses, or "
-                 "`encode_ordinary`).").format(where="; ".join(risky)), icon=":material/warning:")
+                 "`encode_ordinary`)."), where="; ".join(risky)), icon=":material/warning:")
 elif loaded:
     st.success(_("No control id was made from this text in any mode shown."))
 st.caption(_(
@@ -142,24 +144,21 @@ else:
                                for m in mask) + "</tr>")
     parts.append("</table>")
     st.html("".join(parts))
-    st.caption(_("The shorter sentence is filled with {pad} (id {id}) up to the longer one; the attention mask is 1 "
-                 "for real tokens and 0 for padding, so the model ignores the filler.").format(pad=batch.pad_token,
-                                                                                              id=batch.pad_id))
+    st.caption(md_format(_("The shorter sentence is filled with {pad} (id {id}) up to the longer one; the attention mask is 1 "
+                 "for real tokens and 0 for padding, so the model ignores the filler."), pad=batch.pad_token, id=batch.pad_id))
 
 # ---------------------------------------------------------------- round-trip suite
 st.subheader(_("Round trip over hard cases"), divider="gray")
 cases = list(E.HARD_CASES)
-up = st.file_uploader(_("Add your own cases: a UTF-8 .txt, one case per line (first {count} lines)").format(
-    count=MAX_CASE_LINES), type=["txt"], key="sp_cases", max_upload_size=MAX_UPLOAD_MB)
+up = st.file_uploader(md_format(_("Add your own cases: a UTF-8 .txt, one case per line (first {count} lines)"), count=MAX_CASE_LINES), type=["txt"], key="sp_cases", max_upload_size=MAX_UPLOAD_MB)
 if up is not None:
     decoded, err = decode_upload(up.getvalue(), up.name)
     if err:
-        st.error(err)
+        st.error(md_escape(err))
     else:
         lines = [ln for ln in (decoded or "").splitlines() if ln.strip()]
         if len(lines) > MAX_CASE_LINES:
-            st.warning(_("Using the first {shown} of {total} lines.").format(shown=num(MAX_CASE_LINES),
-                                                                             total=num(len(lines))))
+            st.warning(md_format(_("Using the first {shown} of {total} lines."), shown=num(MAX_CASE_LINES), total=num(len(lines))))
         cases += [(_("{file}: line {index}").format(file=up.name, index=i + 1), ln)
                   for i, ln in enumerate(lines[:MAX_CASE_LINES])]
 
@@ -174,8 +173,7 @@ st.caption(_("decode(encode(norm(text))) == norm(text), where norm is the tokeni
              "code-point recipes trained here, none for the pretrained ones)."))
 for o, res in results.items():
     bad = [r for r in res if not r.ok]
-    with st.expander(_("{tokenizer}: {count} of {total} pass").format(tokenizer=options[o], count=num(len(res) - len(bad)),
-                                                                      total=num(len(res))), expanded=False):
+    with st.expander(md_format(_("{tokenizer}: {count} of {total} pass"), tokenizer=options[o], count=num(len(res) - len(bad)), total=num(len(res))), expanded=False):
         if not bad:
             st.success(_("Every case comes back exactly."))
         for r in bad:

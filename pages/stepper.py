@@ -22,6 +22,8 @@ from pages._shared import (
     esc,
     learn_lines,
     limit_text,
+    md_escape,
+    md_format,
     ngettext,
     num,
     page_header,
@@ -31,6 +33,7 @@ from pages._shared import (
     show_tokens,
     url_text,
 )
+from pages._stepkeys import step_keys
 
 CORPORA = {
     "toy": N_("Eight-word table"),
@@ -61,7 +64,7 @@ qp_init("st_corpus", "toy", param="corpus", choices=CORPORA)
 qp_init("st_unit", "codepoint", param="unit", choices=UNITS)
 qp_init("st_pattern", "ws-attached", param="pattern", choices=PATTERNS)
 qp_init("st_tie", "first-seen", param="tie", choices=TIE_BREAKS)
-qp_init("st_merges", 10, param="merges", cast=lambda s: max(1, min(MAX_MERGES, int(s))))
+qp_init("st_merges", 10, param="merges", cast=int, lo=1, hi=MAX_MERGES)
 
 CLASSROOM = classroom()
 # On a projector the steps matter, not the settings: they fold away (a link or the URL keeps them).
@@ -90,14 +93,14 @@ with settings:
         if up is not None:
             decoded, err = decode_upload(up.getvalue(), up.name)
             if err:
-                st.error(err)
+                st.error(md_escape(err))
             else:
                 corpus_text = limit_text(decoded or "")
                 source_note = ngettext("Training on “{name}” ({count} character).",
                                        "Training on “{name}” ({count} characters).", len(corpus_text)).format(
                     name=up.name, count=num(len(corpus_text)))
     if source_note:
-        st.caption(source_note)
+        st.caption(md_escape(source_note))
 
     c1, c2, c3, c4 = st.columns(4)
     unit = c1.selectbox(_("Unit"), UNITS, key="st_unit", format_func=lambda u: _(UNIT_LABELS[u]))
@@ -120,17 +123,16 @@ try:
     trace = bpe_trace(corpus_text, words=words_spec, merges=int(merges), unit=unit, tie_break=tie,
                       pattern="ws-attached" if corpus_kind == "toy" else pattern)
 except (BpeInputError, PatternError) as exc:
-    st.error(_("Cannot train on this input: {error}").format(error=exc))
+    st.error(md_format(_("Cannot train on this input: {error}"), error=exc))
     st.stop()
 
 n = len(trace.steps)
 if n < merges:
-    st.caption(ngettext("Training stopped after {count} merge: no adjacent pair was left to merge.",
-                        "Training stopped after {count} merges: no adjacent pair was left to merge.", n).format(
-        count=num(n)))
+    st.caption(md_format(ngettext("Training stopped after {count} merge: no adjacent pair was left to merge.",
+                        "Training stopped after {count} merges: no adjacent pair was left to merge.", n), count=num(n)))
 
 # ---------------------------------------------------------------- step state
-qp_init("step", 0, cast=int)
+qp_init("step", 0, cast=int, lo=0, hi=n)
 pending = st.session_state.pop("_st_pending_step", None)
 if pending is not None:
     st.session_state["step"] = pending
@@ -145,11 +147,13 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
 
 
 b1, b2, b3, b4, b5, b6 = st.columns([1, 1, 1, 1, 1, 2])
-# Keyboard shortcuts are Streamlit's own (st.button(shortcut=...)): ← → Home End.
-b1.button(_("⏮ First"), key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", shortcut="Home")
-b2.button(_("◀ Previous"), key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", shortcut="Left")
-b3.button(_("Next ▶"), key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", shortcut="Right")
-b4.button(_("Last ⏭"), key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", shortcut="End")
+# In the browser, clicks on these four and the keys ← → Home End go through step_keys (pages/_stepkeys.py),
+# which queues them so none is lost; on_click serves AppTest and scripts without JavaScript.
+b1.button(_("⏮ First"), key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", help=_("Home key"))
+b2.button(_("◀ Previous"), key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", help=_("← key"))
+b3.button(_("Next ▶"), key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", help=_("→ key"))
+b4.button(_("Last ⏭"), key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", help=_("End key"))
+step_keys(n, st.session_state["step"], page=id(trace))
 playing = b5.toggle(_("Play"), key="st_play", help=_("Apply one merge after another."))
 speed = b6.select_slider(_("Speed"), list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed",
                          format_func=lambda v: _(SPEED_LABELS[v]))
@@ -219,13 +223,12 @@ with left:
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
     if len(trace.words) > MAX_WORDS_SHOWN:
-        st.caption(_("Showing the first {shown} of {total} distinct words.").format(
-            shown=num(MAX_WORDS_SHOWN), total=num(len(trace.words))))
+        st.caption(md_format(_("Showing the first {shown} of {total} distinct words."), shown=num(MAX_WORDS_SHOWN), total=num(len(trace.words))))
 
 with right:
     if n:
         shown_step = max(step, 1)
-        st.subheader(_("Pair counts before merge {step}").format(step=shown_step), divider="gray")
+        st.subheader(md_format(_("Pair counts before merge {step}"), step=shown_step), divider="gray")
         top = trace.steps[shown_step - 1].top_pairs
         merged_mark, h_left, h_right, h_count = (esc(m) for m in (_("✓ merged"), _("left"), _("right"), _("count")))
         pair_rows = "".join(
@@ -239,8 +242,8 @@ with right:
     st.html(progress_chart(trace, step))
 
 # ---------------------------------------------------------------- encode a new word
-st.subheader(ngettext("Encode new text with the first {count} merge", "Encode new text with the first {count} merges",
-                      step).format(count=num(step)), divider="gray")
+st.subheader(md_format(ngettext("Encode new text with the first {count} merge", "Encode new text with the first {count} merges",
+                      step), count=num(step)), divider="gray")
 st.caption(_("Merges are applied in the order they were learned, each to every place it fits; decoding joins the "
              "bytes."))
 default_new = {"shop_en": "Bazargharer", **{k: w for k, w in LEARN_WORDS.items() if k != "bn"}}.get(corpus_kind, "বাজারঘর")
@@ -266,19 +269,17 @@ if new_text:
         final.extend(et.final)
         final_spans.extend([(span.start, span.end)] * len(et.final))
     if len(pieces) > MAX_ENCODE_PIECES:
-        st.caption(_("Showing the first {shown} of {total} pre-tokenized pieces.").format(
-            shown=num(MAX_ENCODE_PIECES), total=num(len(pieces))))
+        st.caption(md_format(_("Showing the first {shown} of {total} pre-tokenized pieces."), shown=num(MAX_ENCODE_PIECES), total=num(len(pieces))))
     else:
-        st.markdown(ngettext("**{count} token**, ids {ids}", "**{count} tokens**, ids {ids}", len(final)).format(
-            count=num(len(final)), ids=[trace.vocab.get(p) for p in final]))
+        st.markdown(md_format(ngettext("**{count} token**, ids {ids}", "**{count} tokens**, ids {ids}", len(final)), count=num(len(final)), ids=[trace.vocab.get(p) for p in final]))
         show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final],
                                   link=piece_links(new_text, final, final_spans)))
         back = decode(final)
         if back == new_text:
-            st.success(_("Round trip: decode(encode(text)) = “{text}”, identical to the input.").format(text=back))
+            st.success(md_format(_("Round trip: decode(encode(text)) = “{text}”, identical to the input."), text=back))
         else:
-            st.error(_("Round trip failed: decode gives “{text}”, not the input (this pre-tokenizer drops some "
-                       "characters, e.g. whitespace).").format(text=back))
+            st.error(md_format(_("Round trip failed: decode gives “{text}”, not the input (this pre-tokenizer drops some "
+                       "characters, e.g. whitespace)."), text=back))
 
 # ---------------------------------------------------------------- play
 if playing:

@@ -10,7 +10,7 @@ from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
 from pages._charts import bar_chart
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready, session_tokenizers
-from pages._shared import _, decode_upload, ngettext, num, page_header, qp_init, qp_sync
+from pages._shared import _, decode_upload, md_escape, md_format, ngettext, num, page_header, qp_init, qp_sync
 
 #: The spread on Bangla: 9 (Gemma 4) to 61 (cl100k_base) tokens for the same sentence.
 DEFAULT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base"]
@@ -61,7 +61,7 @@ if data_key == "upload":
                 raise tax.ParallelError(err)
             parallel = tax.parse_tsv(text or "", label=up.name)
         except tax.ParallelError as exc:
-            st.error(str(exc))
+            st.error(md_escape(str(exc)))
 else:
     parallel = _dataset(data_key)
 
@@ -90,7 +90,7 @@ if parallel is not None and chosen:
             with st.spinner(_("Encoding with {tokenizer}…").format(tokenizer=tid)):
                 results.append(_measure(tid, _digest(tid), cache_key, tok, parallel))
         except (zoo.ZooError, ValueError) as exc:
-            st.error(_("{tokenizer}: {error}").format(tokenizer=tid, error=exc))
+            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=exc))
     rows = [
         {
             "tokenizer": r.tokenizer,
@@ -120,10 +120,9 @@ if parallel is not None and chosen:
         st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:
             ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in tax.PETROV_CL100K.items())
-            st.caption(_("Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {figures}.").format(
-                figures=ref))
-        with st.expander(ngettext("The parallel text ({count} row)", "The parallel text ({count} rows)",
-                                  len(parallel.rows)).format(count=num(len(parallel.rows)))):
+            st.caption(md_format(_("Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {figures}."), figures=ref))
+        with st.expander(md_format(ngettext("The parallel text ({count} row)", "The parallel text ({count} rows)",
+                                  len(parallel.rows)), count=num(len(parallel.rows)))):
             st.dataframe(pd.DataFrame(parallel.rows, columns=list(parallel.languages)), hide_index=True)
 elif not chosen:
     st.info(_("Choose at least one tokenizer."))
@@ -136,8 +135,7 @@ d_model = e1.number_input(_("d_model (hidden size)"), min_value=1, max_value=655
                           key="tax_dmodel")
 vocab = e2.number_input(_("Vocabulary size"), min_value=1, max_value=10_000_000, value=128_000, step=1000,
                         key="tax_vocab")
-st.markdown(_("**{count} parameters** ({vocab} × {d_model})").format(
-    count=num(tax.embedding_params(int(vocab), int(d_model))), vocab=num(int(vocab)), d_model=num(int(d_model))))
+st.markdown(md_format(_("**{count} parameters** ({vocab} × {d_model})"), count=num(tax.embedding_params(int(vocab), int(d_model))), vocab=num(int(vocab)), d_model=num(int(d_model))))
 entries = [session_tokenizers()[t].entry if t in session_tokenizers() else zoo.ENTRIES[t] for t in chosen]
 emb = [
     {"tokenizer": e.name, "vocabulary": e.vocab_size,

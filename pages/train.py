@@ -20,6 +20,8 @@ from pages._shared import (
     decode_upload,
     esc,
     learn_lines,
+    md_escape,
+    md_format,
     num,
     page_header,
     qp_init,
@@ -75,35 +77,31 @@ qp_init("tr_recipes", list(R.RECIPES), param="recipes",
         cast=lambda s: [r for r in s.split(",") if r in R.RECIPES] or list(R.RECIPES))
 qp_init("tr_sizes", list(R.DEFAULT_SIZES), param="sizes",
         cast=lambda s: [n for n in _ints(s) if n in SIZE_CHOICES] or list(R.DEFAULT_SIZES))
-qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=lambda s: max(1, min(50, int(s))))
+qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=int, lo=1, hi=50)
 
 with st.container(border=True):
     source = st.radio(_("Training corpus"), list(SOURCES), key="tr_source", horizontal=True, format_func=SOURCES.get)
     text: str | None = None
     if source in LEARN_LANGS:
         text = "\n\n".join(learn_lines(source))  # each sentence its own document
-        st.caption(_("{count} {language} sentences written for this project ({file}), each its own document: small, "
-                     "so keep the vocabulary sizes small.").format(count=num(len(learn_lines(source))),
-                                                                  language=_(LEARN_LANGS[source]),
-                                                                  file=f"assets/learn/{source}.txt"))
+        st.caption(md_format(_("{count} {language} sentences written for this project ({file}), each its own document: small, "
+                     "so keep the vocabulary sizes small."), count=num(len(learn_lines(source))), language=_(LEARN_LANGS[source]), file=f"assets/learn/{source}.txt"))
     elif source == "bundled":
         text = bundled_corpus()
         st.caption(_("Original Bangla text written for this project: shop messages, weather, school, family, farming, "
                      "travel, health, food, culture and news, in documents separated by blank lines."))
     else:
         up = st.file_uploader(
-            _("Corpus (.txt, UTF-8; documents separated by blank lines; at most {count} characters)").format(
-                count=num(MAX_TRAIN_CHARS)),
+            md_format(_("Corpus (.txt, UTF-8; documents separated by blank lines; at most {count} characters)"), count=num(MAX_TRAIN_CHARS)),
             type=["txt"], key="tr_upload", max_upload_size=MAX_UPLOAD_MB,
         )  # fmt: skip
         if up is not None:
             decoded, err = decode_upload(up.getvalue(), up.name)
             if err:
-                st.error(err)
+                st.error(md_escape(err))
             elif decoded is not None and len(decoded) > MAX_TRAIN_CHARS:
-                st.error(_("“{name}” has {count} characters; the train page accepts at most {limit}. Use `python -m core "
-                           "train --corpus FILE` for larger corpora.").format(name=up.name, count=num(len(decoded)),
-                                                                              limit=num(MAX_TRAIN_CHARS)))
+                st.error(md_format(_("“{name}” has {count} characters; the train page accepts at most {limit}. Use `python -m core "
+                           "train --corpus FILE` for larger corpora."), name=up.name, count=num(len(decoded)), limit=num(MAX_TRAIN_CHARS)))
             else:
                 text = decoded
         else:
@@ -131,19 +129,16 @@ sha = corpus_sha(text)
 try:
     split = split_cached(sha, text)
 except E.EvalError as exc:
-    st.error(_("Cannot split this corpus: {error}.").format(error=exc))
+    st.error(md_format(_("Cannot split this corpus: {error}."), error=exc))
     st.stop()
 
 s = split.summary()
 unit = _(UNITS.get(s["unit"], s["unit"]))
-st.markdown(_(
+st.markdown(md_format(_(
     "**Split by {unit}** (seed {seed}, 10% held out): {train_groups} × {unit} / {train_sentences} sentences "
     "({train_chars} characters) for training; {heldout_groups} × {unit} / **{heldout_sentences} held-out sentences** "
     "for every number below. {dropped} held-out sentences that also occur in the training part were dropped. Corpus "
-    "sha256 `{sha}…`").format(
-    unit=unit, seed=s["seed"], train_groups=num(s["train_groups"]), train_sentences=num(s["train_sentences"]),
-    train_chars=num(s["train_chars"]), heldout_groups=num(s["heldout_groups"]),
-    heldout_sentences=num(s["heldout_sentences"]), dropped=num(s["heldout_dropped_seen_in_training"]), sha=sha[:16]))
+    "sha256 `{sha}…`"), unit=unit, seed=s["seed"], train_groups=num(s["train_groups"]), train_sentences=num(s["train_sentences"]), train_chars=num(s["train_chars"]), heldout_groups=num(s["heldout_groups"]), heldout_sentences=num(s["heldout_sentences"]), dropped=num(s["heldout_dropped_seen_in_training"]), sha=sha[:16]))
 
 # ---------------------------------------------------------------- training (cached per corpus, recipe, size)
 jobs = [(r, n) for r in recipes for n in sorted(sizes)]
@@ -153,7 +148,7 @@ failed: list[str] = []
 for k, (recipe, size) in enumerate(jobs):
     job = _("Training {recipe} at {size} ({index} of {total})").format(
         recipe=R.RECIPES[recipe].label, size=num(size), index=k + 1, total=len(jobs))
-    bar.progress(k / (len(jobs) + 1), text=f"{job}…")
+    bar.progress(k / (len(jobs) + 1), text=md_format("{job}…", job=job))
     try:
         trained.append(run_reporting(
             lambda cb: train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train, cb),  # noqa: B023
@@ -171,7 +166,7 @@ metrics: list[E.Metrics] = [
 ]
 bar.empty()
 for msg in failed:
-    st.error(msg)
+    st.error(md_escape(msg))
 by_id = {m.id: m for m in metrics}
 tok_by_id = {t.id: t for t in trained + baselines}
 
@@ -217,14 +212,16 @@ stuck = [m for m in metrics if m.recipe == "byte-gpt2" and m.vocab_requested and
 if stuck:
     worst = min(stuck, key=lambda m: m.vocab_obtained / (m.vocab_requested or 1))
     st.warning(
-        _("**The \\p{{L}} effect.** Byte-level BPE with the GPT-2 regex stopped at {obtained} tokens when asked for "
-          "{asked}.").format(obtained=num(worst.vocab_obtained), asked=num(worst.vocab_requested))
-        + f" {_(R.RECIPES['byte-gpt2'].note)}\n\n{note_text(worst)}",
+        md_format("{head} {why}\n\n{note}", head=md_format(
+            _("**The \\p{{L}} effect.** Byte-level BPE with the GPT-2 regex stopped at {obtained} tokens when asked "
+              "for {asked}."), obtained=num(worst.vocab_obtained), asked=num(worst.vocab_requested)),
+                  why=_(R.RECIPES["byte-gpt2"].note), note=note_text(worst)),
         icon=":material/content_cut:",
     )
 for r in recipes:
     if not R.RECIPES[r].lossless:
-        st.info(f"**{R.RECIPES[r].label}**: {_(R.RECIPES[r].note)}", icon=":material/info:")
+        st.info(md_format("**{label}**: {note}", label=R.RECIPES[r].label, note=_(R.RECIPES[r].note)),
+                icon=":material/info:")
 
 # ---------------------------------------------------------------- charts
 recipe_rows = [m for m in metrics if m.recipe]
@@ -258,8 +255,8 @@ else:
                         format_func=lambda i: _("{tokenizer} — {count} of {total} sentences fail").format(
                             tokenizer=by_id[i].name, count=num(by_id[i].failure_count), total=num(by_id[i].sentences)))
     m = by_id[pick]
-    st.caption(_("First {shown} of {total} failures; lost text is struck through, changed or added text underlined. "
-                 "Whitespace shows as · → ↵.").format(shown=num(len(m.failures)), total=num(m.failure_count)))
+    st.caption(md_format(_("First {shown} of {total} failures; lost text is struck through, changed or added text underlined. "
+                 "Whitespace shows as · → ↵."), shown=num(len(m.failures)), total=num(m.failure_count)))
     for f in m.failures:
         reason = esc(_(f.reason))
         st.html(f'<div><span class="tl-flag">{reason}</span>{diff_html(f.diff)}</div>')
@@ -286,7 +283,7 @@ c2.metric(_("Tokens used at least once"), num(m.usage.used))
 c2.metric(_("Unused tokens (never seen in held-out text)"), num(m.usage.unused),
           help=_("Vocabulary entries (special tokens excluded) that no held-out sentence needed."))
 if slope is not None:
-    c2.caption(_("Log-log slope {slope} (Zipf's law predicts about −1).").format(slope=f"{slope:.2f}"))
+    c2.caption(md_format(_("Log-log slope {slope} (Zipf's law predicts about −1)."), slope=f"{slope:.2f}"))
 c2.markdown(_("**Longest tokens**"))
 c2.dataframe(pd.DataFrame(m.usage.longest, columns=[_("token (▁ = space)"), _("characters")]), hide_index=True,
              height=250)
@@ -303,24 +300,26 @@ if savable:
     c1, c2 = st.columns([2, 3])
     c1.download_button(_("Download tokenizer.json"), saved, f"{tok.id}.tokenizer.json", "application/json",
                        key="tr_download")
-    c1.caption(_("{count} bytes · sha256 `{sha}`").format(count=num(len(saved)), sha=tok.sha256))
+    c1.caption(md_format(_("{count} bytes · sha256 `{sha}`"), count=num(len(saved)), sha=tok.sha256))
     if c1.button(_("Compare it with the shelf (Gemma 4, Qwen, …)"), key="tr_to_selector",
                  help=_("Adds this tokenizer, for this session, to the selectors of the Compare, tax, word inspector "
                         "and (for BPE) Merge replay pages.")):
         try:
             add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"), len(saved))
         except (zoo.ZooError, LimitError) as exc:
-            c1.error(str(exc))
+            c1.error(md_escape(str(exc)))
         else:
             st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
             st.switch_page("pages/compare.py")
+    if tok.recipe and not R.RECIPES[tok.recipe].deterministic:
+        c1.info(md_format(_("**Not reproducible in a new process.** Retraining {label} with the same corpus, seed "
+                            "and size after a server restart (or with `python -m core train`) can give a different "
+                            "file. {why}"), label=R.RECIPES[tok.recipe].label, why=_(R.NOT_DETERMINISTIC_WHY)),
+                icon=":material/casino:")
     same_file = proof.sha256_first == proof.sha256_second
-    c2.markdown(_(
+    c2.markdown(md_format(_(
         "Loaded back and saved again: sha256 `{sha}…` ({file}); ids on all {count} held-out sentences: {ids}. "
-        "**The reloaded tokenizer is {verdict}.**").format(
-        sha=proof.sha256_second[:16], file=_("same file, byte for byte") if same_file else _("a different file"),
-        count=num(proof.sentences), ids=_("identical") if proof.ids_identical else _("different"),
-        verdict=_("identical") if proof.identical else _("NOT identical")))
+        "**The reloaded tokenizer is {verdict}.**"), sha=proof.sha256_second[:16], file=_("same file, byte for byte") if same_file else _("a different file"), count=num(proof.sentences), ids=_("identical") if proof.ids_identical else _("different"), verdict=_("identical") if proof.identical else _("NOT identical")))
 
 up = st.file_uploader(_("Load a tokenizer.json (for example one downloaded above) to check it on the same held-out "
                         "text"), type=["json"], key="tr_load", max_upload_size=MAX_UPLOAD_MB)
@@ -329,7 +328,7 @@ if up is not None:
     try:
         loaded = R.load_json_bytes(data, name=up.name)
     except (R.LoadError, NativeError) as exc:
-        st.error(_("Rejected: {error}.").format(error=exc))
+        st.error(md_format(_("Rejected: {error}."), error=exc))
     else:
         proof = proof_cached(loaded.sha256, sha, split.seed, data, split.heldout)
         lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
@@ -339,15 +338,12 @@ if up is not None:
         except zoo.ZooError:
             pass  # checked above by the recipes loader; the selector only misses it
         except LimitError as exc:
-            st.warning(_("Not added to this session's tokenizers: {error}.").format(error=exc))
+            st.warning(md_format(_("Not added to this session's tokenizers: {error}."), error=exc))
         values = {"name": up.name, "count": num(loaded.vocab_obtained), "sha": loaded.sha256}
-        st.success(_("Loaded “{name}”: {count} tokens, sha256 `{sha}` — the same file as {other}.").format(
-            other=same[0].name, **values) if same else _("Loaded “{name}”: {count} tokens, sha256 `{sha}`.").format(**values))
-        st.markdown(_(
+        loaded_line = (_("Loaded “{name}”: {count} tokens, sha256 `{sha}` — the same file as {other}.") if same else
+                       _("Loaded “{name}”: {count} tokens, sha256 `{sha}`."))
+        st.success(md_format(loaded_line, other=same[0].name if same else "", **values))
+        st.markdown(md_format(_(
             "Re-saved: {bytes} (sha256 `{sha}…`); ids on {count} held-out sentences: {ids}. Held-out: {per_sentence} "
-            "tokens/sentence, round trip {round_trip}%, UNK {unk}%, cut {cut}%.").format(
-            bytes=_("byte-identical") if proof.sha256_first == proof.sha256_second else _("different bytes"),
-            sha=proof.sha256_second[:16], count=num(proof.sentences),
-            ids=_("identical") if proof.ids_identical else _("different"), per_sentence=num(lm.tokens_per_sentence, 2),
-            round_trip=num(lm.round_trip_pct, 1), unk=num(lm.unk_pct, 2), cut=num(lm.cut_pct, 1))
+            "tokens/sentence, round trip {round_trip}%, UNK {unk}%, cut {cut}%."), bytes=_("byte-identical") if proof.sha256_first == proof.sha256_second else _("different bytes"), sha=proof.sha256_second[:16], count=num(proof.sentences), ids=_("identical") if proof.ids_identical else _("different"), per_sentence=num(lm.tokens_per_sentence, 2), round_trip=num(lm.round_trip_pct, 1), unk=num(lm.unk_pct, 2), cut=num(lm.cut_pct, 1))
         )

@@ -11,7 +11,21 @@ from core.models import unigram as ug
 from core.render import render_pieces, text_direction
 from pages._algos import html_table, inject_css, trained_unigram
 from pages._charts import Arc, lattice_chart
-from pages._shared import LEARN_LANGS, LEARN_WORDS, _, esc, ngettext, num, page_header, qp_init, qp_sync, show_tokens
+from pages._shared import (
+    LEARN_LANGS,
+    LEARN_WORDS,
+    _,
+    esc,
+    md_codes,
+    md_escape,
+    md_format,
+    ngettext,
+    num,
+    page_header,
+    qp_init,
+    qp_sync,
+    show_tokens,
+)
 
 SOURCES = {
     "trained": N_("Trained here (UnigramTrainer on a bundled sample)"),
@@ -33,7 +47,7 @@ model: ug.UnigramModel | None = None
 try:
     if source == "trained":
         qp_init("ug_lang", "bn", param="lang", choices=list(LEARN_LANGS))
-        qp_init("ug_size", 400, param="size", cast=int)
+        qp_init("ug_size", 400, param="size", cast=int, lo=100, hi=1500, step=20)
         c1, c2 = st.columns([1, 2])
         lang = c1.selectbox(_("Sample"), list(LEARN_LANGS), key="ug_lang", format_func=lambda k: _(LEARN_LANGS[k]))
         size = c2.slider(_("Vocabulary size (the trainer may stop earlier on a small corpus)"), 100, 1500,
@@ -47,23 +61,21 @@ try:
         else:
             model = ug.load_bytes(up.getvalue(), up.name)
 except ug.UnigramError as exc:
-    st.error(_("Cannot use this model: {error}.").format(error=exc))
+    st.error(md_format(_("Cannot use this model: {error}."), error=exc))
     model = None
 
 ug_lang = st.session_state.get("ug_lang", "bn") if source == "trained" else "bn"
 qp_init(f"ug_word_{ug_lang}", LEARN_WORDS[ug_lang], param="word")  # each sample starts from a word of its own
-word = st.text_input(_("Word (up to {count} characters are drawn)").format(count=ug.MAX_WORD_CHARS),
+word = st.text_input(md_format(_("Word (up to {count} characters are drawn)"), count=ug.MAX_WORD_CHARS),
                      key=f"ug_word_{ug_lang}")
 qp_sync(model=source, word=word if len(word) <= 200 else None,
         size=st.session_state.get("ug_size") if source == "trained" else None,
         lang=ug_lang if source == "trained" else None)
 
 if model is not None:
-    st.caption(_("{count} pieces from {source} · unknown piece {unk} scores {score} (lowest score − {penalty})").format(
-        count=num(len(model)), source=model.source, unk=model.unk_piece if model.unk_piece is not None else _("(none)"),
-        score=f"{model.unk_score:.2f}", penalty=f"{ug.UNK_PENALTY:g}"))
+    st.caption(md_format(_("{count} pieces from {source} · unknown piece {unk} scores {score} (lowest score − {penalty})"), count=num(len(model)), source=model.source, unk=model.unk_piece if model.unk_piece is not None else _("(none)"), score=f"{model.unk_score:.2f}", penalty=f"{ug.UNK_PENALTY:g}"))
     for note in model.notes:
-        st.info(note)
+        st.info(md_escape(note))
 
 if model is None:
     st.stop()
@@ -74,27 +86,26 @@ if not word.strip():
 try:
     lat = ug.lattice(word.strip(), model, k=5)
 except ug.UnigramError as exc:
-    st.error(str(exc))
+    st.error(md_escape(str(exc)))
     st.stop()
 if lat.notice:
-    st.warning(lat.notice)
+    st.warning(md_escape(lat.notice))
 
 best_ids = {(e.start, e.end) for e in lat.best.edges}
 st.subheader(_("Best path (Viterbi)"), divider="gray")
-st.markdown(ngettext("**{count} token**, total log-probability **{score}**: {pieces}",
-                     "**{count} tokens**, total log-probability **{score}**: {pieces}", len(lat.tokens)).format(
-    count=num(len(lat.tokens)), score=f"{lat.best.score:.3f}", pieces=" ".join(f"`{t}`" for t, _i in lat.tokens)))
+st.markdown(md_format(ngettext("**{count} token**, total log-probability **{score}**: {pieces}",
+                     "**{count} tokens**, total log-probability **{score}**: {pieces}", len(lat.tokens)), count=num(len(lat.tokens)), score=f"{lat.best.score:.3f}", pieces=md_codes(t for t, _i in lat.tokens)))
 # a chip opens the word inspector on its word (the pieces join to lat.word, whose ▁ are spaces)
 best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _i in lat.tokens) == lat.word else None
 show_tokens(render_pieces([t.encode("utf-8") for t, _i in lat.tokens], ids=[i for _t, i in lat.tokens], link=best_link,
                           unknown=() if model.unk_id is None else (model.unk_id,)))
 n_unk = sum(1 for _t, i in lat.tokens if model.unk_id is not None and i == model.unk_id)
 if n_unk:
-    st.warning(ngettext(
+    st.warning(md_format(ngettext(
         "{count} token of this word is unknown ({unk}): no piece of the model covers it, so the model sees only "
         "“something unknown” there (drawn with a red UNK tag).",
         "{count} tokens of this word are unknown ({unk}): no piece of the model covers them, so the model sees only "
-        "“something unknown” there (drawn with a red UNK tag).", n_unk).format(count=num(n_unk), unk=model.unk_piece))
+        "“something unknown” there (drawn with a red UNK tag).", n_unk), count=num(n_unk), unk=model.unk_piece))
 
 # ---- the lattice drawing (pages/_charts.lattice_chart, an SVG image): positions on x, each piece an arc from its
 # start to its end. Every arc is labelled up to 30 characters; past that only the best path is.
@@ -113,7 +124,7 @@ if n > 30:
                        "{count} pieces match spans of “{word}”. Orange: the best path; dotted red: unknown "
                        "characters; only the best path's arcs are labelled (the word is long; the table below lists "
                        "every edge).", len(lat.edges))
-st.caption(caption.format(count=num(len(lat.edges)), word=lat.word))
+st.caption(md_format(caption, count=num(len(lat.edges)), word=lat.word))
 st.html(lattice_chart(list(lat.word), arcs, labels=n <= 30, rtl=text_direction(lat.word) == "rtl",
                       alt=_("Lattice of {word}: {count} pieces, best path {path}").format(
                           word=lat.word, count=num(len(lat.edges)), path=" | ".join(lat.best.pieces))))
@@ -129,8 +140,7 @@ st.html(html_table([_("rank"), _("pieces"), _("log-probability"), _("probability
                    ["tl-hit"] + [""] * (len(rows) - 1), testid="ug-top"))
 st.caption(_("Probability of a segmentation = product of its pieces' probabilities = exp(sum of log-probabilities)."))
 
-with st.expander(ngettext("All {count} lattice edge", "All {count} lattice edges", len(lat.edges)).format(
-        count=num(len(lat.edges)))):
+with st.expander(md_format(ngettext("All {count} lattice edge", "All {count} lattice edges", len(lat.edges)), count=num(len(lat.edges)))):
     st.dataframe(
         [{"start": e.start, "end": e.end, "piece": e.piece, "id": e.id, "log p": round(e.score, 4),
           "best path": (e.start, e.end) in best_ids, "unknown": e.unk} for e in lat.edges],

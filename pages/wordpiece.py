@@ -12,6 +12,9 @@ from pages._shared import (
     _,
     esc,
     learn_lines,
+    md_codes,
+    md_escape,
+    md_format,
     ngettext,
     num,
     page_header,
@@ -53,7 +56,7 @@ with main:
             vocab = wp.parse_typed_vocab(typed)
         elif source == "trained":
             qp_init("wp_lang", "bn", param="lang", choices=list(LEARN_LANGS))
-            qp_init("wp_size", 300, param="size", cast=int)
+            qp_init("wp_size", 300, param="size", cast=int, lo=80, hi=1500, step=20)
             c1, c2 = st.columns([1, 2])
             lang = c1.selectbox(_("Sample"), list(LEARN_LANGS), key="wp_lang", format_func=lambda k: _(LEARN_LANGS[k]))
             size = c2.slider(_("Vocabulary size"), 80, 1500, key="wp_size", step=20)
@@ -66,15 +69,14 @@ with main:
             else:
                 vocab = wp.load_vocab_bytes(up.getvalue(), up.name)
     except wp.VocabError as exc:
-        st.error(_("Cannot use this vocabulary: {error}.").format(error=exc))
+        st.error(md_format(_("Cannot use this vocabulary: {error}."), error=exc))
         vocab = None
 
     if vocab is not None:
-        st.caption(_("{count} entries · unknown token {unk} · prefix {prefix} · words longer than {limit} characters "
-                     "become {unk}").format(count=num(len(vocab)), unk=vocab.unk_token, prefix=vocab.prefix,
-                                            limit=vocab.max_input_chars_per_word))
+        st.caption(md_format(_("{count} entries · unknown token {unk} · prefix {prefix} · words longer than {limit} characters "
+                     "become {unk}"), count=num(len(vocab)), unk=vocab.unk_token, prefix=vocab.prefix, limit=vocab.max_input_chars_per_word))
         for note in vocab.notes:
-            st.info(note)
+            st.info(md_escape(note))
 
     trained_lang = st.session_state.get("wp_lang", "bn") if source == "trained" else None
     default_text = "ঘরের দামি ঘরেই" if source == "typed" else learn_lines(trained_lang or "bn")[0]
@@ -98,15 +100,13 @@ with main:
                 spans.append((w.start + s.position, w.start + end))
                 ids.append(tok_id)
         st.subheader(_("Result"), divider="gray")
-        st.markdown(ngettext("**{count} token:** {pieces}", "**{count} tokens:** {pieces}", len(trace.pieces)).format(
-            count=num(len(trace.pieces)), pieces=" ".join(f"`{p}`" for p in trace.pieces)))
+        st.markdown(md_format(ngettext("**{count} token:** {pieces}", "**{count} tokens:** {pieces}", len(trace.pieces)), count=num(len(trace.pieces)), pieces=md_codes(trace.pieces)))
         show_tokens(spans_chips(text, spans, ids, link=chip_links(text)))  # a chip opens the word inspector
         unk_words = [w for w in trace.words if w.unk]
         if unk_words:
-            st.warning(ngettext("{count} word became {unk}: {words}. Its meaning is lost to the model.",
+            st.warning(md_format(ngettext("{count} word became {unk}: {words}. Its meaning is lost to the model.",
                                 "{count} words became {unk}: {words}. Their meaning is lost to the model.",
-                                len(unk_words)).format(count=num(len(unk_words)), unk=vocab.unk_token,
-                                                       words=", ".join(w.word for w in unk_words[:10])))
+                                len(unk_words)), count=num(len(unk_words)), unk=vocab.unk_token, words=", ".join(w.word for w in unk_words[:10])))
 
         st.subheader(_("Steps for one word"), divider="gray")
         labels = [f"{k + 1}. {w.word}" + (f"  → {vocab.unk_token}" if w.unk else "") for k, w in enumerate(trace.words)]
@@ -116,8 +116,7 @@ with main:
                             key=f"wp_word_{hash(text)}")
         word = trace.words[pick]
         if word.too_long:
-            st.error(_("“{word}…” has {count} characters: {reason}.").format(word=word.word[:40], count=num(len(word.word)),
-                                                                            reason=word.reason))
+            st.error(md_format(_("“{word}…” has {count} characters: {reason}."), word=word.word[:40], count=num(len(word.word)), reason=word.reason))
         else:
             n_steps = len(word.steps)
             upto = st.slider(_("Show steps"), 1, n_steps, n_steps, key=f"wp_step_{pick}_{n_steps}") if n_steps > 1 else 1
@@ -141,10 +140,9 @@ with main:
                                    ["tl-hit" if c.found else "" for c in s.candidates], testid="wp-steps"))
             if upto == n_steps:
                 if word.unk:
-                    st.error(_("Result: {unk}. {reason}.").format(unk=vocab.unk_token,
-                                                                 reason=word.reason[:1].upper() + word.reason[1:]))
+                    st.error(md_format(_("Result: {unk}. {reason}."), unk=vocab.unk_token, reason=word.reason[:1].upper() + word.reason[1:]))
                 else:
-                    st.success(_("Result: {pieces}").format(pieces=" ".join(word.pieces)))
+                    st.success(md_format(_("Result: {pieces}"), pieces=" ".join(word.pieces)))
     elif vocab is not None:
         st.info(_("Type some text to encode."))
 
@@ -178,8 +176,8 @@ with side:
         classes.append("tl-changed" if differ else "")
     st.html(html_table(["#", _("WordPiece score picks"), _("BPE count picks"), ""], rows, classes, testid="wp-score"))
     n_diff = sum(1 for a, b in zip(by_score, by_count) if a.chosen.merged != b.chosen.merged)
-    st.caption(_("The two runs choose differently at {count} of {total} steps. The score favours pairs whose parts "
-                 "rarely appear apart, even if the pair itself is rare.").format(count=num(n_diff), total=num(len(rows))))
+    st.caption(md_format(_("The two runs choose differently at {count} of {total} steps. The score favours pairs whose parts "
+                 "rarely appear apart, even if the pair itself is rare."), count=num(n_diff), total=num(len(rows))))
     if by_score:
         with st.expander(_("Words after the WordPiece-score run")):
             st.html(html_table([_("word"), _("pieces")],

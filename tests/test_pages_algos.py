@@ -1,14 +1,13 @@
 """The WordPiece, Unigram, normalization and pre-tokenizer pages: AppTest and a real browser."""
 from __future__ import annotations
 
-import json
-import unicodedata
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import REPO
+from tests.helpers import shown
 
 APP = str(REPO / "app.py")
 PAGES = ["wordpiece", "unigram", "normalization", "pretokenizers"]
@@ -26,7 +25,7 @@ def no_exception(at: AppTest) -> None:
 
 
 def texts(elements) -> str:
-    return "\n".join(str(e.value) for e in elements)
+    return "\n".join(shown(e.value) for e in elements)
 
 
 # ---------------------------------------------------------------- AppTest

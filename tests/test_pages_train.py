@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import REPO
+from tests.helpers import shown
 
 APP = str(REPO / "app.py")
 SMALL = {"sizes": "300,500", "recipes": "bpe,byte-gpt2,wordpiece,unigram"}
@@ -93,8 +94,8 @@ def test_upload_tokenizer_json_ok_and_truncated(small: AppTest) -> None:
     data = tok.json.encode("utf-8")
     small.file_uploader(key="tr_load").upload("tokenizer.json", data, "application/json").run()
     assert not small.exception
-    assert any("the same file as BPE (code points), 300" in s.value for s in small.success)
-    assert any("byte-identical" in m.value for m in small.markdown)
+    assert any("the same file as BPE (code points), 300" in shown(s.value) for s in small.success)
+    assert any("byte-identical" in shown(m.value) for m in small.markdown)
     small.file_uploader(key="tr_load").upload("tokenizer.json", data[: len(data) // 3], "application/json").run()
     assert not small.exception
     assert any("truncated" in e.value for e in small.error)
@@ -114,7 +115,7 @@ def test_uploaded_corpus_limits_and_split_errors() -> None:
     at.file_uploader(key="tr_upload").upload("tiny.txt", "একটি লাইন\n".encode(), "text/plain").run()
     assert any("too small to split" in e.value for e in at.error)
     at.file_uploader(key="tr_upload").upload("latin1.txt", "café".encode("latin-1"), "text/plain").run()
-    assert any("not valid UTF-8" in e.value for e in at.error)
+    assert any("not valid UTF-8" in shown(e.value) for e in at.error)
     lines = "\n".join(f"নতুন বাক্য নম্বর {i} এখানে লেখা আছে।" for i in range(200))
     at.file_uploader(key="tr_upload").upload("lines.txt", lines.encode(), "text/plain").run()
     assert not at.exception

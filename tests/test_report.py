@@ -222,3 +222,21 @@ def test_markdown_report_shows_every_payload_as_text(payload):
     import html as _html
 
     assert payload in _html.unescape(rendered)
+
+
+def test_html_report_carries_a_csp_that_forbids_remote_loads(report):
+    """Issue 16 item 4: the exported page refuses every remote load, even if an escaping bug let a tag through
+    (the browser side of this is tests/test_injection_browser.py)."""
+    import re
+
+    page = to_html(report)
+    head = page[: page.index("</head>")]
+    metas = re.findall(r"<meta [^>]*>", head)
+    assert metas[0] == '<meta charset="utf-8">'
+    csp = re.fullmatch(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', metas[1])
+    assert csp, metas  # right after the charset, before the title, styles and body
+    rules = {d.split()[0]: d.split()[1:] for d in csp.group(1).split(";") if d.strip()}
+    assert rules["default-src"] == ["'none'"]
+    allowed = [src for srcs in rules.values() for src in srcs]
+    assert all(src in ("'none'", "'unsafe-inline'", "data:") for src in allowed), allowed
+    assert "'unsafe-inline'" in rules["style-src"] and "script-src" not in rules  # scripts fall back to 'none'

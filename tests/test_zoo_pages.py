@@ -4,6 +4,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import REPO
+from tests.helpers import shown
 
 APP = str(REPO / "app.py")
 
@@ -35,7 +36,7 @@ def test_compare_defaults_six_tokenizers_with_table():
 def test_compare_url_keeps_selection_and_flags_special_text():
     at = open_page("compare", {"tok": "o200k_base,tekken,nonsense", "text": "hi <|endoftext|> [INST]"})
     assert at.multiselect(key="cmp_tok").value == ["o200k_base", "tekken"]
-    warnings = [w.value for w in at.warning]
+    warnings = [shown(w.value) for w in at.warning]
     assert any("<|endoftext|>" in w for w in warnings) and any("[INST]" in w for w in warnings)
     at.toggle(key="cmp_unsafe").set_value(True).run()
     assert any("prompt-injection" in e.value for e in at.error)

@@ -68,7 +68,9 @@ class Recipe:
 
     ``lossless`` says whether decode(encode(norm(s))) == norm(s) is expected
     for text whose characters were all seen in training; ``note`` is shown
-    next to the recipe's row.
+    next to the recipe's row. ``deterministic`` says whether the same corpus
+    and settings give the same ``tokenizer.json`` in every process (see
+    :data:`NOT_DETERMINISTIC_WHY`).
     """
 
     name: str
@@ -79,6 +81,7 @@ class Recipe:
     lossless: bool
     note: str
     byte_level: bool = False
+    deterministic: bool = True
 
     def build(self, vocab_size: int, min_frequency: int = DEFAULT_MIN_FREQUENCY):  # noqa: ANN201 - (Tokenizer, Trainer)
         """A fresh untrained ``tokenizers.Tokenizer`` and its trainer."""
@@ -122,6 +125,17 @@ class Recipe:
         raise RecipeError(f"recipe {self.name!r} has no builder")  # pragma: no cover - RECIPES is closed
 
 
+#: Why the WordPiece and Unigram recipes are not reproducible across processes (issue 16): checked by
+#: training the same corpus in fresh processes (tests/test_train_determinism.py).
+NOT_DETERMINISTIC_WHY = N_(
+    "The tokenizers library keeps the corpus's words in a hash map whose order is randomised per process "
+    "(Rust's RandomState; PYTHONHASHSEED and RAYON_NUM_THREADS=1 do not change it). WordPiece numbers its "
+    "##-continuation letters in that order and breaks ties between equally frequent merges by those numbers, "
+    "so a new process can pick different merges; Unigram sums its EM statistics in that order, so the scores "
+    "differ in the 4th decimal and near-equal pieces swap places. Within one server process the result is "
+    "cached and stays the same; the BPE recipes give the same file in every process."
+)
+
 RECIPES: dict[str, Recipe] = {
     r.name: r
     for r in (
@@ -140,11 +154,12 @@ RECIPES: dict[str, Recipe] = {
         Recipe("wordpiece", "WordPiece", "WordPiece", "NFC", "BERT (whitespace + punctuation)", False,
                N_("Not lossless: the BERT pre-tokenizer drops whitespace and splits off punctuation, and the "
                "decoder joins pieces with single spaces (so “পৌঁছাবে।” returns as “পৌঁছাবে ।”); a word whose "
-               "remainder cannot be matched becomes [UNK] as a whole. (HF's WordPieceTrainer trains with BPE counts.)")),
+               "remainder cannot be matched becomes [UNK] as a whole. (HF's WordPieceTrainer trains with BPE counts.)"),
+               deterministic=False),
         Recipe("unigram", "Unigram (SentencePiece-style)", "Unigram", "NFC", "Metaspace (▁ = space)", True,
                N_("Unigram starts from many candidate pieces and prunes by likelihood; on a small corpus fewer "
                "pieces survive than asked for. Unseen characters become [UNK]; Metaspace's decoder drops one "
-               "leading space.")),
+               "leading space."), deterministic=False),
     )
 }  # fmt: skip
 
