@@ -72,12 +72,7 @@ def test_hostile_files_through_every_uploader(uploader):
             assert s["errors"] or s["warnings"], f"{uploader}: {kind} was taken without a message"
 
 
-_URL_XFAIL = pytest.mark.xfail(strict=True, reason="issue 16 item 5 (URL clamps), done on branch issue-16b: "
-                                                   "size=-5/0/99999999999 reach a number_input unclamped")
-
-
-@pytest.mark.parametrize("page", [pytest.param(p, marks=_URL_XFAIL) if p in ("wordpiece", "unigram") else p
-                                  for p in PAGES])
+@pytest.mark.parametrize("page", PAGES)
 def test_garbage_url_values_on_every_page(page):
     steps = _run("urls", page)
     assert len(steps) >= 10
