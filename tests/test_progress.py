@@ -13,6 +13,7 @@ from core.analysis.report import build_report
 from core.assets import BUNDLED_CORPUS
 from core.pretrained import zoo
 from tests.conftest import REPO
+from tests.helpers import shown
 
 APP = str(REPO / "app.py")
 
@@ -99,7 +100,7 @@ def test_report_button_shows_progress_then_removes_it(drawn: list[tuple[float, s
     assert not at.exception, [e.value for e in at.exception]
     # (st.progress itself, the empty bar, is bound before the patch: these are the bar's updates)
     assert [round(v, 3) for v, _ in drawn] == [0.0, 0.333, 0.667]
-    assert "encoding with cl100k_base" in drawn[0][1] and "normalization" in drawn[-1][1]
+    assert "encoding with cl100k_base" in shown(drawn[0][1]) and "normalization" in shown(drawn[-1][1])
     assert not at.get("progress")
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download HTML report" in labels and "Download Markdown report" in labels

@@ -5,6 +5,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.pretrained import zoo
 from tests.conftest import REPO
+from tests.helpers import shown
 
 APP = str(REPO / "app.py")
 
@@ -81,7 +82,7 @@ SESSION = "This session (uploaded or trained) · "
 
 
 def final_line(at: AppTest) -> str:
-    return next(m.value for m in at.markdown if m.value.startswith("**Final:**"))
+    return next(shown(m.value) for m in at.markdown if m.value.startswith("**Final:**"))
 
 
 def test_replay_page_gemma4_on_a_bangla_word():
@@ -94,16 +95,16 @@ def test_replay_page_gemma4_on_a_bangla_word():
     n = int(at.slider[0].max)
     assert n >= 3
     at.button[0].click().run()  # Start
-    assert any(m.value.startswith(f"**Step 0 of {n}**: 9 starting symbols") for m in at.markdown)
+    assert any(shown(m.value).startswith(f"**Step 0 of {n}**: 9 starting symbols") for m in at.markdown)
     at.button[2].click().run()  # Next
-    step1 = next(m.value for m in at.markdown if m.value.startswith("**Step 1 of"))
+    step1 = next(shown(m.value) for m in at.markdown if m.value.startswith("**Step 1 of"))
     assert "merge rank" in step1 and "E0 A6" in step1
     options = list(at.selectbox(key="rp_tok").options)
     for label in ("Google · Gemma 4", "DeepSeek · DeepSeek-V3", "Cohere · Cohere Command-R", "Meta · Llama 2",
                   "OpenAI · CLIP (open_clip, OpenAI ViT)"):
         assert label in options, (label, options)
     assert not any("XLM-R" in o or "BERT" in o or "Jurassic" in o for o in options)
-    why = next(c.value for c in at.caption if c.value.startswith("Not offered here"))
+    why = next(shown(c.value) for c in at.caption if c.value.startswith("Not offered here"))
     assert "XLM-R" in why and "WordPiece" in why and "Unigram" in why
 
 
@@ -112,7 +113,7 @@ def test_replay_page_sentencepiece_shows_scores():
     assert "identical" in final_line(at)
     at.button[0].click().run()
     at.button[2].click().run()
-    step1 = next(m.value for m in at.markdown if m.value.startswith("**Step 1 of"))
+    step1 = next(shown(m.value) for m in at.markdown if m.value.startswith("**Step 1 of"))
     assert "score" in step1
 
 
@@ -147,7 +148,7 @@ def test_a_trained_tokenizer_works_in_the_word_inspector():
     assert SESSION + mine.name in at.multiselect(key="in_tok").options
     bodies = [h.proto.body for h in at.get("html")]
     assert any(f'data-tokenizer="{mine.id}"' in b for b in bodies)
-    assert any(m.value == f"#### {mine.name}" for m in at.markdown)
+    assert any(shown(m.value) == f"#### {mine.name}" for m in at.markdown)
 
 
 def test_a_trained_bpe_is_replayed_and_a_trained_unigram_is_not_offered():

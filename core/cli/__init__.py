@@ -28,7 +28,7 @@ import sys
 from typing import Any, Callable, Sequence
 
 from ..i18n import DEFAULT_LANG, LANGS, use_lang
-from ..text.native import fenced
+from ..text.native import fenced, hushed_panic_reports
 from . import algorithms, bpe, inspect, shelf, text, training, zoo
 from .common import STREAMED, CliError, _Parser
 
@@ -68,7 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, func: Callable[[argparse.Namespace], Any]) -> int:
     try:
-        with fenced(args.command):  # a native library's panic is one line too (issue 16)
+        # a native library's panic is one line too (issue 16), without Rust's own report above it
+        with hushed_panic_reports(), fenced(args.command):
             result = func(args)
     except BrokenPipeError:  # streamed output piped into `head`
         sys.stderr.close()

@@ -23,6 +23,10 @@ Streamlit.
 from __future__ import annotations
 
 import functools
+import os
+import re
+import sys
+import tempfile
 from contextlib import contextmanager
 from typing import Callable, Iterator, TypeVar
 
@@ -123,3 +127,65 @@ def fatal_message(exc: BaseException, what: str) -> str | None:
         return None
     err = as_native_error(exc, what)
     return str(err) if err is not None else None
+
+
+#: What Rust's default panic hook writes on file descriptor 2 for one panic: "thread '<name>' (<id>)
+#: panicked at <file>:<line>:<col>:", the message, then (with RUST_BACKTRACE) a "stack backtrace:" block,
+#: ending in a "note: ..." line; with RUST_BACKTRACE=full there is no note, so the report runs to the end.
+_PANIC_REPORT = re.compile(r"^thread '[^'\n]*'[^\n]* panicked at [^\n]*\n(?:.*?^note: [^\n]*(?:\n|\Z)|.*\Z)",
+                           re.S | re.M)
+#: Set to keep native libraries' stderr as it is (panic reports and backtraces included).
+RAW_STDERR_ENV = "TOKENIZER_LAB_RAW_STDERR"
+
+
+def drop_panic_reports(text: str) -> str:
+    """``text`` (what native code wrote on stderr) without Rust's panic-hook reports.
+
+    >>> drop_panic_reports("thread '<unnamed>' (7) panicked at src/x.rs:1:2:\\nboom\\n"
+    ...                    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\\nkept\\n")
+    'kept\\n'
+    """
+    return _PANIC_REPORT.sub("", text)
+
+
+@contextmanager
+def hushed_panic_reports() -> Iterator[None]:
+    """Keep Rust's panic-hook reports off the terminal, so a fenced panic ends in our one line only.
+
+    A pyo3 panic is printed by Rust's own hook straight to file descriptor 2
+    before Python sees the exception, and Python cannot turn that hook off.
+    Inside this block descriptor 2 goes to a temporary file while Python's
+    ``sys.stderr`` (our messages, the progress bar) keeps writing to the real
+    stderr; at the end whatever native code wrote is copied to the real stderr
+    without the panic reports (so library warnings still show, after the
+    command's own output rather than interleaved). The report (and its
+    backtrace, when ``RUST_BACKTRACE`` is set) is hidden because the fence has
+    already turned the panic into our one-line error; set
+    ``TOKENIZER_LAB_RAW_STDERR=1`` to see it. Only the CLI uses this, and only
+    when ``sys.stderr`` is the process's own stderr (not under a test's capture).
+    """
+    if os.environ.get(RAW_STDERR_ENV) or sys.stderr is not sys.__stderr__:
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        real = os.dup(2)
+    except (OSError, ValueError):  # no usable descriptor 2 (closed stderr)
+        yield
+        return
+    saved = sys.stderr
+    with tempfile.TemporaryFile() as spool:
+        os.dup2(spool.fileno(), 2)
+        sys.stderr = open(real, "w", encoding=saved.encoding, errors=saved.errors, buffering=1, closefd=False)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(real, 2)
+            sys.stderr = saved
+            spool.seek(0)
+            rest = drop_panic_reports(spool.read().decode("utf-8", "replace"))
+            os.close(real)
+            if rest.strip():  # (the hook starts its report with a blank line)
+                saved.write(rest)
+                saved.flush()
