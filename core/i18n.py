@@ -105,7 +105,7 @@ class RtlTemplate(str):
                           **{k: isolate(v) if isinstance(v, str) else v for k, v in kwargs.items()})
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16)  # one entry per interface language
 def _translations(lang: str) -> _gettext.NullTranslations:
     """The compiled catalog of ``lang`` (English: the messages themselves)."""
     path = po_path(lang)
@@ -163,7 +163,7 @@ class Translator:
         return out if zero == 0x30 else out.translate({0x30 + d: zero + d for d in range(10)})
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=64)  # (language, digits) pairs; bounded, since ``lang`` may come from a URL
 def translator(lang: str = DEFAULT_LANG, digits: str = "western") -> Translator:
     """The :class:`Translator` of ``lang`` (unknown codes fall back to English)."""
     lang = normalize_lang(lang)

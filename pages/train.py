@@ -146,8 +146,8 @@ bar = st.progress(0.0, text=_("Training…"))
 trained: list[R.TrainedTokenizer] = []
 failed: list[str] = []
 for k, (recipe, size) in enumerate(jobs):
-    job = _("Training {recipe} at {size} ({index} of {total})").format(
-        recipe=R.RECIPES[recipe].label, size=num(size), index=k + 1, total=len(jobs))
+    job = md_format(_("Training {recipe} at {size} ({index} of {total})"),
+                    recipe=R.RECIPES[recipe].label, size=num(size), index=k + 1, total=len(jobs))
     bar.progress(k / (len(jobs) + 1), text=md_format("{job}…", job=job))
     try:
         trained.append(run_reporting(
