@@ -12,6 +12,7 @@ from core.analysis.inspect import regex_pieces
 from core.pretrained import zoo
 from core.pretrained.replay import replay
 
+from .helpers import shown
 from .parity_refs import encoder, special_table
 
 TIKTOKEN_ZOO = ["cl100k_base", "o200k_base", "llama3", "llama4", "tekken", "tekken_240718"]
@@ -112,14 +113,14 @@ def _open(path: str, query: dict[str, str]):  # noqa: ANN202 - AppTest
 
 def test_replay_page_notes_the_unicode17_letter_at_its_piece():
     at = _open("replay", {"tok": "cl100k_base", "text": "\U00016ea5'U"})
-    notes = [w.value for w in at.warning if "U+16EA5" in w.value]
+    notes = [shown(w.value) for w in at.warning if "U+16EA5" in shown(w.value)]
     assert notes and "At piece 1" in notes[0] and "newer than" in notes[0]
     assert any("identical" in m.value for m in at.markdown)
 
 
 def test_pretokenizers_page_notes_the_unicode17_letter():
     at = _open("pretokenizers", {"text": "\U00016ea5'U", "patterns": "cl100k,o200k,whitespace"})
-    notes = [w.value for w in at.warning if "U+16EA5" in w.value]
+    notes = [shown(w.value) for w in at.warning if "U+16EA5" in shown(w.value)]
     assert len(notes) == 2 and all("At character 1" in n and "the model splits it as" in n for n in notes)
 
 
