@@ -197,7 +197,7 @@ def main() -> None:
         pass
 
     home = bench_home(args.repeat)
-    print(f"\nPaste and see, 5,000 Bangla chars, 4 tokenizers (goal < 300 ms)")
+    print("\nPaste and see, 5,000 Bangla chars, 4 tokenizers (goal < 300 ms)")
     print(f"  cold (no result cache): {fmt(home['cold'])}")
     print(f"  warm (cached result):   {fmt(home['warm'])}")
     eng = bench_engine(args.repeat)

@@ -5,7 +5,6 @@ import json
 import subprocess
 import sys
 import unicodedata
-from pathlib import Path
 
 import pytest
 

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import io
-import itertools
 import json
-import math
 import random
 from pathlib import Path
 
