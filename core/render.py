@@ -403,13 +403,7 @@ def text_direction(text: str) -> str:
     >>> text_direction("  سلام world"), text_direction("বাজার سلام")
     ('rtl', 'ltr')
     """
-    for ch in text:
-        bidi = unicodedata.bidirectional(ch)
-        if bidi == "L":
-            return "ltr"
-        if bidi in ("R", "AL"):
-            return "rtl"
-    return "ltr"
+    return "rtl" if _strong(text) == "R" else "ltr"
 
 
 def text_lines_html(text: str, cls: str = "tl-text-line") -> str:

@@ -5,21 +5,14 @@ from streamlit.testing.v1 import AppTest
 
 from core.pretrained import zoo
 from tests.conftest import REPO
+from tests.helpers import open_page as _open_page
 from tests.helpers import shown
 
 APP = str(REPO / "app.py")
 
 
 def open_page(path: str, query: dict[str, str] | None = None, state: dict | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    at.switch_page(f"pages/{path}.py")
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    for k, v in (state or {}).items():
-        at.session_state[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return _open_page(path, query, state, timeout=300)
 
 
 def test_tax_default_shows_the_spread_and_the_selector_is_grouped():

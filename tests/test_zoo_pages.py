@@ -4,19 +4,9 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import REPO
-from tests.helpers import shown
+from tests.helpers import open_page, shown
 
 APP = str(REPO / "app.py")
-
-
-def open_page(path: str, query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.switch_page(f"pages/{path}.py")
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def test_compare_defaults_six_tokenizers_with_table():
