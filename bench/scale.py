@@ -108,18 +108,32 @@ class TreeRSS:
         self._t = threading.Thread(target=self._run, daemon=True)
         self._t.start()
 
+    #: PSS needs /proc/PID/smaps, which costs the kernel about 5 ms per 200 MB process: read every 0.05 s for
+    #: three processes that took a third of a core from the workers being measured. RSS and CPU times
+    #: (/proc/PID/statm, stat: microseconds) are read every 0.05 s, PSS once a second (the streaming run's
+    #: memory is flat after its first chunks, so the peak is not missed by much).
+    POLL_S = 0.1
+    PSS_EVERY_S = 1.0
+
     def _run(self) -> None:
         import psutil
 
+        next_pss = 0.0
         while not self._stop.is_set():
+            with_pss = time.monotonic() >= next_pss
+            if with_pss:
+                next_pss = time.monotonic() + self.PSS_EVERY_S
             try:
                 procs = [self.proc, *self.proc.children(recursive=True)]
                 total = pss = 0
                 for p in procs:
                     try:
-                        full = p.memory_full_info()
-                        total += full.rss
-                        pss += full.pss
+                        if with_pss:
+                            full = p.memory_full_info()
+                            total += full.rss
+                            pss += full.pss
+                        else:
+                            total += p.memory_info().rss
                         t = p.cpu_times()
                         self.cpu[p.pid] = ("parent" if p.pid == self.proc.pid else "worker", t.user + t.system)
                         if p.pid != self.proc.pid and self.parent_before_workers is None and self.proc.pid in self.cpu:
@@ -127,10 +141,11 @@ class TreeRSS:
                     except psutil.Error:
                         pass
                 self.peak = max(self.peak, total)
-                self.peak_pss = max(self.peak_pss, pss)
+                if with_pss:
+                    self.peak_pss = max(self.peak_pss, pss)
             except psutil.Error:
                 pass
-            time.sleep(0.05)
+            time.sleep(self.POLL_S)
 
     def stop(self) -> tuple[int, int]:
         self._stop.set()
@@ -149,6 +164,7 @@ def run_cli(args: list[str], extra_pids: list[int] | None = None) -> dict:
     out, err = p.communicate()
     wall = time.perf_counter() - t0
     r1 = os.times()
+    own_cpu = (r1.user - r0.user) + (r1.system - r0.system)  # this bench's monitor threads, on the same cores
     peak, pss = mon.stop()
     extra_peak = sum(m.stop()[0] for m in extra)
     if p.returncode != 0:
@@ -158,7 +174,7 @@ def run_cli(args: list[str], extra_pids: list[int] | None = None) -> dict:
     workers = sorted((c for role, c in mon.cpu.values() if role == "worker"), reverse=True)
     return {"wall": wall, "cpu_children": cpu_total, "cpu_parent": parent, "cpu_workers": workers,
             "cpu_parent_before_workers": mon.parent_before_workers,
-            "peak_rss": peak, "peak_pss": pss, "cluster_peak_rss": extra_peak, "stdout": out}
+            "peak_rss": peak, "peak_pss": pss, "cluster_peak_rss": extra_peak, "monitor_cpu": own_cpu, "stdout": out}
 
 
 def cpu_line(r: dict) -> str:
@@ -169,7 +185,8 @@ def cpu_line(r: dict) -> str:
     workers = r["cpu_workers"]
     w = ", ".join(f"{c:.1f}" for c in workers) if workers else "none (all in the CLI process)"
     line = (f"    CPU: total {r['cpu_children']:.1f} s = CLI process {r['cpu_parent']:.1f} s + workers [{w}] s; "
-            f"the CLI process's share {100 * r['cpu_parent'] / max(r['cpu_children'], 1e-9):.0f}%")
+            f"the CLI process's share {100 * r['cpu_parent'] / max(r['cpu_children'], 1e-9):.0f}%; this bench's "
+            f"monitor {r['monitor_cpu']:.1f} s")
     before = r.get("cpu_parent_before_workers")
     if before is not None:
         line += (f" ({before:.1f} s of it before the workers started: start-up and loading the tokenizers; "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -82,14 +82,26 @@ class TiktokenTokenizer(PretrainedTokenizer):
         for name, sid in self.specials.items():
             by_id[sid] = name.encode("utf-8")
         self._by_id = by_id
-        self._lens = np.fromiter(map(len, by_id), dtype=np.int64, count=size)
-        self._valid = np.fromiter(map(is_valid_utf8, by_id), dtype=bool, count=size)
-        self._special_mask = np.zeros(size, dtype=bool)
-        self._special_mask[list(self.specials.values())] = True
         if not entry.vocab_size:
             self.entry = replace(entry, vocab_size=size)
         self._max_run = int(entry.options.get("max_run", 0) or 0)  # type: ignore[call-overload]
         self._max_chunk = int(entry.options.get("max_chunk", 0) or 0) or 400_000  # type: ignore[call-overload]
+
+    # The per-id tables below serve only :meth:`table` (the app's token chips): built on first use, so a
+    # command that only counts tokens (``compare`` on a big file) does not pay for them at load.
+    @cached_property
+    def _lens(self) -> np.ndarray:
+        return np.fromiter(map(len, self._by_id), dtype=np.int64, count=len(self._by_id))
+
+    @cached_property
+    def _valid(self) -> np.ndarray:
+        return np.fromiter(map(is_valid_utf8, self._by_id), dtype=bool, count=len(self._by_id))
+
+    @cached_property
+    def _special_mask(self) -> np.ndarray:
+        mask = np.zeros(len(self._by_id), dtype=bool)
+        mask[list(self.specials.values())] = True
+        return mask
 
     @property
     def engine(self):  # noqa: ANN201 - tiktoken.Encoding

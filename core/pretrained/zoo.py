@@ -18,6 +18,7 @@ This module does not tokenize; the adapters (:mod:`core.pretrained.adapter`) do.
 from __future__ import annotations
 
 import base64
+import binascii
 import gzip
 import hashlib
 import json
@@ -112,6 +113,7 @@ def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
                        f"{limits.MAX_TOKENIZER_FILE_BYTES:,}")
     ranks: dict[bytes, int] = {}
     lineno = 0
+    a2b = binascii.a2b_base64
     try:
         for lineno, line in enumerate(data.splitlines(), 1):
             if not line:
@@ -119,11 +121,12 @@ def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
             tok, rank = line.split()
             # subtle: Whisper's multilingual file spells its one empty token as "=" (tiktoken accepts it);
             # strict base64 refuses "=", so that is the only way to an empty token
-            piece = base64.b64decode(tok, validate=True) if tok != b"=" else b""
-            if piece in ranks:
-                raise ValueError(f"token {piece!r} is listed twice")
+            piece = a2b(tok, strict_mode=True) if tok != b"=" else b""
+            size = len(ranks)
             ranks[piece] = int(rank)
-    except (ValueError, TypeError) as exc:
+            if len(ranks) == size:  # one dict operation per line, not a lookup and then a store
+                raise ValueError(f"token {piece!r} is listed twice")
+    except (ValueError, TypeError) as exc:  # binascii.Error is a ValueError
         raise ZooError(f"{where} is not a valid .tiktoken ranks file (line {lineno}: {exc})") from None
     if not ranks:
         raise ZooError(f"{where} is empty: no ranks")
