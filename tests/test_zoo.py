@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import io
 import socket
 import time
 
@@ -233,3 +234,34 @@ def test_lone_surrogate_is_refused_on_both_paths(tokenizer_id):
     for call in (tok.encode, tok.encode_ids):
         with pytest.raises(TextError, match="lone surrogate U\\+D83D at position 1"):
             call("a\ud83db")
+
+
+class _FakeResponse(io.BytesIO):
+    def __init__(self, data: bytes, announced: str | None) -> None:
+        super().__init__(data)
+        self.headers = {} if announced is None else {"Content-Length": announced}
+
+
+@pytest.mark.parametrize("announce", [True, False], ids=["content-length", "no-content-length"])
+def test_hub_download_is_capped(no_network, monkeypatch, announce):
+    """A Hub answer bigger than the tokenizer file limit is refused, announced or not, and nothing is cached."""
+    import urllib.request
+
+    from core.text import limits
+
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setattr(limits, "MAX_TOKENIZER_FILE_BYTES", 1000)
+    body = b"{" + b" " * 5000 + b"}"
+    read = []
+
+    def fake_urlopen(url, timeout):
+        resp = _FakeResponse(body, str(len(body)) if announce else None)
+        real_read = resp.read
+        resp.read = lambda n=-1: read.append(n) or real_read(n)
+        return resp
+
+    monkeypatch.setattr(urllib.request, "urlopen", fake_urlopen)
+    with pytest.raises(ZooError, match="limit for a tokenizer file is 1,000 bytes"):
+        zoo.load_hub("org/huge", timeout=2.0)
+    assert read == ([] if announce else [1001])  # never more than the limit + 1 byte is read
+    assert not (zoo.hub_cache_dir() / "org--huge").exists()

@@ -415,14 +415,29 @@ def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> PretrainedToken
     return tok
 
 
-def _fetch(url: str, timeout: float) -> bytes:
-    """GET ``url`` within ``timeout`` seconds overall (DNS included: it runs in a helper thread)."""
+def _fetch(url: str, timeout: float, max_bytes: int | None = None) -> bytes:
+    """GET ``url`` within ``timeout`` seconds overall (DNS included: it runs in a helper thread).
+
+    At most ``max_bytes`` (default: the tokenizer file limit) are read: a bigger answer, announced by its
+    ``Content-Length`` or found while reading, is a :class:`ZooError`, so a Hub id can never fill the
+    memory or the disk.
+    """
+    cap = limits.MAX_TOKENIZER_FILE_BYTES if max_bytes is None else max_bytes
     box: dict[str, object] = {}
+
+    def too_big(size: str) -> ZooError:
+        return ZooError(f"{url} is {size}; the limit for a tokenizer file is {cap:,} bytes")
 
     def run() -> None:
         try:
             with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - fixed https host
-                box["data"] = resp.read()
+                announced = resp.headers.get("Content-Length", "")
+                if announced.isdigit() and int(announced) > cap:
+                    raise too_big(f"{int(announced):,} bytes")
+                data = resp.read(cap + 1)
+                if len(data) > cap:
+                    raise too_big("bigger than that")
+                box["data"] = data
         except BaseException as exc:  # handed to the caller below
             box["error"] = exc
 
