@@ -56,10 +56,21 @@ text = text_input("cmp_text", default_text, label=_("Text to compare"))
 
 user: dict[str, PretrainedTokenizer] = session_tokenizers()
 added: str | None = None  # a tokenizer loaded on this run joins the selection
+# Forget also empties the uploader (Streamlit cannot clear one: a new key makes a new, empty one); otherwise the
+# file still in it would be loaded again on the very next run and Forget would seem to do nothing.
+_upload_gen = st.session_state.get("cmp_upload_gen", 0)
+
+
+def _forget_all() -> None:
+    forget_session_tokenizers()
+    st.session_state["cmp_upload_gen"] = _upload_gen + 1
+
+
 with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)")):
     up = st.file_uploader(
         _("tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json"),
-        type=["json", "tiktoken", "model", "v1", "v2", "v3", "v7"], key="cmp_upload", max_upload_size=200,
+        type=["json", "tiktoken", "model", "v1", "v2", "v3", "v7"], max_upload_size=200,
+        key="cmp_upload" if not _upload_gen else f"cmp_upload_{_upload_gen}",
     )
     pattern = st.selectbox(_("Split pattern for a .tiktoken file"), list(zoo.TIKTOKEN_PATTERNS), key="cmp_pattern")
     if up is not None and f"user:{up.name}" not in user:
@@ -89,7 +100,7 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
             st.success(md_format(_("Loaded {id} ({count} tokens)."), id=tok.id, count=num(tok.vocab_size)))
     if user:
         st.button(md_format(ngettext("Forget this session's {count} uploaded or trained tokenizer",
-                           "Forget this session's {count} uploaded or trained tokenizers", len(user)), count=num(len(user))), key="cmp_forget", on_click=forget_session_tokenizers)
+                           "Forget this session's {count} uploaded or trained tokenizers", len(user)), count=num(len(user))), key="cmp_forget", on_click=_forget_all)
 
 qp_init("cmp_tok", DEFAULT, param="tok", cast=lambda s: [i for i in s.split(",") if known(i)])
 if added and added not in st.session_state["cmp_tok"]:
