@@ -110,7 +110,7 @@ class TreeRSS:
 
     #: PSS needs /proc/PID/smaps, which costs the kernel about 5 ms per 200 MB process: read every 0.05 s for
     #: three processes that took a third of a core from the workers being measured. RSS and CPU times
-    #: (/proc/PID/statm, stat: microseconds) are read every 0.05 s, PSS once a second (the streaming run's
+    #: (/proc/PID/statm, stat: microseconds) are read every 0.1 s, PSS once a second (the streaming run's
     #: memory is flat after its first chunks, so the peak is not missed by much).
     POLL_S = 0.1
     PSS_EVERY_S = 1.0
@@ -180,7 +180,7 @@ def run_cli(args: list[str], extra_pids: list[int] | None = None) -> dict:
 def cpu_line(r: dict) -> str:
     """Where the CPU time went: the CLI process (reads, decodes and hands out chunks, merges counts) and each worker.
 
-    Per-process figures are polled every 0.05 s, so a process's last 0.05 s may be missing; ``total`` is exact
+    Per-process figures are polled every 0.1 s, so a process's last 0.1 s may be missing; ``total`` is exact
     (``os.times`` of the finished children)."""
     workers = r["cpu_workers"]
     w = ", ".join(f"{c:.1f}" for c in workers) if workers else "none (all in the CLI process)"
