@@ -235,6 +235,22 @@ def piece_label(data: bytes) -> str:
     return " ".join(out) if out else "∅"
 
 
+def char_label(ch: str) -> str:
+    """Plain text that shows one character: itself, a glyph for whitespace, or the short name (``ZWNJ``) or
+    code point (``U+2060``) of an invisible one, so a cell drawn for it is never empty.
+
+    >>> char_label("র"), char_label(" "), char_label("\u200c"), char_label("\u2060")
+    ('র', '·', 'ZWNJ', 'U+2060')
+    """
+    glyph = _WS_GLYPHS.get(ch)
+    if glyph is not None:
+        return glyph
+    cat = unicodedata.category(ch)
+    if cat in ("Cf", "Cc") or (cat == "Zs" and ch != " "):
+        return _FORMAT_NAMES.get(ch, f"U+{ord(ch):04X}")
+    return ch
+
+
 def visible_text(text: str, *, mark_orphan: bool = False) -> str:
     """Escaped HTML for ``text`` with whitespace and invisible characters made visible.
 

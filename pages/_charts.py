@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from core.i18n import N_
+from core.render import char_label
 from pages._shared import _, esc
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -307,7 +308,8 @@ def lattice_chart(chars: Sequence[str], arcs: Sequence[Arc], *, labels: bool = T
     out = [f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}">{_SVG_STYLE}'
            "<style>.tl-lat-ch{font:20px 'Noto Sans','Noto Sans Bengali','Noto Sans Arabic',sans-serif;fill:#111}"
            ".tl-lat-best{font:600 15px 'Noto Sans','Noto Sans Bengali','Noto Sans Arabic',sans-serif;fill:#222}"
-           ".tl-lat-lab{font:11px 'Noto Sans','Noto Sans Bengali','Noto Sans Arabic',sans-serif;fill:#666}</style>"]
+           ".tl-lat-lab{font:11px 'Noto Sans','Noto Sans Bengali','Noto Sans Arabic',sans-serif;fill:#666}"
+           f".tl-lat-fmt{{font:{10 if cell > 30 else 7}px 'Noto Sans',sans-serif;fill:#555}}</style>"]
     step = 1 if n <= 40 else max(1, n // 20)
     for k in range(0, n + 1):
         x = px(k)
@@ -317,8 +319,11 @@ def lattice_chart(chars: Sequence[str], arcs: Sequence[Arc], *, labels: bool = T
                        f'<text x="{x:.1f}" y="{base + 51}" text-anchor="middle" class="tl-chart-tick">{k}</text>')
     out.append(f'<line x1="{px(0):.1f}" x2="{px(n):.1f}" y1="{base}" y2="{base}" stroke="#777"/>')
     for k, ch in enumerate(chars):  # each character alone, in position order (the lattice's own order)
-        out.append(f'<text x="{px(k + .5):.1f}" y="{base + 26}" text-anchor="middle" class="tl-lat-ch">'
-                   f"{_label(ch)}</text>")
+        shown = char_label(ch) if len(ch) == 1 else ch
+        # an invisible character (ZWNJ inside a Persian word, a space) gets its name or glyph, small and grey
+        cls = "tl-lat-ch" if shown == ch else "tl-lat-fmt"
+        out.append(f'<text x="{px(k + .5):.1f}" y="{base + 26}" text-anchor="middle" class="{cls}">'
+                   f"{_label(shown)}</text>")
     out.append(f'<text x="{(px(0) + px(n)) / 2:.0f}" y="{height - 4}" text-anchor="middle" class="tl-chart-axis">'
                f"{_label(x_title)}</text>")
     order = {"other": 0, "unk": 1, "best": 2}
