@@ -46,7 +46,7 @@ source = st.radio(_("Model"), list(SOURCES), key="ug_source", format_func=lambda
 model: ug.UnigramModel | None = None
 try:
     if source == "trained":
-        qp_init("ug_lang", "bn", param="lang", choices=list(LEARN_LANGS))
+        qp_init("ug_lang", "bn", param="sample", choices=list(LEARN_LANGS))  # not "lang": the interface's
         qp_init("ug_size", 400, param="size", cast=int, lo=100, hi=1500, step=20)
         c1, c2 = st.columns([1, 2])
         lang = c1.selectbox(_("Sample"), list(LEARN_LANGS), key="ug_lang", format_func=lambda k: _(LEARN_LANGS[k]))
@@ -70,7 +70,7 @@ word = st.text_input(md_format(_("Word (up to {count} characters are drawn)"), c
                      key=f"ug_word_{ug_lang}")
 qp_sync(model=source, word=word if len(word) <= 200 else None,
         size=st.session_state.get("ug_size") if source == "trained" else None,
-        lang=ug_lang if source == "trained" else None)
+        sample=ug_lang if source == "trained" else None)
 
 if model is not None:
     st.caption(md_format(_("{count} pieces from {source} · unknown piece {unk} scores {score} (lowest score − {penalty})"), count=num(len(model)), source=model.source, unk=model.unk_piece if model.unk_piece is not None else _("(none)"), score=f"{model.unk_score:.2f}", penalty=f"{ug.UNK_PENALTY:g}"))

@@ -55,7 +55,7 @@ with main:
                                  key="wp_typed", height=80)
             vocab = wp.parse_typed_vocab(typed)
         elif source == "trained":
-            qp_init("wp_lang", "bn", param="lang", choices=list(LEARN_LANGS))
+            qp_init("wp_lang", "bn", param="sample", choices=list(LEARN_LANGS))  # not "lang": the interface's
             qp_init("wp_size", 300, param="size", cast=int, lo=80, hi=1500, step=20)
             c1, c2 = st.columns([1, 2])
             lang = c1.selectbox(_("Sample"), list(LEARN_LANGS), key="wp_lang", format_func=lambda k: _(LEARN_LANGS[k]))
@@ -84,7 +84,7 @@ with main:
     text = text_input(f"wp_text_{trained_lang or source}", default_text, label=_("Text to encode"), upload=False,
                       height=80)
     qp_sync(vocab=source, text=url_text(text), size=st.session_state.get("wp_size") if source == "trained" else None,
-            lang=trained_lang)
+            sample=trained_lang)
 
     if vocab is not None and text.strip():
         trace = wp.encode(text, vocab)

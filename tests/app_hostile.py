@@ -36,7 +36,7 @@ BAD_PATTERNS = ("(a+)+$", "(a|aa)+$", "(a*)*b", "((a+)+)+c", "(", "[", "(?<=a+)b
 GARBAGE_VALUES = ("", "-5", "99999999999", "nan", "1e309", ",,,", "x" * 3000, "<img src=x onerror=alert(1)>",
                   "../../etc/passwd", "\u0301" * 500, "trained", "upload", "0")
 #: Every query parameter a page reads (``qp_init(..., param=...)`` across pages/).
-URL_PARAMS = ("text", "tok", "word", "words", "size", "merges", "lang", "example", "corpus", "vocab", "unit", "tie",
+URL_PARAMS = ("text", "tok", "word", "words", "size", "merges", "lang", "sample", "wp_typed", "wp_corpus", "example", "corpus", "vocab", "unit", "tie",
               "sizes", "recipes", "patterns", "pattern", "model", "minf", "form", "en", "data", "step")
 PAGES = ("home", "compare", "inspector", "replay", "tax", "stepper", "wordpiece", "unigram", "normalization",
          "pretokenizers", "train", "special_tokens")

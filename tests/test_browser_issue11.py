@@ -233,8 +233,8 @@ def test_wordpiece_word_box_follows_new_text(app):
 
 @pytest.mark.parametrize("page,query,expect", [
     ("stepper", "corpus=fa&merges=5", "کتاب"),
-    ("wordpiece", "vocab=trained&lang=hi", "बाज़ार"),
-    ("unigram", "model=trained&lang=uz", "bozor"),
+    ("wordpiece", "vocab=trained&sample=hi", "बाज़ार"),
+    ("unigram", "model=trained&sample=uz", "bozor"),
 ])
 def test_learning_pages_have_their_own_samples(app, page, query, expect):
     app.open(page, query)

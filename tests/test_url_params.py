@@ -26,8 +26,8 @@ PARAMS: dict[str, tuple[list[str], list[str]]] = {
     "stepper": (["corpus", "unit", "pattern", "tie", "merges", "step"], ["words", "text"]),
     "tax": (["data", "tok"], []),
     "train": (["corpus", "recipes", "sizes", "minf"], []),
-    "unigram": (["model", "lang", "size"], ["word"]),
-    "wordpiece": (["vocab", "lang", "size"], ["text"]),
+    "unigram": (["model", "sample", "size"], ["word"]),
+    "wordpiece": (["vocab", "sample", "size"], ["text", "wp_typed"]),
 }
 
 #: Values no choice, number or id list accepts (each is refused, or clamped when numeric).
@@ -93,3 +93,52 @@ def test_long_url_text_is_cut_with_a_message():
     at = run_page("replay", {"text": "ক" * 5000})
     assert not at.exception
     assert any("text=" in w and "first" in w for w in warnings(at)), warnings(at)
+
+
+def _page_params() -> dict[str, set[str]]:
+    """URL parameter names each page file passes to ``qp_init`` (``param=``, else the key when it is a literal)."""
+    import ast
+
+    out: dict[str, set[str]] = {}
+    for path in sorted((REPO / "pages").glob("*.py")):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "qp_init":
+                param = next((k.value for k in node.keywords if k.arg == "param"), None)
+                if param is None and node.args and isinstance(node.args[0], ast.Constant):
+                    param = node.args[0]
+                if isinstance(param, ast.Constant):
+                    names.add(param.value)
+        out[path.stem] = names
+    return out
+
+
+def test_no_page_reuses_the_interface_language_parameter():
+    """``?lang=`` is the interface language (the router reads it on every page). A page that also kept its own
+    choice in ``lang`` (the WordPiece and Unigram sample once did) wrote ``lang=bn`` into the URL, so a shared
+    link, or a later rerun that took the URL as new, switched the whole interface to Bangla."""
+    from tests.app_hostile import URL_PARAMS
+
+    params = _page_params()
+    assert params["_shared"] >= {"lang", "text"}  # the scan finds the router's own parameters
+    clashes = {page for page, names in params.items() if page != "_shared" and "lang" in names}
+    assert not clashes, f"pages keeping their own state in ?lang=: {sorted(clashes)}"
+    unknown = {(page, n) for page, names in params.items() for n in names if n not in URL_PARAMS}
+    assert not unknown, f"URL parameters the hostile-value tests do not try: {sorted(unknown)}"
+
+
+def _qp(at: AppTest, name: str) -> str | None:
+    v = at.query_params.get(name)
+    return v[0] if isinstance(v, list) and v else (v or None)
+
+
+@pytest.mark.parametrize("page,source", [("unigram", {"model": "trained"}), ("wordpiece", {"vocab": "trained"})])
+def test_the_sample_choice_leaves_the_interface_language_alone(page, source):
+    """The trained sample's language lives in ``?sample=``; an English page's link carries no ``lang`` (it once
+    carried ``lang=bn``: the link opened the page in Bangla), and ``?lang=fa&sample=uz`` means both."""
+    at = run_page(page, source)
+    assert not at.exception
+    assert _qp(at, "sample") == "bn" and _qp(at, "lang") is None, at.query_params.to_dict()
+    at = run_page(page, {**source, "lang": "fa", "sample": "uz"})
+    assert not at.exception
+    assert at.session_state["lang"] == "fa" and _qp(at, "lang") == "fa" and _qp(at, "sample") == "uz"
