@@ -29,6 +29,7 @@ from pages._shared import (
     _,
     classroom,
     current_lang,
+    localize,
     md_escape,
     md_format,
     ngettext,
@@ -71,7 +72,7 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
             tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
             add_session_tokenizer(tok, len(data))
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(md_format(_("Could not load “{name}”: {error}"), name=up.name, error=exc))
+            st.error(md_format(_("Could not load “{name}”: {error}"), name=up.name, error=localize(exc)))
         else:
             added = tok.id
             st.success(md_format(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…"), name=up.name, algorithm=tok.entry.algorithm, count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
@@ -83,7 +84,7 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
                 tok = zoo.load_hub(hub_id.strip())
             add_session_tokenizer(tok)
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(md_escape(str(exc)))
+            st.error(md_escape(localize(exc)))
         else:
             added = tok.id
             st.success(md_format(_("Loaded {id} ({count} tokens)."), id=tok.id, count=num(tok.vocab_size)))
@@ -118,7 +119,7 @@ else:
             tok = get(tid)
             enc = tok.encode(text, allow_special=unsafe)
         except (zoo.ZooError, ValueError) as exc:
-            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=exc))
+            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
             continue
         summary = summarize(tok, enc)
         rows.append(summary.as_row())

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..assets import REPO
-from ..i18n import N_, _, ngettext, use_lang
+from ..i18n import N_, _, localize, ngettext, use_lang
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
@@ -150,20 +150,12 @@ def _versions() -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-#: :func:`core.analysis.evaluate.failure_reason`'s answers, translated where the report shows them.
-_FAILURES = (N_("unknown token: [UNK] replaced text the tokenizer had never seen"),
-             N_("bytes lost: decoding produced U+FFFD"),
-             N_("whitespace changed: spaces, tabs or line breaks are not kept"),
-             N_("spacing changed around punctuation: the pre-tokenizer split it off and the decoder joined with spaces"),
-             N_("text changed"))
-
-
 def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool) -> str:  # noqa: ANN001 - Encoding
     if ok:
         return "decode(encode(text)) == text"
     decoded = tok.decode(enc.tokens)
     first = next((d for d in char_diff(text, decoded) if d.op != "equal"), None)
-    reason = _(failure_reason(text, decoded))
+    reason = localize(failure_reason(text, decoded))
     if not first:
         return reason
     return _("{reason}; first difference: {original} -> {decoded}").format(
@@ -174,7 +166,7 @@ def _specials(tok: PretrainedTokenizer, text: str) -> SpecialHandling:
     probe = " ".join(INJECTION_PROBES)
     try:
         results = injection_check(tok, probe, tok.name)
-        probes = tuple((r.mode, r.outcome, r.detail) for r in results)
+        probes = tuple((r.mode, r.outcome, localize(r.detail)) for r in results)
     except TypeError as exc:  # a tokenizer kind the checker does not know
         probes = (("n/a", "unknown", str(exc)),)
     return SpecialHandling(tok.entry.specials or _("not stated"), tuple(sorted({h.text for h in tok.special_hits(text)})), probes)

