@@ -317,7 +317,7 @@ def localize(value: object, t: Translator | None = None) -> str:
     raised with one) translated, anything else as ``str``.
 
     >>> localize(ValueError(T_("{name} is empty", name="x.txt")), translator("hi"))
-    'x.txt खाली है'
+    'x.txt ख़ाली है'
     """
     if isinstance(value, BaseException):
         value = message_of(value)

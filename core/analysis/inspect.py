@@ -237,7 +237,7 @@ def check_word(text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise InspectError(T_("text has a lone surrogate {code} at {position}", code=f"U+{ord(text[exc.start]):04X}",
+        raise InspectError(T_("text has a lone surrogate {code} at {position}", code="U+%04X" % ord(text[exc.start]),
                               position=exc.start)) from None
     return text
 

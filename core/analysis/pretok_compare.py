@@ -81,7 +81,7 @@ def description(name: str) -> str:
     raise ValueError(T_("unknown pre-tokenizer {name}; choose one of: {known}", name=repr(name), known=", ".join(names())))
 
 
-@fence(T_("the tokenizers pre-tokenizer"))
+@fence(T_("the tokenizers library's pre-tokenizer"))
 def _library(name: str, text: str) -> list[Span]:
     from tokenizers import pre_tokenizers as pt
 

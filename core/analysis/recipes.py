@@ -536,7 +536,7 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
         raise LoadError(T_("{name} is not valid JSON (line {line}, column {column}: {reason})", name=name,
                            line=exc.lineno, column=exc.colno, reason=exc.msg)) from None
     if not isinstance(cfg, dict) or not isinstance(cfg.get("model"), dict):
-        raise LoadError(T_("{where} is JSON but not a tokenizer.json (no “model” section)", where=name))
+        raise LoadError(T_("{where} is JSON but not a tokenizer.json (no \"model\" section)", where=name))
     try:
         limits.parse_tokenizer_json(data, name)
     except limits.LimitError as exc:

@@ -80,7 +80,7 @@ def parse_header(line: str, label: str) -> tuple[str, ...]:
     """The language codes of a TSV header row (one must be ``en``; none empty or repeated)."""
     header = tuple(c.strip() for c in line.lstrip("\ufeff").rstrip("\r").split("\t"))
     if "en" not in header:
-        raise ParallelError(T_("{label}: the header row {header} has no “en” column (needed as the reference)",
+        raise ParallelError(T_("{label}: the header row {header} has no 'en' column (needed as the reference)",
                                label=label, header=str(list(header))))
     if len(set(header)) != len(header) or any(not c for c in header):
         raise ParallelError(T_("{label}: header row has empty or repeated language codes: {header}", label=label,

@@ -155,7 +155,7 @@ def initial_pieces(text: str, unit: Unit) -> list[bytes]:
         return [bytes((b,)) for b in text.encode("utf-8")]
     if unit == "codepoint":
         return [ch.encode("utf-8") for ch in text]
-    raise BpeInputError(T_("unknown unit {unit} (choose codepoint or byte)", unit=repr(unit)))
+    raise BpeInputError(T_("unknown unit {unit} (choose `codepoint` or `byte`)", unit=repr(unit)))
 
 
 #: Bytes in the order the ByteLevel alphabet sorts its characters (used as ids).
@@ -411,7 +411,7 @@ def train_bpe(
     ['es', 'est']
     """
     if unit not in UNITS:
-        raise BpeInputError(T_("unknown unit {unit} (choose codepoint or byte)", unit=repr(unit)))
+        raise BpeInputError(T_("unknown unit {unit} (choose `codepoint` or `byte`)", unit=repr(unit)))
     if tie_break not in TIE_BREAKS:
         raise BpeInputError(T_("unknown tie-break {tie_break} (choose first-seen or hf)", tie_break=repr(tie_break)))
     if merges < 0:

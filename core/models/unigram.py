@@ -228,7 +228,7 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Unigram
                               line=exc.lineno)) from None
     model = data.get("model") if isinstance(data, dict) else None
     if not isinstance(model, dict):
-        raise UnigramError(T_("{source} has no “model” section: it is not a Hugging Face tokenizer.json",
+        raise UnigramError(T_("{source} has no 'model' section: it is not a Hugging Face tokenizer.json",
                               source=source))
     mtype = model.get("type") or ("BPE" if "merges" in model else "WordPiece" if isinstance(model.get("vocab"), dict) else None)
     if mtype != "Unigram":
@@ -298,12 +298,12 @@ def load_sentencepiece(data: bytes, *, source: str = "tokenizer.model") -> Unigr
             normal.add(i)
     notes = []
     if proto.normalizer_spec.name and proto.normalizer_spec.name != "identity":
-        notes.append(T_("SentencePiece normalizes with “{rule}” first; the lattice uses your text as typed",
+        notes.append(T_("SentencePiece normalizes with '{rule}' first; the lattice uses your text as typed",
                         rule=proto.normalizer_spec.name))
     if user:
-        notes.append(Tn_("{count} user-defined piece scores len(bytes) × the best normal score − 0.1, so it always "
+        notes.append(Tn_("{count} user-defined piece scores `len(bytes)` × the best normal score − 0.1, so it always "
                          "wins where it matches",
-                         "{count} user-defined pieces score len(bytes) × the best normal score − 0.1, so they always "
+                         "{count} user-defined pieces score `len(bytes)` × the best normal score − 0.1, so they always "
                          "win where they match", len(user), count=len(user)))
     return UnigramModel(tuple(pieces), unk_id, bool(proto.trainer_spec.byte_fallback), source, "sentencepiece",
                         tuple(notes), frozenset(unmatchable), frozenset(user), frozenset(normal), None, data)

@@ -213,7 +213,7 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> WordPie
                             type=type(data).__name__))
     model = data.get("model") if isinstance(data.get("model"), dict) else None
     if model is None:
-        raise VocabError(T_("{source} has no “model” section: it is not a Hugging Face tokenizer.json", source=source))
+        raise VocabError(T_("{source} has no 'model' section: it is not a Hugging Face tokenizer.json", source=source))
     mtype = model.get("type") or ("BPE" if "merges" in model else "Unigram" if isinstance(model.get("vocab"), list) else None)
     if mtype != "WordPiece":
         raise VocabError(T_("{source} holds a {model} model, not WordPiece", source=source,

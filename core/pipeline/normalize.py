@@ -415,7 +415,7 @@ def normalizer_from_json(text: str):
         with fenced(T_("this normalizer")):
             return Tokenizer.from_str(json.dumps(shell)).normalizer
     except (NativeError, ValueError) as exc:
-        raise RuleError(T_("tokenizers rejects this normalizer: {reason}", reason=message_of(exc))) from None
+        raise RuleError(T_("the tokenizers library rejects this normalizer: {reason}", reason=message_of(exc))) from None
 
 
 def apply_rules(text: str, rules: Sequence[Rule], *, nfc: bool = True) -> NormalizeResult:

@@ -185,18 +185,18 @@ class EngineTables:
                 continue
             if cp in self.only_here[p]:
                 part = T_("{property} ({code}) in Unicode 17.0 but not to {engine}", property=_PROPERTY_NAMES[p],
-                          code=f"\\p{{{p}}}", engine=self.engine)
+                          code="\\p{%s}" % p, engine=self.engine)
             elif cp in self.only_engine[p]:
                 part = T_("{property} ({code}) to {engine} but not in Unicode 17.0", property=_PROPERTY_NAMES[p],
-                          code=f"\\p{{{p}}}", engine=self.engine)
+                          code="\\p{%s}" % p, engine=self.engine)
             else:
                 continue
             what = part if what is None else T_("{first}; {second}", first=what, second=part)
         what = what or T_("classified differently by {engine}", engine=self.engine)
         if any(cp in v for v in self.only_here.values()):
             return T_("{code} is {what}: this character is newer than the engine's Unicode tables",
-                      code=f"U+{cp:04X}", what=what)
-        return T_("{code} is {what}: its Unicode properties changed", code=f"U+{cp:04X}", what=what)
+                      code="U+%04X" % cp, what=what)
+        return T_("{code} is {what}: its Unicode properties changed", code="U+%04X" % cp, what=what)
 
 
 def _class_body(cps: list[int]) -> str:

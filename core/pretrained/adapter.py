@@ -62,7 +62,7 @@ def check_text(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise TextError(T_("text is not valid Unicode: lone surrogate {code} at position {position}",
-                           code=f"U+{ord(text[exc.start]):04X}", position=exc.start)) from None
+                           code="U+%04X" % ord(text[exc.start]), position=exc.start)) from None
 
 
 @dataclass(frozen=True)

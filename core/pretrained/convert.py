@@ -105,7 +105,7 @@ def from_gguf(meta: Mapping[str, Any], *, pre: str | None = None) -> tuple[Kind,
     model = meta.get("tokenizer.ggml.model")
     tokens: list[str] = list(meta.get("tokenizer.ggml.tokens") or [])
     if not tokens:
-        raise ValueError(T_("the GGUF file has no tokenizer.ggml.tokens"))
+        raise ValueError(T_("the GGUF file has no `tokenizer.ggml.tokens`"))
     types = [int(t) for t in meta.get("tokenizer.ggml.token_type", [NORMAL] * len(tokens))]
     if model in ("llama", "t5"):
         return "sentencepiece", _sentencepiece(meta, tokens, types, unigram=model == "t5")

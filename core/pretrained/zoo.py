@@ -140,7 +140,7 @@ def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
         raise ZooError(T_("{where} is not a byte-level ranks table: {count} of the 256 single bytes have no rank "
-                          "(first: {first})", where=where, count=len(missing), first=f"{missing[0]:#04x}"))
+                          "(first: {first})", where=where, count=len(missing), first="%#04x" % missing[0]))
     return ranks
 
 
@@ -164,7 +164,7 @@ def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[s
         special_list = obj.get("special_tokens")
     except (ValueError, KeyError, TypeError) as exc:
         raise ZooError(T_("{where} is not a valid Tekken tokenizer file ({reason})", where=where,
-                          reason=f"{type(exc).__name__}: {exc}")) from None
+                          reason="%s: %s" % (type(exc).__name__, exc))) from None
     try:
         limits.check_ids(ranks.values(), where, what=T_("rank"))
     except limits.LimitError as exc:
@@ -386,7 +386,7 @@ def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> PretrainedToken
     uploading the file instead. Never waits longer than ``timeout`` seconds.
     """
     if not _HUB_ID.match(repo_id) or ".." in repo_id:
-        raise ZooError(T_("{id} is not a Hugging Face model id (like “xlm-roberta-base” or “org/name”)",
+        raise ZooError(T_("{id} is not a Hugging Face model id (like 'xlm-roberta-base' or 'org/name')",
                           id=repr(repo_id)))
     target = hub_cache_dir() / repo_id.replace("/", "--") / "tokenizer.json"
     cached = target if target.is_file() else _hf_hub_cached(repo_id)

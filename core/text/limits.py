@@ -214,7 +214,7 @@ def parse_tokenizer_json(data: bytes, where: str) -> dict:
                             reason=str(getattr(exc, "msg", exc)))) from None
     model = cfg.get("model") if isinstance(cfg, dict) else None
     if not isinstance(model, dict):
-        raise LimitError(T_("{where} is JSON but not a tokenizer.json (no “model” section)", where=where))
+        raise LimitError(T_("{where} is JSON but not a tokenizer.json (no \"model\" section)", where=where))
     vocab = model.get("vocab")
     mtype = model.get("type")
     if isinstance(vocab, dict):
