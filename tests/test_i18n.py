@@ -99,8 +99,9 @@ def _glossary() -> list[dict[str, str]]:
 
 
 #: (language, glossary term, first 30 characters of the English message) -> why the translation says it another
-#: way (none needed so far).
+#: way.
 GLOSSARY_EXCEPTIONS: dict[tuple[str, str, str], str] = {
+    ("fa", "normalizer", "SentencePiece normalizer"): "a name filled into “نرمال‌ساز {normalizer} …”, which says the word",
 }
 
 

@@ -422,7 +422,7 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
             # SentencePiece adds one dummy-prefix space; that is its pre-tokenizer, not a change of letters
             return out[1:] if out.startswith(" ") and not s.startswith(" ") else out
 
-        name = "SentencePiece normalizer"
+        name = _("SentencePiece normalizer")
     elif isinstance(tok, HFTokenizer) and tok._tok.normalizer is not None:  # noqa: SLF001
         norm = tok._tok.normalizer  # noqa: SLF001
         fn, name = norm.normalize_str, type(norm).__name__
