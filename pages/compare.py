@@ -75,7 +75,7 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
             st.error(md_format(_("Could not load “{name}”: {error}"), name=up.name, error=localize(exc)))
         else:
             added = tok.id
-            st.success(md_format(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…"), name=up.name, algorithm=tok.entry.algorithm, count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
+            st.success(md_format(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…"), name=up.name, algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
     hub_id = st.text_input(_("Hugging Face Hub id (needs the network)"), placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button(_("Fetch from the Hub"), disabled=not hub_id.strip()):
         try:
@@ -126,7 +126,7 @@ else:
         st.markdown(md_format("#### {name}", name=tok.name))
         shared = "".join(" · " + _("also used by {who}").format(who=who) for who in shared_by(tok.id))
         st.caption(md_format("{about}{shared}{note}", about=_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
-            algorithm=tok.entry.algorithm, count=num(tok.vocab_size), licence=tok.entry.licence, source=tok.entry.source),
+            algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), licence=tok.entry.licence, source=tok.entry.source),
             shared=shared, note=f" · {tok.entry.note}" if tok.entry.note else ""))
         hits = tok.special_hits(text)
         if hits:

@@ -750,7 +750,7 @@ def _explain(tok: PretrainedTokenizer, text: str, translation: str | None) -> To
         layers += _hf_layers(tok, text, enc)
     elif isinstance(tok, BaselineTokenizer):
         layers.append(Layer("model", _("Model"), (Reason("baseline", _("{algorithm}: no vocabulary decides the cuts.").format(
-            algorithm=tok.entry.algorithm)),)))
+            algorithm=_(tok.entry.algorithm))),)))
     layers.append(bytes_layer(enc))
     counts = Counts.of(enc)
     view_t = None

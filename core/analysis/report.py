@@ -420,7 +420,7 @@ def _to_html(report: Report) -> str:
         probe_rows = [{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes]
         found = ", ".join(sp.found_in_text) if sp.found_in_text else _("none")
         about = _("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
-            algorithm=t.algorithm, vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=t.source, sha="\x00S\x00")
+            algorithm=_(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=t.source, sha="\x00S\x00")
         about = _e(about).replace("\x00F\x00", f"<code>{_e(t.file)}</code>").replace(
             "\x00S\x00", f"<code>{_e(t.sha256 or 'n/a')}</code>")
         policy = _("{policy}. Spelled in the text: {found}.").format(policy=sp.policy, found=found)
@@ -513,7 +513,7 @@ def _to_markdown(report: Report) -> str:
         sp = t.specials
         out += [f"### {t_(s.name)}", "",
                 _md_fill(_("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
-                         algorithm=t_(t.algorithm), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
+                         algorithm=t_(_(t.algorithm)), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
                          source=t_(t.source), sha=md_code(t.sha256 or "n/a")), "",
                 f"**{t_(_tokens_line(t))}**", "",
                 t_(_("Round trip:")) + " " + t_(t.round_trip), "", t_(_("Normalization")) + ":", ""]

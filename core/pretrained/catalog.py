@@ -18,10 +18,21 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Literal, Mapping
 
-from ..i18n import T_
+from ..i18n import N_, T_
 from ..pipeline.pretokenize import PATTERNS
 
 Loader = Literal["tiktoken", "tekken", "sentencepiece", "hf-json", "baseline", "gguf", "clip-bpe"]
+
+
+#: The entries' algorithm descriptions, marked for the catalogs: pages and reports show ``_(entry.algorithm)``,
+#: while the entries keep English (the CLI's JSON and the selector's search read them).
+ALGORITHM_LABELS = (N_("byte-level BPE"), N_("byte-level BPE (NFKC)"), N_("BPE on ▁-spaced UTF-8 (byte fallback)"),
+                    N_("BPE with </w>, lowercased"), N_("SentencePiece BPE (byte fallback)"), N_("SentencePiece Unigram"),
+                    N_("WordPiece (BERT uncased normalizer)"), N_("baseline: one token per byte"),
+                    N_("baseline: one token per code point"), N_("baseline: whitespace-attached words"),
+                    N_("byte-level BPE (user .tiktoken)"), N_("byte-level BPE (user Tekken)"),
+                    N_("SentencePiece (user .model)"), N_("Hugging Face tokenizer.json (user)"),
+                    N_("Hugging Face Hub tokenizer.json"))
 
 
 class ZooError(ValueError):
