@@ -13,7 +13,7 @@ import streamlit as st
 
 from core.i18n import N_
 from core.text.native import fatal_message
-from pages._shared import _, classroom_requested, init_lang, mark_router_run, md_escape, sidebar_controls
+from pages._shared import _, classroom_requested, init_lang, localize, mark_router_run, md_escape, sidebar_controls
 
 HERE = Path(__file__).parent
 PAGES_DIR = HERE / "pages"
@@ -68,6 +68,6 @@ except BaseException as exc:  # noqa: BLE001 - a Rust panic derives from BaseExc
     message = fatal_message(exc, page.title)
     if message is None:
         raise
-    st.error(md_escape(message))
+    st.error(md_escape(localize(message)))
 finally:
     mark_router_run(False)

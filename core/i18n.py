@@ -17,6 +17,14 @@ Only whole sentences with named placeholders are translated, never glued
 fragments; JSON keys never change. ``N_`` marks a string for extraction where
 it is translated later (tables of titles).
 
+Core code that writes a sentence *before* anyone knows who will read it (an
+error raised while loading a file, a note kept on a loaded vocabulary, a
+progress line sent from a trainer's thread) makes a :class:`Message` with
+``T_(template, **values)`` or ``Tn_(singular, plural, n, **values)``: it is
+the English sentence as a ``str`` (what the CLI prints, what ``str(exc)`` and
+JSON hold), and a page shows it in the reader's language with
+:func:`localize`.
+
 Update the template and the catalogs after changing messages::
 
     python -m core.i18n extract     # writes assets/locale/tokenizer_lab.pot
@@ -57,8 +65,8 @@ NATIVE_DIGITS = {"bn": ("beng", 0x09E6), "fa": ("arabext", 0x06F0)}
 NATIVE_DIGIT_LANGS = frozenset(NATIVE_DIGITS)
 DOMAIN = "tokenizer_lab"
 LOCALE_DIR = ASSETS / "locale"
-#: Extraction keywords: ``_``/``gettext``/``N_`` take one message, ``ngettext`` singular and plural.
-KEYWORDS = {"_": None, "gettext": None, "N_": None, "ngettext": (1, 2)}
+#: Extraction keywords: ``_``/``gettext``/``N_``/``T_`` take one message, ``ngettext``/``Tn_`` singular and plural.
+KEYWORDS = {"_": None, "gettext": None, "N_": None, "T_": None, "ngettext": (1, 2), "Tn_": (1, 2)}
 #: Where messages are extracted from (relative to the repo root).
 SOURCES = (("app.py", "python"), ("pages/**.py", "python"), ("core/**.py", "python"))
 
@@ -162,6 +170,13 @@ class Translator:
             out = pattern.apply(n, Locale.parse(self.lang), numbering_system=system)
         return out if zero == 0x30 else out.translate({0x30 + d: zero + d for d in range(10)})
 
+    def native(self, text: str) -> str:
+        """``text`` with 0-9 as this language's own digits when they were asked for (else unchanged)."""
+        if self.digits != "native" or self.lang not in NATIVE_DIGITS:
+            return text
+        zero = NATIVE_DIGITS[self.lang][1]
+        return text.translate({0x30 + d: zero + d for d in range(10)})
+
 
 @lru_cache(maxsize=64)  # (language, digits) pairs; bounded, since ``lang`` may come from a URL
 def translator(lang: str = DEFAULT_LANG, digits: str = "western") -> Translator:
@@ -205,6 +220,124 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The plural form for ``n`` in the language of the innermost :func:`use_lang`."""
     return _current.get().ngettext(singular, plural, n)
+
+
+# ---------------------------------------------------------------------------
+# Messages made in core, shown later (and elsewhere) in the reader's language
+# ---------------------------------------------------------------------------
+
+
+class _ValueFormatter(string.Formatter):
+    """Fills a template's fields for one :class:`Translator`: a nested :class:`Message` in that language, whole
+    numbers in its digits (``{n:,}`` with its grouping), and for a right-to-left language every value that holds
+    no right-to-left letter in a bidi isolate (as :class:`RtlTemplate` does)."""
+
+    def __init__(self, t: Translator) -> None:
+        self.t = t
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        english = self.t.lang == DEFAULT_LANG
+        if isinstance(value, Message):
+            text = value.translated(self.t)
+        elif isinstance(value, int) and not isinstance(value, bool) and format_spec in ("", ","):
+            text = format(value, format_spec) if english else (
+                self.t.format_number(value) if format_spec else self.t.native(str(value)))
+        else:
+            text = format(value, format_spec)
+            text = text if english or not isinstance(value, float) else self.t.native(text)
+        return isolate(text) if self.t.rtl else text
+
+
+class Message(str):
+    """A sentence core writes for people: the English text (this ``str``) plus the template and values it came from.
+
+    Why: core raises errors and keeps notes long before, and far from, the page that shows them (often in a
+    thread that has no session language), and the CLI must keep printing English. So core never translates
+    such a sentence itself: the message *is* its English text wherever a string is used (``str(exc)``, ``==``,
+    JSON, the CLI's one-line error), and :meth:`translated` writes it again from the same template in any
+    language, so a page shows it in the reader's language and no sentence is glued from translated fragments.
+
+    Make one with :func:`T_` / :func:`Tn_` (extraction keywords, so the template reaches the catalogs). Values
+    may be messages themselves (translated with the sentence) or whole numbers (written in the language's
+    digits; ``{n:,}`` groups them). Operations that build a new string (``+``, slicing) give a plain ``str``:
+    keep a message whole until it is shown.
+
+    >>> m = Tn_("{count} duplicate entry was dropped", "{count} duplicate entries were dropped", 2, count=2)
+    >>> str(m), m == "2 duplicate entries were dropped"
+    ('2 duplicate entries were dropped', True)
+    >>> m.translated(translator("bn", "native"))
+    '২টি পুনরাবৃত্ত এন্ট্রি বাদ দেওয়া হয়েছে'
+    """
+
+    template: str
+    plural: str | None
+    n: int | None
+    values: dict[str, object]
+
+    def __new__(cls, template: str, plural: str | None = None, n: int | None = None,
+                values: dict[str, object] | None = None) -> "Message":
+        values = dict(values or {})
+        english = _ValueFormatter(translator(DEFAULT_LANG)).vformat(
+            template if plural is None or n == 1 else plural, (), values)
+        self = super().__new__(cls, english)
+        self.template, self.plural, self.n, self.values = template, plural, n, values
+        return self
+
+    def __reduce__(self):  # noqa: ANN204 - pickled by st.cache_data with its template, not just its text
+        return Message, (self.template, self.plural, self.n, self.values)
+
+    def translated(self, t: Translator | None = None) -> str:
+        """The sentence in ``t``'s language (default: the current one, see :func:`use_lang` / :func:`activate`)."""
+        t = t or current()
+        text = t._t.gettext(self.template) if self.plural is None else t._t.ngettext(self.template, self.plural,
+                                                                                      self.n or 0)
+        return _ValueFormatter(t).vformat(text, (), self.values)
+
+
+def T_(template: str, /, **values: object) -> Message:  # noqa: N802 - a gettext-style marker
+    """A :class:`Message`: ``template`` with its named ``values``, English now, translatable where it is shown."""
+    return Message(template, None, None, values)
+
+
+def Tn_(singular: str, plural: str, n: int, /, **values: object) -> Message:  # noqa: N802
+    """A :class:`Message` with plural forms: the form for ``n`` under each language's plural rule."""
+    return Message(singular, plural, n, values)
+
+
+def message_of(exc: BaseException) -> str:
+    """The message an exception was raised with: its :class:`Message` when it has one (so re-raising it as another
+    error keeps it translatable), else ``str(exc)``."""
+    if len(exc.args) == 1 and isinstance(exc.args[0], Message):
+        return exc.args[0]
+    return str(exc)
+
+
+def localize(value: object, t: Translator | None = None) -> str:
+    """``value`` for a reader of ``t``'s language (default: the current one): a :class:`Message` (or an exception
+    raised with one) translated, anything else as ``str``.
+
+    >>> localize(ValueError(T_("{name} is empty", name="x.txt")), translator("hi"))
+    'x.txt ख़ाली है'
+    """
+    if isinstance(value, BaseException):
+        value = message_of(value)
+    return value.translated(t) if isinstance(value, Message) else str(value)
+
+
+#: Quotation marks around a quoted word in each language's sentences (CLDR): Persian uses guillemets, which
+#: are mirrored in right-to-left text, so they open on the right; English “ ” are not mirrored and would
+#: stand backwards around a word in a Persian sentence.
+QUOTES: dict[str, tuple[str, str]] = {"fa": ("«", "»")}
+
+
+def quote(text: str, lang: str | None = None) -> str:
+    """``text`` in the quotation marks of ``lang`` (default: the current language).
+
+    >>> quote("রাজ", "en"), quote("রাজ", "fa")
+    ('“রাজ”', '«রাজ»')
+    """
+    start, end = QUOTES.get(normalize_lang(lang) if lang else current().lang, ("“", "”"))
+    return start + text + end
 
 
 def native_digits_to_western(text: str) -> str:

@@ -13,7 +13,7 @@ from core.assets import ALGOS, sample_lines
 from core.models import unigram, wordpiece
 from core.render import render_encoding, text_direction, text_lines_html
 from core.tokens import Encoding, Token, tokens_from_char_spans
-from pages._shared import esc, learn_lines
+from pages._shared import _, esc, learn_lines
 
 CSS = """
 .tl-algo-table{border-collapse:collapse;margin:.3rem 0 .8rem 0}
@@ -67,15 +67,25 @@ def asset_text(name: str) -> str:
     return (ALGOS / name).read_text(encoding="utf-8").rstrip("\n")
 
 
-@st.cache_resource(show_spinner="Training WordPiece…", max_entries=16)
 def trained_wordpiece(vocab_size: int, lang: str = "bn") -> wordpiece.WordPieceVocab:
     """Hugging Face WordPieceTrainer on the bundled sample of ``lang`` (cached per size and language)."""
+    with st.spinner(_("Training WordPiece…"), show_time=False):  # (a cache's own spinner text cannot be translated)
+        return _trained_wordpiece(vocab_size, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _trained_wordpiece(vocab_size: int, lang: str) -> wordpiece.WordPieceVocab:
     return wordpiece.train_wordpiece(learn_lines(lang), vocab_size=vocab_size)
 
 
-@st.cache_resource(show_spinner="Training Unigram…", max_entries=16)
 def trained_unigram(vocab_size: int, lang: str = "bn") -> unigram.UnigramModel:
     """Hugging Face UnigramTrainer on the bundled sample of ``lang`` (cached per size and language)."""
+    with st.spinner(_("Training Unigram…"), show_time=False):
+        return _trained_unigram(vocab_size, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _trained_unigram(vocab_size: int, lang: str) -> unigram.UnigramModel:
     return unigram.train_unigram(learn_lines(lang), vocab_size=vocab_size)
 
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 import streamlit as st
 
 from core.analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
-from pages._shared import _, current_lang, md_escape
+from pages._shared import _, current_lang, localize, md_escape
 from pages._training import bar_progress
 
 _KEY = "cmp_report"
@@ -27,7 +27,7 @@ def _build(digest: str, text: str, tokenizer_ids: Sequence[str], get: Callable[[
         report = build_report(text, toks, english=english or None, d_model=int(d_model),
                               label=_("text on the compare page"), progress=progress, lang=lang)
     except (ReportError, ValueError) as exc:
-        st.session_state[_KEY] = (digest, "", "", _("Cannot make the report: {error}").format(error=exc))
+        st.session_state[_KEY] = (digest, "", "", _("Cannot make the report: {error}").format(error=localize(exc)))
         return
     st.session_state[_KEY] = (digest, to_html(report), to_markdown(report), "")
 

@@ -24,7 +24,7 @@ from core.i18n import N_
 from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
-from core.pretrained.catalog import shared_by, vendor_of
+from core.pretrained.catalog import vendor_of
 from core.pretrained.shelf import install_hint
 from core.render import render_table
 from core.text import limits
@@ -88,17 +88,9 @@ def _options() -> dict[str, TokenizerOption]:
                         _sample_bpe("byte"), sized=True,
                         help=N_("Byte-level BPE trained on the same text: early merges rebuild Bangla letters.")),
     ]
-    pretrained = [
-        TokenizerOption(
-            e.id, e.name, vendor_of(e), _pretrained(e.id),
-            help=md_format("{algorithm}, vocabulary {size:,}; {licence}; loaded offline from {source} (sha256 checked)."
-                           "{also}{note}", algorithm=e.algorithm, size=e.vocab_size, licence=e.licence, source=e.source,
-                           also="".join(f" Also used by {who}." for who in shared_by(e.id)),
-                           note=f" {e.note}" if e.note else ""),
-        )
-        for e in zoo.ENTRIES.values()
-        if e.loader != "baseline"
-    ]  # fmt: skip
+    # (no help text: the pages show a pretrained entry's algorithm, licence and source next to its tokens)
+    pretrained = [TokenizerOption(e.id, e.name, vendor_of(e), _pretrained(e.id))
+                  for e in zoo.ENTRIES.values() if e.loader != "baseline"]
     return {o.id: o for o in baselines + trained_here + pretrained}
 
 

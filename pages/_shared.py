@@ -3,6 +3,7 @@
 - :func:`page_header` ``(title, why)``: CSS, title and the one-line explanation.
 - :func:`sidebar_controls` (called once by ``app.py``): language, digits and the classroom toggle.
 - :func:`_` / :func:`ngettext`: the session's translation functions (:mod:`core.i18n`);
+  :func:`localize`: a message made in core (an error, a note) in the session's language;
   :func:`init_lang` (``app.py``, before the navigation) picks the language from the
   sidebar, ``?lang=`` or the browser; :func:`tr` is the session's translator.
 - :func:`text_input` ``(key, default, ...)``: a text box + optional .txt upload,
@@ -43,6 +44,7 @@ from core.i18n import (
     normalize_lang,
     translator,
 )
+from core.i18n import localize as _localize
 from core.models.bpe import parse_word_table, train_bpe
 from core.render import CSS as TOKEN_CSS
 from core.render import md_code, md_text
@@ -155,6 +157,13 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The plural form for ``n`` in the session's language."""
     return tr().ngettext(singular, plural, n)
+
+
+def localize(value: object) -> str:
+    """A sentence core made (a :class:`core.i18n.Message`, or an exception raised with one) in the session's
+    language; anything else as ``str``. Every exception and core note a page shows goes through this
+    (``tests/test_i18n.py`` checks the pages)."""
+    return _localize(value, tr())
 
 
 def num(n: float, decimals: int | None = None) -> str:
@@ -319,7 +328,7 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     if raw is not None:
         value, note = _url_value(raw, default, cast, choices, lo, hi, step, max_len)
         if note:
-            st.warning(md_format("Link parameter {param!c}: {note}", param=f"{param or key}={raw[:60]}"
+            st.warning(md_format(_("Link parameter {param!c}: {note}"), param=f"{param or key}={raw[:60]}"
                                  + ("…" if len(raw) > 60 else ""), note=note), icon=":material/link_off:")
     st.session_state[key] = value
 
@@ -330,9 +339,9 @@ def _url_value(raw: str, default: Any, cast: Callable[[str], Any], choices: Any,
     try:
         value = cast(raw)
     except (TypeError, ValueError, OverflowError):
-        return default, md_format("not understood; using {default}.", default=default)
+        return default, md_format(_("not understood; using {default}."), default=default)
     if choices is not None and value not in choices:
-        return default, md_format("not one of {choices}; using {default}.", choices=", ".join(map(str, choices)),
+        return default, md_format(_("not one of {choices}; using {default}."), choices=", ".join(map(str, choices)),
                                   default=default)
     if isinstance(value, (int, float)) and not isinstance(value, bool) and (lo is not None or hi is not None):
         clamped = min(hi, value) if hi is not None else value
@@ -340,18 +349,22 @@ def _url_value(raw: str, default: Any, cast: Callable[[str], Any], choices: Any,
         if step and lo is not None:
             clamped = min(hi if hi is not None else clamped, lo + round((clamped - lo) / step) * step)
         if clamped != value:
-            return type(value)(clamped), md_format("outside {lo}..{hi}; using {value}.", lo=lo, hi=hi, value=clamped)
+            return type(value)(clamped), md_format(_("outside {lo}..{hi}; using {value}."), lo=lo, hi=hi, value=clamped)
     if isinstance(value, str) and max_len is not None and len(value) > max_len:
-        return value[:max_len], md_format("longer than {n:,} characters; using the first {n:,}.", n=max_len)
+        return value[:max_len], md_format(_("longer than {count} characters; using the first {count}."),
+                                          count=num(max_len))
     if isinstance(value, list) and raw:  # an empty list is this app's own link to "nothing chosen"
         items = [item for item in raw.split(",") if item]
         if (not value or not items) and default:
-            return default, md_format("no known item; using the default ({default}).",
+            return default, md_format(_("no known item; using the default ({default})."),
                                       default=", ".join(map(str, default)))
         dropped = [item for item in items if item not in map(str, value)]
+        if len(dropped) > 5:
+            return value, md_format(ngettext("unknown {items} (and {count} more) left out.",
+                                             "unknown {items} (and {count} more) left out.", len(dropped) - 5),
+                                    items=", ".join(dropped[:5]), count=num(len(dropped) - 5))
         if dropped:
-            return value, md_format("unknown {items} left out.", items=", ".join(dropped[:5])
-                                    + (f" (and {len(dropped) - 5} more)" if len(dropped) > 5 else ""))
+            return value, md_format(_("unknown {items} left out."), items=", ".join(dropped))
     return value, ""
 
 

@@ -17,7 +17,7 @@ from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.assets import BUNDLED_CORPUS
 from core.render import visible_text
-from pages._shared import _, esc, md_format
+from pages._shared import _, esc, localize, md_format
 
 #: Longest corpus the page trains on (characters); larger ones are refused with this limit named.
 MAX_TRAIN_CHARS = 2_000_000
@@ -41,11 +41,12 @@ def split_cached(sha: str, _text: str, seed: int = E.SPLIT_SEED) -> E.Split:
 def bar_progress(bar, start: float, span: float, label: str) -> Callable[[int, int, str], None]:  # noqa: ANN001
     """A core progress callback drawing on ``bar`` (an ``st.progress``): ``done / total`` of this step maps to
     ``start .. start + span`` of the bar, and the text says what is being done. Call it from the script's
-    thread only (see :func:`run_reporting`)."""
+    thread only (see :func:`run_reporting`): core's ``what`` is a :class:`core.i18n.Message` (core does not
+    know the session's language, and the trainer's thread has none), written here in the reader's language."""
 
     def report(done: int, total: int, what: str) -> None:
         frac = start + span * (min(done, total) / total if total else 1.0)
-        bar.progress(min(max(frac, 0.0), 1.0), text=md_format("{label}: {what}…", label=label, what=what))
+        bar.progress(min(max(frac, 0.0), 1.0), text=md_format("{label}: {what}…", label=label, what=localize(what)))
 
     return report
 

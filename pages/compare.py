@@ -29,6 +29,7 @@ from pages._shared import (
     _,
     classroom,
     current_lang,
+    localize,
     md_escape,
     md_format,
     ngettext,
@@ -82,10 +83,10 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
             tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
             add_session_tokenizer(tok, len(data))
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(md_format(_("Could not load “{name}”: {error}"), name=up.name, error=exc))
+            st.error(md_format(_("Could not load “{name}”: {error}"), name=up.name, error=localize(exc)))
         else:
             added = tok.id
-            st.success(md_format(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…"), name=up.name, algorithm=tok.entry.algorithm, count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
+            st.success(md_format(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…"), name=up.name, algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
     hub_id = st.text_input(_("Hugging Face Hub id (needs the network)"), placeholder="xlm-roberta-base", key="cmp_hub")
     if st.button(_("Fetch from the Hub"), disabled=not hub_id.strip()):
         try:
@@ -94,7 +95,7 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
                 tok = zoo.load_hub(hub_id.strip())
             add_session_tokenizer(tok)
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(md_escape(str(exc)))
+            st.error(md_escape(localize(exc)))
         else:
             added = tok.id
             st.success(md_format(_("Loaded {id} ({count} tokens)."), id=tok.id, count=num(tok.vocab_size)))
@@ -129,14 +130,14 @@ else:
             tok = get(tid)
             enc = tok.encode(text, allow_special=unsafe)
         except (zoo.ZooError, ValueError) as exc:
-            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=exc))
+            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
             continue
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
         st.markdown(md_format("#### {name}", name=tok.name))
         shared = "".join(" · " + _("also used by {who}").format(who=who) for who in shared_by(tok.id))
         st.caption(md_format("{about}{shared}{note}", about=_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
-            algorithm=tok.entry.algorithm, count=num(tok.vocab_size), licence=tok.entry.licence, source=tok.entry.source),
+            algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), licence=tok.entry.licence, source=tok.entry.source),
             shared=shared, note=f" · {tok.entry.note}" if tok.entry.note else ""))
         hits = tok.special_hits(text)
         if hits:

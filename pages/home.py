@@ -9,6 +9,7 @@ from pages._shared import (
     _,
     classroom,
     current_lang,
+    localize,
     md_escape,
     md_format,
     page_header,
@@ -65,7 +66,7 @@ else:
         try:
             st_stats, chips, name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
         except Exception as exc:  # a tokenizer failing must not take the page down
-            st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {exc}"))
+            st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {localize(exc)}"))
             continue
         st.subheader(md_escape(name), divider="gray")
         st.markdown(md_escape(stats_line(st_stats)))

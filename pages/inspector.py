@@ -15,6 +15,7 @@ import streamlit as st
 
 from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, explain, word_facts
 from core.i18n import FSI, PDI
+from core.i18n import quote as quote_word
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready
@@ -22,6 +23,7 @@ from pages._shared import (
     _,
     current_lang,
     esc,
+    localize,
     md_escape,
     md_format,
     ngettext,
@@ -66,11 +68,12 @@ if not chosen:
 
 
 def _isolate(escaped: str) -> str:
-    """Quoted text (“…”) in its own bidi island, so a Persian word does not reorder the sentence around it; values
-    that core isolated for a right-to-left sentence (FSI … PDI: hex bytes, code points, regex fragments) become
-    ``<bdi>`` elements (browsers do not all honour the isolate characters)."""
+    """Quoted text (“…”, Persian «…») in its own bidi island, so a Bangla word does not reorder a Persian sentence
+    around it (the marks stay outside, in the sentence's direction: Persian's guillemets are mirrored there, so they
+    open on the right); values that core isolated for a right-to-left sentence (FSI … PDI: hex bytes, code points,
+    regex fragments) become ``<bdi>`` elements (browsers do not all honour the isolate characters)."""
     escaped = escaped.replace(FSI, "<bdi>").replace(PDI, "</bdi>")
-    return re.sub(r"“([^”]*)”", r"“<bdi>\1</bdi>”", escaped)
+    return re.sub(r"(“|«)([^”»]*)(”|»)", r"\1<bdi>\2</bdi>\3", escaped)
 
 
 def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerView
@@ -81,9 +84,11 @@ def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerV
         for r in layer.reasons:
             ev = ""
             if r.evidence:
-                lines = "<br>".join(html.escape(e) for e in r.evidence)
+                # each line in its own direction (a Persian line right to left); hex, ranks and pieces in it stay
+                # left to right in their <bdi> islands
+                lines = "".join(f'<div class="tl-ev" dir="auto">{_isolate(html.escape(e))}</div>' for e in r.evidence)
                 summary = esc(_("evidence ({count})").format(count=len(r.evidence)))
-                ev = f'<details><summary>{summary}</summary><code dir="ltr">{lines}</code></details>'
+                ev = f'<details><summary>{summary}</summary><div class="tl-evidence">{lines}</div></details>'
             out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{_isolate(html.escape(r.text))}{ev}</li>')
         out.append("</ul></div>")
     out.append("</div>")
@@ -91,7 +96,8 @@ def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerV
 
 
 st.html("<style>.tl-reasons ul{margin:.1rem 0 .5rem 1rem}.tl-reasons li{margin:.15rem 0}"
-        ".tl-reasons code{font-size:.8rem;white-space:pre-wrap}.tl-verdict{font-size:1.1rem;font-weight:600}</style>")
+        ".tl-reasons .tl-evidence{font-family:monospace;font-size:.8rem;white-space:pre-wrap}"
+        ".tl-verdict{font-size:1.1rem;font-weight:600}</style>")
 
 try:
     facts = word_facts(word)
@@ -103,10 +109,10 @@ try:
             views.append(explain(tok, word, translation=english or None, lang=current_lang(), digits=tr().digits))
             sources[tok.id] = tok.entry.source
         except zoo.ZooError as exc:
-            st.error(md_format("{tid}: {exc}", tid=tid, exc=exc))
+            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
     result = Inspection(facts, tuple(views), english or None)
 except InspectError as exc:
-    st.error(md_escape(str(exc)))
+    st.error(md_escape(localize(exc)))
     st.stop()
 
 st.markdown(_("#### The word"))
@@ -117,7 +123,8 @@ counts = " · ".join((
     ngettext("{count} letter (grapheme cluster)", "{count} letters (grapheme clusters)", n_letters).format(
         count=tr().format_number(n_letters)),
 ))
-st.html(f"<p>{esc(counts)}: " + " · ".join(f"“<bdi>{html.escape(c.text)}</bdi>”" for c in facts.clusters) + "</p>")
+st.html(f"<p>{esc(counts)}: " + " · ".join(_isolate(html.escape(quote_word(c.text, current_lang()))) for c in facts.clusters)
+        + "</p>")
 st.dataframe(
     pd.DataFrame([{"char": c.char, "code point": c.hex, "name": c.name, "category": c.category, "UTF-8": c.utf8_hex}
                   for c in facts.codepoints]),
@@ -129,7 +136,7 @@ st.dataframe(
 show_tokens(legend_html(current_lang()))
 for view in result.views:
     st.markdown(md_format("#### {name}", name=view.name))
-    st.caption(md_format("{algorithm} · {source}", algorithm=view.algorithm, source=sources[view.tokenizer]))  # names and sources: not translated
+    st.caption(md_format("{algorithm} · {source}", algorithm=_(view.algorithm), source=sources[view.tokenizer]))  # sources: not translated
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

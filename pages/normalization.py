@@ -11,6 +11,7 @@ from pages._selector import encode_cached, option_label, tokenizer_options
 from pages._shared import (
     _,
     esc,
+    localize,
     md_escape,
     md_format,
     ngettext,
@@ -92,7 +93,7 @@ else:
 qp_sync(example=st.session_state["norm_example"], text=url_text(text), form=form)
 
 if res.notice:
-    st.warning(md_escape(res.notice))
+    st.warning(md_escape(localize(res.notice)))
 left, right = st.columns(2)
 left.html(big_text(res.before, _("Before")))
 right.html(big_text(res.after, _("After {normalizer}").format(normalizer=label)))
@@ -100,7 +101,7 @@ if res.before == res.after:
     st.success(md_format(_("{normalizer} leaves this text exactly as it is."), normalizer=label))
 for w in res.warnings:
     ex = ("  \n" + _("Examples: {examples}").format(examples=" · ".join(w.examples))) if w.examples else ""
-    (st.error if w.kind == "marks-removed" else st.warning)(w.message + ex)
+    (st.error if w.kind == "marks-removed" else st.warning)(localize(w.message) + ex)
 
 only_changed = st.toggle(_("Only changed letters"), value=True, key="norm_only_changed")
 rows, classes = [], []
@@ -144,7 +145,7 @@ try:
     rule_res = N.apply_rules(rule_text, rules)
     export = N.rules_json(rules)
 except N.RuleError as exc:
-    st.error(md_format(_("Cannot build the normalizer: {error}."), error=exc))
+    st.error(md_format(_("Cannot build the normalizer: {error}."), error=localize(exc)))
 else:
     a, b = st.columns(2)
     a.html(big_text(rule_res.before, _("Before")))
@@ -165,7 +166,7 @@ else:
         after_stats, _chips, _name = encode_cached(tok, size, rule_res.after, 50)
         st.markdown(md_format(_("**{tokenizer}**: {before} tokens before → **{after} after** the rules."), tokenizer=name, before=num(before_stats.tokens), after=num(after_stats.tokens)))
     except Exception as exc:  # a tokenizer failing must not take the page down
-        st.error(md_format(_("{tokenizer}: could not encode ({error})."), tokenizer=_(opts[tok].label), error=f"{type(exc).__name__}: {exc}"))
+        st.error(md_format(_("{tokenizer}: could not encode ({error})."), tokenizer=_(opts[tok].label), error=f"{type(exc).__name__}: {localize(exc)}"))
     st.download_button(_("Download normalizer JSON"), export, file_name="normalizer.json", mime="application/json")
     with st.expander(_("Normalizer JSON")):
         st.code(export, language="json")

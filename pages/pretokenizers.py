@@ -12,6 +12,7 @@ from pages._shared import (
     _,
     current_lang,
     esc,
+    localize,
     md_escape,
     md_format,
     ngettext,
@@ -110,7 +111,7 @@ for r in results:
         show_tokens(render_pieces(by_line[k], max_tokens=400, link=piece_links(text, by_line[k], line_spans[k])))
     for note in r.engine_notes[:20]:
         # at the token: the model's regex engine has older Unicode tables than the one this page could use
-        st.warning(md_format(_("At character {index} ({char}): {note}. The pieces above are the model's."), index=note.offset + 1, char=repr(note.char), note=note.message))
+        st.warning(md_format(_("At character {index} ({char}): {note}. The pieces above are the model's."), index=note.offset + 1, char=repr(note.char), note=localize(note.message)))
     if len(r.engine_notes) > 20:
         st.warning(md_format(_("… and {count} more characters the model's engine cuts differently."), count=num(len(r.engine_notes) - 20)))
     if r.mark_splits:

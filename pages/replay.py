@@ -19,6 +19,7 @@ from pages._selector import MAX_SAMPLE_MERGES, get_tokenizer, pick_one, ready, s
 from pages._shared import (
     _,
     bpe_trace,
+    localize,
     md_escape,
     md_format,
     ngettext,
@@ -88,7 +89,7 @@ try:
         with st.spinner(_("Replaying {tokenizer}'s merges…").format(tokenizer=tid)):
             result = replay(tok, word)
 except (zoo.ZooError, ReplayError, ValueError) as exc:
-    st.error(md_escape(str(exc)))
+    st.error(md_escape(localize(exc)))
     st.stop()
 
 steps = result.steps()
@@ -143,7 +144,7 @@ show_tokens(render_pieces(pieces, show_ids=False, link=link))
 for k_piece, note in result.piece_notes():
     where = (_("piece {index} ({text})").format(index=k_piece + 1, text=repr(result.pieces[k_piece].text))
              if k_piece >= 0 else _("character {index}").format(index=note.offset + 1))
-    st.warning(md_format(_("At {where}: {note}. The replay follows the model."), where=where, note=note.message))
+    st.warning(md_format(_("At {where}: {note}. The replay follows the model."), where=where, note=localize(note.message)))
 
 final_ok = result.matches_library
 st.markdown(

@@ -12,6 +12,7 @@ from pages._shared import (
     _,
     decode_upload,
     esc,
+    localize,
     md_escape,
     md_format,
     num,
@@ -92,7 +93,7 @@ for o in chosen:
     try:
         loaded[o] = load(o)
     except Exception as exc:  # a missing or broken tokenizer must not take the page down
-        st.error(md_format(_("{tokenizer}: cannot load ({error})."), tokenizer=options[o], error=exc))
+        st.error(md_format(_("{tokenizer}: cannot load ({error})."), tokenizer=options[o], error=localize(exc)))
 
 rows = []
 risky = []
@@ -149,7 +150,7 @@ else:
 
 # ---------------------------------------------------------------- round-trip suite
 st.subheader(_("Round trip over hard cases"), divider="gray")
-cases = list(E.HARD_CASES)
+cases = [(_(name), text) for name, text in E.HARD_CASES]  # the names are English in core (N_), shown translated
 up = st.file_uploader(md_format(_("Add your own cases: a UTF-8 .txt, one case per line (first {count} lines)"), count=MAX_CASE_LINES), type=["txt"], key="sp_cases", max_upload_size=MAX_UPLOAD_MB)
 if up is not None:
     decoded, err = decode_upload(up.getvalue(), up.name)
@@ -177,5 +178,5 @@ for o, res in results.items():
         if not bad:
             st.success(_("Every case comes back exactly."))
         for r in bad:
-            reason = esc(_(r.reason))  # core.analysis.evaluate.failure_reason's sentences are in the catalog
+            reason = esc(localize(r.reason))
             st.html(f'<div><b>{esc(r.case)}</b> — <span class="tl-flag">{reason}</span>{diff_html(r.diff)}</div>')

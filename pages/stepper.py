@@ -22,6 +22,7 @@ from pages._shared import (
     esc,
     learn_lines,
     limit_text,
+    localize,
     md_escape,
     md_format,
     ngettext,
@@ -123,7 +124,7 @@ try:
     trace = bpe_trace(corpus_text, words=words_spec, merges=int(merges), unit=unit, tie_break=tie,
                       pattern="ws-attached" if corpus_kind == "toy" else pattern)
 except (BpeInputError, PatternError) as exc:
-    st.error(md_format(_("Cannot train on this input: {error}"), error=exc))
+    st.error(md_format(_("Cannot train on this input: {error}"), error=localize(exc)))
     st.stop()
 
 n = len(trace.steps)

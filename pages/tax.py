@@ -10,7 +10,7 @@ from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
 from pages._charts import bar_chart
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready, session_tokenizers
-from pages._shared import _, decode_upload, md_escape, md_format, ngettext, num, page_header, qp_init, qp_sync
+from pages._shared import _, decode_upload, localize, md_escape, md_format, ngettext, num, page_header, qp_init, qp_sync
 
 #: The spread on Bangla: 9 (Gemma 4) to 61 (cl100k_base) tokens for the same sentence.
 DEFAULT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base"]
@@ -61,7 +61,7 @@ if data_key == "upload":
                 raise tax.ParallelError(err)
             parallel = tax.parse_tsv(text or "", label=up.name)
         except tax.ParallelError as exc:
-            st.error(md_escape(str(exc)))
+            st.error(md_escape(localize(exc)))
 else:
     parallel = _dataset(data_key)
 
@@ -90,7 +90,7 @@ if parallel is not None and chosen:
             with st.spinner(_("Encoding with {tokenizer}…").format(tokenizer=tid)):
                 results.append(_measure(tid, _digest(tid), cache_key, tok, parallel))
         except (zoo.ZooError, ValueError) as exc:
-            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=exc))
+            st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
     rows = [
         {
             "tokenizer": r.tokenizer,
@@ -113,7 +113,7 @@ if parallel is not None and chosen:
         st.html(bar_chart(langs, [(t, [premium.get((t, lang), 0.0) for lang in langs]) for t in names],
                           title=ngettext("Token premium relative to English: {label}, {count} row",
                                          "Token premium relative to English: {label}, {count} rows",
-                                         len(parallel.rows)).format(label=parallel.label, count=num(len(parallel.rows))),
+                                         len(parallel.rows)).format(label=localize(parallel.label), count=num(len(parallel.rows))),
                           y_title=_("premium vs en"), ref=1.0, ref_label=_("English = 1")))
         # shown with translated headers; the CSV keeps the English column names
         st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})

@@ -20,6 +20,7 @@ from pages._shared import (
     decode_upload,
     esc,
     learn_lines,
+    localize,
     md_escape,
     md_format,
     num,
@@ -129,7 +130,7 @@ sha = corpus_sha(text)
 try:
     split = split_cached(sha, text)
 except E.EvalError as exc:
-    st.error(md_format(_("Cannot split this corpus: {error}."), error=exc))
+    st.error(md_format(_("Cannot split this corpus: {error}."), error=localize(exc)))
     st.stop()
 
 s = split.summary()
@@ -154,7 +155,7 @@ for k, (recipe, size) in enumerate(jobs):
             lambda cb: train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train, cb),  # noqa: B023
             bar_progress(bar, k / (len(jobs) + 1), 1 / (len(jobs) + 1), job)))
     except (R.RecipeError, NativeError) as exc:
-        failed.append(_("{recipe} at {size}: {error}").format(recipe=R.RECIPES[recipe].label, size=num(size), error=exc))
+        failed.append(_("{recipe} at {size}: {error}").format(recipe=R.RECIPES[recipe].label, size=num(size), error=localize(exc)))
 bar.progress(len(jobs) / (len(jobs) + 1), text=_("Evaluating on held-out sentences…"))
 baselines = [baseline_cached(sha, b, split.seed, split.train) for b in R.BASELINES]
 rated = trained + baselines
@@ -258,7 +259,7 @@ else:
     st.caption(md_format(_("First {shown} of {total} failures; lost text is struck through, changed or added text underlined. "
                  "Whitespace shows as · → ↵."), shown=num(len(m.failures)), total=num(m.failure_count)))
     for f in m.failures:
-        reason = esc(_(f.reason))
+        reason = esc(localize(f.reason))
         st.html(f'<div><span class="tl-flag">{reason}</span>{diff_html(f.diff)}</div>')
 
 # ---------------------------------------------------------------- vocabulary view
@@ -307,7 +308,7 @@ if savable:
         try:
             add_session_tokenizer(zoo.load_user_bytes(f"{tok.id}.tokenizer.json", saved, kind="hf-json"), len(saved))
         except (zoo.ZooError, LimitError) as exc:
-            c1.error(md_escape(str(exc)))
+            c1.error(md_escape(localize(exc)))
         else:
             st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
             st.switch_page("pages/compare.py")
@@ -328,7 +329,7 @@ if up is not None:
     try:
         loaded = R.load_json_bytes(data, name=up.name)
     except (R.LoadError, NativeError) as exc:
-        st.error(md_format(_("Rejected: {error}."), error=exc))
+        st.error(md_format(_("Rejected: {error}."), error=localize(exc)))
     else:
         proof = proof_cached(loaded.sha256, sha, split.seed, data, split.heldout)
         lm = evaluate_cached(sha, tok_key(loaded), split.seed, loaded, split.heldout)
@@ -338,7 +339,7 @@ if up is not None:
         except zoo.ZooError:
             pass  # checked above by the recipes loader; the selector only misses it
         except LimitError as exc:
-            st.warning(md_format(_("Not added to this session's tokenizers: {error}."), error=exc))
+            st.warning(md_format(_("Not added to this session's tokenizers: {error}."), error=localize(exc)))
         values = {"name": up.name, "count": num(loaded.vocab_obtained), "sha": loaded.sha256}
         loaded_line = (_("Loaded “{name}”: {count} tokens, sha256 `{sha}` — the same file as {other}.") if same else
                        _("Loaded “{name}”: {count} tokens, sha256 `{sha}`."))

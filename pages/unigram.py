@@ -16,6 +16,7 @@ from pages._shared import (
     LEARN_WORDS,
     _,
     esc,
+    localize,
     md_codes,
     md_escape,
     md_format,
@@ -61,7 +62,7 @@ try:
         else:
             model = ug.load_bytes(up.getvalue(), up.name)
 except ug.UnigramError as exc:
-    st.error(md_format(_("Cannot use this model: {error}."), error=exc))
+    st.error(md_format(_("Cannot use this model: {error}."), error=localize(exc)))
     model = None
 
 ug_lang = st.session_state.get("ug_lang", "bn") if source == "trained" else "bn"
@@ -75,7 +76,7 @@ qp_sync(model=source, word=word if len(word) <= 200 else None,
 if model is not None:
     st.caption(md_format(_("{count} pieces from {source} · unknown piece {unk} scores {score} (lowest score − {penalty})"), count=num(len(model)), source=model.source, unk=model.unk_piece if model.unk_piece is not None else _("(none)"), score=f"{model.unk_score:.2f}", penalty=f"{ug.UNK_PENALTY:g}"))
     for note in model.notes:
-        st.info(md_escape(note))
+        st.info(md_escape(localize(note)))
 
 if model is None:
     st.stop()
@@ -86,10 +87,10 @@ if not word.strip():
 try:
     lat = ug.lattice(word.strip(), model, k=5)
 except ug.UnigramError as exc:
-    st.error(md_escape(str(exc)))
+    st.error(md_escape(localize(exc)))
     st.stop()
 if lat.notice:
-    st.warning(md_escape(lat.notice))
+    st.warning(md_escape(localize(lat.notice)))
 
 best_ids = {(e.start, e.end) for e in lat.best.edges}
 st.subheader(_("Best path (Viterbi)"), divider="gray")

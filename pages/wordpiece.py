@@ -12,6 +12,7 @@ from pages._shared import (
     _,
     esc,
     learn_lines,
+    localize,
     md_codes,
     md_escape,
     md_format,
@@ -69,14 +70,14 @@ with main:
             else:
                 vocab = wp.load_vocab_bytes(up.getvalue(), up.name)
     except wp.VocabError as exc:
-        st.error(md_format(_("Cannot use this vocabulary: {error}."), error=exc))
+        st.error(md_format(_("Cannot use this vocabulary: {error}."), error=localize(exc)))
         vocab = None
 
     if vocab is not None:
         st.caption(md_format(_("{count} entries · unknown token {unk} · prefix {prefix} · words longer than {limit} characters "
                      "become {unk}"), count=num(len(vocab)), unk=vocab.unk_token, prefix=vocab.prefix, limit=vocab.max_input_chars_per_word))
         for note in vocab.notes:
-            st.info(md_escape(note))
+            st.info(md_escape(localize(note)))
 
     trained_lang = st.session_state.get("wp_lang", "bn") if source == "trained" else None
     default_text = "ঘরের দামি ঘরেই" if source == "typed" else learn_lines(trained_lang or "bn")[0]
@@ -116,7 +117,8 @@ with main:
                             key=f"wp_word_{hash(text)}")
         word = trace.words[pick]
         if word.too_long:
-            st.error(md_format(_("“{word}…” has {count} characters: {reason}."), word=word.word[:40], count=num(len(word.word)), reason=word.reason))
+            st.error(md_format(_("“{word}…” has {count} characters: {reason}."), word=word.word[:40],
+                               count=num(len(word.word)), reason=localize(word.reason)))
         else:
             n_steps = len(word.steps)
             upto = st.slider(_("Show steps"), 1, n_steps, n_steps, key=f"wp_step_{pick}_{n_steps}") if n_steps > 1 else 1
@@ -140,7 +142,8 @@ with main:
                                    ["tl-hit" if c.found else "" for c in s.candidates], testid="wp-steps"))
             if upto == n_steps:
                 if word.unk:
-                    st.error(md_format(_("Result: {unk}. {reason}."), unk=vocab.unk_token, reason=word.reason[:1].upper() + word.reason[1:]))
+                    st.error(md_format(_("Result: {unk}, because {reason}."), unk=vocab.unk_token,
+                                       reason=localize(word.reason)))
                 else:
                     st.success(md_format(_("Result: {pieces}"), pieces=" ".join(word.pieces)))
     elif vocab is not None:

@@ -48,9 +48,32 @@ def test_persian_inspector_keeps_ids_hex_and_latin_chips_left_to_right(app):
         const line = document.querySelector('.tl-tokens .tl-line');
         return line && getComputedStyle(line).direction; }""") == "ltr"
     assert _direction(app, ".tl-tokens .tl-hex") == "ltr"
-    assert _direction(app, ".tl-reasons code") == "ltr"  # evidence (hex, ranks, ids) stays ltr
     # the language survives following an in-app link (kept in the URL)
     assert "lang=fa" in app.page.url
+
+
+def test_persian_inspector_quotes_and_evidence_read_right(app):
+    """Issue 15: a quoted Bangla word in a Persian sentence sits in « » (mirrored, so they open on the right) around
+    its own left-to-right island, never in curly quotes that stand backwards; the evidence lines are Persian
+    sentences, each right to left, with hex bytes and ranks in left-to-right islands."""
+    app.open("inspector", "lang=fa&word=" + "রাজশাহী&tok=o200k_base")
+    app.assert_no_exception()
+    reasons = app.page.locator(".tl-reasons").first
+    text = reasons.inner_text()
+    assert "«" in text and "“" not in text and "”" not in text
+    # the word between the guillemets is its own left-to-right island inside the right-to-left line
+    assert app.page.evaluate("""() => [...document.querySelectorAll('.tl-reasons li bdi')].some(b =>
+        b.textContent === 'রাজশাহী' && (b.previousSibling || {}).textContent?.endsWith('«')
+        && getComputedStyle(b).direction === 'ltr')""")
+    assert app.page.evaluate("() => getComputedStyle(document.querySelector('.tl-reasons li')).direction") == "rtl"
+    merges = app.page.locator('.tl-reasons li[data-kind="merge"] details summary').first
+    merges.click()
+    app.page.wait_for_timeout(300)
+    line = app.page.locator('.tl-reasons li[data-kind="merge"] details[open] .tl-ev').first
+    assert line.evaluate("e => getComputedStyle(e).direction") == "rtl"  # a Persian evidence line
+    assert line.locator("bdi").first.evaluate("e => getComputedStyle(e).direction") == "ltr"  # its hex stays ltr
+    reasons.scroll_into_view_if_needed()
+    reasons.screenshot(path=str(app.output_dir / "i18n-inspector-fa-reasons.png"))
 
 
 def test_browser_language_is_the_first_default(browser, streamlit_server):

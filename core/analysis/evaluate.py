@@ -31,6 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
 
+from ..i18n import N_, T_, Tn_
 from ..text.align import opcodes
 from ..text.native import fence
 from ..tokens import Encoding, Token
@@ -122,7 +123,7 @@ def split_corpus(text: str, *, heldout_fraction: float = HELDOUT_FRACTION, seed:
     ('document', 9, 1, 2)
     """
     if not 0 < heldout_fraction < 1:
-        raise EvalError(f"held-out fraction must be between 0 and 1 (got {heldout_fraction})")
+        raise EvalError(T_("held-out fraction must be between 0 and 1 (got {value})", value=str(heldout_fraction)))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     blocks = [b for b in re.split(r"\n\s*\n", text) if b.strip()]
     docs = [[ln for ln in b.split("\n") if ln.strip()] for b in blocks]
@@ -132,10 +133,11 @@ def split_corpus(text: str, *, heldout_fraction: float = HELDOUT_FRACTION, seed:
         docs = [lines[i : i + group_lines] for i in range(0, len(lines), group_lines)]
         unit = "line group"
         if len(docs) < 2:
-            raise EvalError(
-                f"the corpus is too small to split: it needs at least 2 documents (blank-line separated) "
-                f"or more than {group_lines} lines; it has {len(lines)} line(s)"
-            )
+            raise EvalError(Tn_("the corpus is too small to split: it needs at least 2 documents (blank-line "
+                                "separated) or more than {limit} lines; it has {count} line",
+                                "the corpus is too small to split: it needs at least 2 documents (blank-line "
+                                "separated) or more than {limit} lines; it has {count} lines", len(lines),
+                                limit=group_lines, count=len(lines)))
     order = list(range(len(docs)))
     random.Random(seed).shuffle(order)
     n_held = max(1, round(len(docs) * heldout_fraction))
@@ -145,14 +147,15 @@ def split_corpus(text: str, *, heldout_fraction: float = HELDOUT_FRACTION, seed:
     held_all = [ln for i, d in enumerate(docs) if i in held_idx for ln in d]
     held = tuple(ln for ln in held_all if ln.strip() not in seen)
     if not held:
-        raise EvalError("every held-out sentence also occurs in the training part; the corpus repeats itself")
+        raise EvalError(T_("every held-out sentence also occurs in the training part; the corpus repeats itself"))
     return Split(train, held, unit, len(docs) - n_held, n_held, len(held_all) - len(held), seed)
 
 
 def check_corpus_size(text: str, limit_chars: int) -> None:
     """:class:`EvalError` naming the limit when ``text`` is longer than ``limit_chars``."""
     if len(text) > limit_chars:
-        raise EvalError(f"the corpus has {len(text):,} characters; the limit here is {limit_chars:,}")
+        raise EvalError(T_("the corpus has {count:,} characters; the limit here is {limit:,}", count=len(text),
+                           limit=limit_chars))
 
 
 # ---------------------------------------------------------------------------
@@ -189,19 +192,20 @@ def char_diff(original: str, decoded: str) -> tuple[DiffPart, ...]:
 
 
 def failure_reason(original: str, decoded: str) -> str:
-    """Why a round trip failed, in words."""
+    """Why a round trip failed, in words (a :class:`core.i18n.Message`: English in data, translated where shown)."""
     if "[UNK]" in decoded and "[UNK]" not in original:
-        return "unknown token: [UNK] replaced text the tokenizer had never seen"
+        return T_("unknown token: [UNK] replaced text the tokenizer had never seen")
     if "\ufffd" in decoded and "\ufffd" not in original:
-        return "bytes lost: decoding produced U+FFFD"
+        return T_("bytes lost: decoding produced U+FFFD")
     if decoded.split() == original.split():
-        return "whitespace changed: spaces, tabs or line breaks are not kept"
+        return T_("whitespace changed: spaces, tabs or line breaks are not kept")
     if re.sub(r"\s+", "", decoded) == re.sub(r"\s+", "", original):
-        return "spacing changed around punctuation: the pre-tokenizer split it off and the decoder joined with spaces"
-    return "text changed"
+        return T_("spacing changed around punctuation: the pre-tokenizer split it off and the decoder joined with "
+                  "spaces")
+    return T_("text changed")
 
 
-@fence("the round trip")
+@fence(T_("the round trip"))
 def round_trip(tok: Candidate, text: str) -> tuple[bool, str, str, Encoding]:
     """``(ok, normalized, decoded, encoding)`` for decode(encode(norm(text))) == norm(text)."""
     norm = tok.normalize(text)
@@ -326,7 +330,8 @@ def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_F
           progress: Callable[[int, int, str], None] | None = None) -> EvalTally:
     """The counts of :func:`evaluate` for ``tok`` on ``sentences`` (empty ones skipped).
 
-    ``progress(done, total, what)`` is called every 200 sentences and at the end (plain numbers).
+    ``progress(done, total, what)`` is called every 200 sentences and at the end (plain numbers; ``what`` is a
+    :class:`core.i18n.Message`, so the page that draws it can show it in its reader's language).
     """
     sentences = [s for s in sentences if s.strip()]
     tokens = unk = ok = boundaries = inside = bad = 0
@@ -336,7 +341,7 @@ def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_F
     total = len(sentences)
     for k, s in enumerate(sentences, 1):
         if progress is not None and (k % 200 == 0 or k == total):
-            progress(k, total, f"evaluating: {k:,} of {total:,} held-out sentences")
+            progress(k, total, T_("evaluating: {done:,} of {total:,} held-out sentences", done=k, total=total))
         good, norm, decoded, enc = round_trip(tok, s)
         rep = enc.report
         tokens += len(enc.tokens)
@@ -455,7 +460,7 @@ class SaveLoadProof:
         return self.sha256_first == self.sha256_second and self.ids_identical
 
 
-@fence("the save/reload proof")
+@fence(T_("the save/reload proof"))
 def save_load_proof(saved: bytes, sentences: Iterable[str]) -> SaveLoadProof:
     """Load ``saved`` (a ``tokenizer.json``), save it again, and compare files and ids.
 
@@ -532,9 +537,12 @@ def _judge(name: str, mode: str, run, specials: dict[int, str]):  # noqa: ANN001
         ids = tuple(i for i, _ in pairs)
         controls = tuple((specials[i], i) for i, surf in pairs if i in specials and (surf is None or surf == specials[i]))
         if controls:
-            detail = "became control id(s): " + ", ".join(f"{s} = {i}" for s, i in controls)
+            detail = Tn_("became a control id: {ids}", "became control ids: {ids}", len(controls),
+                         ids=", ".join(f"{s} = {i}" for s, i in controls))
             return InjectionResult(name, mode, "control", controls, ids, detail)
-        return InjectionResult(name, mode, "text", (), ids, f"encoded as {len(ids)} ordinary token(s)")
+        return InjectionResult(name, mode, "text", (), ids, Tn_("encoded as {count} ordinary token",
+                                                                "encoded as {count} ordinary tokens", len(ids),
+                                                                count=len(ids)))
 
     return check
 
@@ -607,10 +615,10 @@ def injection_checkers(tok: Any, name: str | None = None) -> list:
             _judge(label, "default", lambda text: run(text, False), specials),
             _judge(label, "allow_special=True", lambda text: run(text, True), specials),
         ]
-    raise TypeError(f"cannot check special tokens of {type(tok).__name__}")
+    raise TypeError(T_("cannot check special tokens of {type}", type=type(tok).__name__))
 
 
-@fence("the injection check")
+@fence(T_("the injection check"))
 def injection_check(tok: Any, text: str, name: str | None = None) -> list[InjectionResult]:
     """How ``tok`` treats ``text`` in each of its modes (see :func:`injection_checkers`).
 
@@ -639,7 +647,7 @@ class PaddedBatch:
     pad_id: int
 
 
-@fence("padding")
+@fence(T_("padding"))
 def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -> PaddedBatch:
     """Encode ``sentences`` together, padded on the right with ``pad_token`` (HF ``tokenizers``)."""
     from tokenizers import Tokenizer
@@ -648,12 +656,12 @@ def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -
 
     base = tok.hf if isinstance(tok, TrainedTokenizer) else tok
     if not isinstance(base, Tokenizer):
-        raise TypeError("padding is shown for Hugging Face tokenizers only")
+        raise TypeError(T_("padding is shown for Hugging Face tokenizers only"))
     t = Tokenizer.from_str(base.to_str())
     t.encode_special_tokens = True
     pad_id = t.token_to_id(pad_token)
     if pad_id is None:
-        raise EvalError(f"this tokenizer has no {pad_token} token")
+        raise EvalError(T_("this tokenizer has no {token} token", token=pad_token))
     t.enable_padding(pad_id=pad_id, pad_token=pad_token)
     encs = t.encode_batch(list(sentences), add_special_tokens=False)
     return PaddedBatch(
@@ -670,24 +678,25 @@ def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -
 # ---------------------------------------------------------------------------
 
 #: ``(name, text)`` cases that break careless tokenizers.
+#: The names are English (the CLI's JSON keeps them) and marked for the catalogs: a page shows ``_(name)``.
 HARD_CASES: tuple[tuple[str, str], ...] = (
-    ("Bangla sentence", "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
-    ("Bangla with ZWNJ (র‌্যাব)", "র\u200c্যাব"),
-    ("Bangla with ZWJ (র‍্যা)", "র\u200d্যা"),
-    ("ৎ as one letter", "উৎসব হঠাৎ"),
-    ("ৎ as ত + virama + ZWJ", "উত\u09cd\u200dসব"),
-    ("য় precomposed (U+09DF)", "\u09dfাত্রা"),
-    ("Latin with accents", "Café naïve résumé"),
-    ("Digits, Bangla and ASCII", "০১২৩৪৫৬৭৮৯ 0123456789 ৳১,২৫০.৫০"),
-    ("Emoji sequences", "👩🏽‍💻 👨‍👩‍👧 🇧🇩 ❤️"),
-    ("URL and e-mail", "https://example.org/path?q=বাজার&x=1 support@example.com"),
-    ("Persian with ZWNJ", "می\u200cخواهم کتاب\u200cها را بخوانم."),
-    ("Uzbek with ʻ ʼ", "Oʻzbekiston gʻalaba maʼno"),
-    ("Leading and trailing spaces", "  বাজার ঘর  "),
-    ("Multiple spaces", "বাজার    ঘর"),
-    ("Tabs", "নাম\tদাম\tপরিমাণ"),
-    ("CRLF line breaks", "প্রথম লাইন\r\nদ্বিতীয় লাইন\r\n"),
-    ("Special-token spelling", "hello [SEP] <|endoftext|> <s>"),
+    (N_("Bangla sentence"), "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
+    (N_("Bangla with ZWNJ (র‌্যাব)"), "র\u200c্যাব"),
+    (N_("Bangla with ZWJ (র‍্যা)"), "র\u200d্যা"),
+    (N_("ৎ as one letter"), "উৎসব হঠাৎ"),
+    (N_("ৎ as ত + virama + ZWJ"), "উত\u09cd\u200dসব"),
+    (N_("য় precomposed (U+09DF)"), "\u09dfাত্রা"),
+    (N_("Latin with accents"), "Café naïve résumé"),
+    (N_("Digits, Bangla and ASCII"), "০১২৩৪৫৬৭৮৯ 0123456789 ৳১,২৫০.৫০"),
+    (N_("Emoji sequences"), "👩🏽‍💻 👨‍👩‍👧 🇧🇩 ❤️"),
+    (N_("URL and e-mail"), "https://example.org/path?q=বাজার&x=1 support@example.com"),
+    (N_("Persian with ZWNJ"), "می\u200cخواهم کتاب\u200cها را بخوانم."),
+    (N_("Uzbek with ʻ ʼ"), "Oʻzbekiston gʻalaba maʼno"),
+    (N_("Leading and trailing spaces"), "  বাজার ঘর  "),
+    (N_("Multiple spaces"), "বাজার    ঘর"),
+    (N_("Tabs"), "নাম\tদাম\tপরিমাণ"),
+    (N_("CRLF line breaks"), "প্রথম লাইন\r\nদ্বিতীয় লাইন\r\n"),
+    (N_("Special-token spelling"), "hello [SEP] <|endoftext|> <s>"),
 )
 
 

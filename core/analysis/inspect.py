@@ -37,7 +37,8 @@ from urllib.parse import quote
 
 import regex
 
-from ..i18n import N_, _, current, ngettext, use_lang
+from ..i18n import N_, T_, _, current, localize, ngettext, use_lang
+from ..i18n import quote as quote_word
 from ..pretrained.adapter import PretrainedTokenizer
 from ..pretrained.baseline_adapter import BaselineTokenizer
 from ..pretrained.hf_adapter import HFTokenizer
@@ -173,12 +174,13 @@ _INVISIBLE = {"\u200c": "‹ZWNJ›", "\u200d": "‹ZWJ›", "\u200b": "‹ZWSP�
 
 
 def _q(text: str) -> str:
-    """``text`` in curly quotes with invisible characters named (pages isolate “…” for right-to-left text).
+    """``text`` in the current language's quotation marks (“…”, Persian «…»), invisible characters named
+    (pages put the quoted text in its own bidi island).
 
     >>> _q("می\u200cرسد")
     '“می‹ZWNJ›رسد”'
     """
-    return "“" + "".join(_INVISIBLE.get(c, c) for c in text) + "”"
+    return quote_word("".join(_INVISIBLE.get(c, c) for c in text))
 
 
 def _n(x: float, decimals: int | None = None) -> str:
@@ -228,13 +230,15 @@ def word_facts(text: str) -> WordFacts:
 def check_word(text: str) -> str:
     """``text`` if the inspector can take it, else :class:`InspectError` with a one-line reason."""
     if not text or not text.strip():
-        raise InspectError("give a word to inspect")
+        raise InspectError(T_("give a word to inspect"))
     if len(text) > MAX_WORD_CHARS:
-        raise InspectError(f"the text is {len(text)} code points; the inspector takes at most {MAX_WORD_CHARS}")
+        raise InspectError(T_("the text is {count} code points; the inspector takes at most {limit}", count=len(text),
+                              limit=MAX_WORD_CHARS))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise InspectError(f"text has a lone surrogate U+{ord(text[exc.start]):04X} at {exc.start}") from None
+        raise InspectError(T_("text has a lone surrogate {code} at {position}", code="U+%04X" % ord(text[exc.start]),
+                              position=exc.start)) from None
     return text
 
 
@@ -375,7 +379,8 @@ def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-token
     for prev, cur in zip(parts, parts[1:]):
         at = cur.start
         nxt = text[at]
-        evidence = (f"piece {_q(prev.text)} matched {prev.alternative}", f"piece {_q(cur.text)} matched {cur.alternative}")
+        evidence = tuple(_("piece {piece} matched {alternative}").format(piece=_q(p.text), alternative=p.alternative)
+                         for p in (prev, cur))
         if nxt.isspace() or prev.text[-1].isspace():
             reasons.append(Reason("space", _("{splitter} splits at the space before {text}.").format(
                 splitter=label, text=_q(cur.text.strip())), evidence))
@@ -417,7 +422,7 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
             # SentencePiece adds one dummy-prefix space; that is its pre-tokenizer, not a change of letters
             return out[1:] if out.startswith(" ") and not s.startswith(" ") else out
 
-        name = "SentencePiece normalizer"
+        name = _("SentencePiece normalizer")
     elif isinstance(tok, HFTokenizer) and tok._tok.normalizer is not None:  # noqa: SLF001
         norm = tok._tok.normalizer  # noqa: SLF001
         fn, name = norm.normalize_str, type(norm).__name__
@@ -458,7 +463,7 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
     rep = replay(tok, text)
     # the regex above runs with Unicode 17.0; where tiktoken's engine (older tables) cuts otherwise, say so
     pre = list(pre) + [Reason("engine", _("At {char}: {note}; the merges below follow the model.").format(
-                                char=_q(n.char), note=n.message))
+                                char=_q(n.char), note=localize(n.message)))
                        for n in rep.notes]
     rank_of = tiktoken_rank_of(tok.ranks)
     model: list[Reason] = []
@@ -468,7 +473,9 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
             model.append(Reason("direct", _("{text} is itself one token (id {id}).").format(text=_q(p.text),
                                                                                             id=p.final_ids[0])))
         elif steps:
-            ev = tuple(f"rank {s.rank}: {utf8_hex(s.left)} + {utf8_hex(s.right)} -> {_show(s.left + s.right)}" for s in steps)
+            ev = tuple(_("rank {rank}: {left} + {right} -> {merged}").format(
+                rank=s.rank, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=_show(s.left + s.right))
+                for s in steps)
             ranks = sorted({s.rank for s in steps})
             model.append(Reason(
                 "merge",
@@ -589,7 +596,7 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
                                              "The {pre_tokenizer} pre-tokenizer makes {count} pieces: {pieces}.",
                                              len(spans)).format(
             pre_tokenizer=type(pre_tok).__name__, count=_n(len(spans)), pieces=" | ".join(_q(s) for s, _o in spans)),
-            tuple(f"{_q(s)} at {o}" for s, o in spans)))
+            tuple(_("{piece} at {offsets}").format(piece=_q(s), offsets=str(o)) for s, o in spans)))
         cuts = [Span(s, a, b) for s, (a, b) in spans]
         for m in mark_splits(text, cuts):
             pre.append(Reason("mark-split", _("split before {char} from {base}: the {kind} is cut from its base.").format(
@@ -601,10 +608,14 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
         vocab = load_tokenizer_json(tok._json, source=tok.id)  # noqa: SLF001
         for word, _s, _e in split_words(text):
             tr = encode_word(word, vocab)
-            ev = tuple(f"at {st.position}: tried " + ", ".join(c.piece for c in st.candidates[:8])
-                       + (" …" if len(st.candidates) > 8 else "") + f" -> {st.match or 'no match'}" for st in tr.steps)
+            ev = tuple((_("at {position}: tried {candidates} -> {match}") if st.match else
+                        _("at {position}: tried {candidates} -> no match")).format(
+                position=st.position, match=st.match,
+                candidates=", ".join(c.piece for c in st.candidates[:8]) + (" …" if len(st.candidates) > 8 else ""))
+                for st in tr.steps)
             if tr.unk:
-                model.append(Reason("unk", f"{_q(word)}: {tr.reason}.", ev[:MAX_EVIDENCE]))
+                model.append(Reason("unk", _("{word}: {reason}.").format(word=_q(word), reason=localize(tr.reason)),
+                                    ev[:MAX_EVIDENCE]))
             else:
                 model.append(Reason("longest-match", _("{word}: greedy longest match from the left gives {pieces}.").format(
                     word=_q(word), pieces=" ".join(tr.pieces)), ev[:MAX_EVIDENCE]))
@@ -739,7 +750,7 @@ def _explain(tok: PretrainedTokenizer, text: str, translation: str | None) -> To
         layers += _hf_layers(tok, text, enc)
     elif isinstance(tok, BaselineTokenizer):
         layers.append(Layer("model", _("Model"), (Reason("baseline", _("{algorithm}: no vocabulary decides the cuts.").format(
-            algorithm=tok.entry.algorithm)),)))
+            algorithm=_(tok.entry.algorithm))),)))
     layers.append(bytes_layer(enc))
     counts = Counts.of(enc)
     view_t = None

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..i18n import N_, _
+from ..i18n import N_, T_, _
 from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
 from ..text.native import fence
 from ..text.units import Span
@@ -78,10 +78,10 @@ def description(name: str) -> str:
         return LIBRARY_PRETOKENIZERS[name]
     if name in PATTERNS:
         return PATTERNS[name].description
-    raise ValueError(f"unknown pre-tokenizer {name!r}; choose one of: {', '.join(names())}")
+    raise ValueError(T_("unknown pre-tokenizer {name}; choose one of: {known}", name=repr(name), known=", ".join(names())))
 
 
-@fence("the tokenizers pre-tokenizer")
+@fence(T_("the tokenizers library's pre-tokenizer"))
 def _library(name: str, text: str) -> list[Span]:
     from tokenizers import pre_tokenizers as pt
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Literal, Sequence
 
-from ..i18n import N_, _, use_lang
+from ..i18n import N_, T_, _, message_of, use_lang
 from ..text import limits
 from ..text.native import fence
 from ..text.units import bytelevel_bytes
@@ -122,7 +122,7 @@ class Recipe:
             tok.decoder = decoders.Metaspace()
             # Unigram has no min_frequency: it prunes by likelihood instead.
             return tok, trainers.UnigramTrainer(unk_token=UNK, **common)
-        raise RecipeError(f"recipe {self.name!r} has no builder")  # pragma: no cover - RECIPES is closed
+        raise RecipeError(T_("recipe {name} has no builder", name=repr(self.name)))  # pragma: no cover - RECIPES is closed
 
 
 #: Why the WordPiece and Unigram recipes are not reproducible across processes (issue 16): checked by
@@ -169,13 +169,14 @@ def get_recipe(name: str) -> Recipe:
     try:
         return RECIPES[name]
     except KeyError:
-        raise RecipeError(f"unknown recipe {name!r}; known: {', '.join(RECIPES)}") from None
+        raise RecipeError(T_("unknown recipe {name}; known: {known}", name=repr(name), known=", ".join(RECIPES))) from None
 
 
 def check_vocab_size(size: int) -> int:
     """``size`` if it is a sensible vocabulary size, else :class:`RecipeError`."""
     if not MIN_VOCAB <= size <= MAX_VOCAB:
-        raise RecipeError(f"vocabulary size {size:,} is outside {MIN_VOCAB:,}..{MAX_VOCAB:,}")
+        raise RecipeError(T_("vocabulary size {size:,} is outside {low:,}..{high:,}", size=size, low=MIN_VOCAB,
+                             high=MAX_VOCAB))
     return size
 
 
@@ -283,7 +284,7 @@ class TrainedTokenizer:
         return frozenset(i for i, a in self.hf.get_added_tokens_decoder().items() if a.special)
 
 
-@fence("training")
+@fence(T_("training"))
 def train(
     recipe: str,
     lines: Sequence[str],
@@ -298,20 +299,22 @@ def train(
     ``train_seconds`` is the wall time of the library's training call
     alone. With ``explain`` a note says why the vocabulary obtained differs
     from the one requested (see :func:`vocab_note`). ``progress(done, total,
-    what)`` is called with the lines fed to the trainer so far (plain numbers).
+    what)`` is called with the lines fed to the trainer so far (plain numbers; ``what`` is a
+    :class:`core.i18n.Message`, which the page draws in its reader's language).
     """
     texts = [ln for ln in lines if ln.strip()]
     total = len(texts)
     if not texts:
         get_recipe(recipe)
         check_vocab_size(vocab_size)
-        raise RecipeError("the training text is empty")
+        raise RecipeError(T_("the training text is empty"))
 
     def feed() -> Iterable[str]:
         for k, ln in enumerate(texts, 1):
             yield ln
             if progress is not None and (k % 1000 == 0 or k == total):
-                progress(k, total, f"training {recipe}: {k:,} of {total:,} lines")
+                progress(k, total, T_("training {recipe}: {done:,} of {total:,} lines", recipe=recipe, done=k,
+                                      total=total))
 
     return train_iter(recipe, lambda: iter(texts), vocab_size, min_frequency=min_frequency, explain=explain,
                       length=total, feed=feed)
@@ -338,7 +341,7 @@ def train_iter(
     r = get_recipe(recipe)
     check_vocab_size(vocab_size)
     if min_frequency < 1:
-        raise RecipeError(f"min_frequency must be at least 1 (got {min_frequency})")
+        raise RecipeError(T_("min_frequency must be at least 1 (got {value})", value=str(min_frequency)))
     source = feed if feed is not None else lines
     fed = 0
 
@@ -354,10 +357,11 @@ def train_iter(
     try:
         tok.train_from_iterator(texts(), trainer=trainer, length=length)
     except Exception as exc:  # the Rust trainers raise plain exceptions; say which recipe failed, in one line
-        raise RecipeError(f"{r.label} could not be trained on this text ({str(exc).splitlines()[0][:160]})") from None
+        raise RecipeError(T_("{recipe} could not be trained on this text ({reason})", recipe=r.label,
+                             reason=(str(exc).splitlines() or [type(exc).__name__])[0][:160])) from None
     seconds = time.perf_counter() - t0
     if not fed:
-        raise RecipeError("the training text is empty")
+        raise RecipeError(T_("the training text is empty"))
     obtained = tok.get_vocab_size(with_added_tokens=True)
     note_parts = vocab_note_parts(r, tok, (ln for ln in lines() if ln.strip()), vocab_size, obtained,
                                   min_frequency) if explain else ()
@@ -500,7 +504,7 @@ class LoadError(ValueError):
     """A ``tokenizer.json`` that cannot be used (not UTF-8, truncated, corrupted)."""
 
 
-@fence("loading the tokenizer.json")
+@fence(T_("loading the tokenizer.json"))
 def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedTokenizer:
     """A :class:`TrainedTokenizer` from saved bytes, or :class:`LoadError` saying what is wrong.
 
@@ -509,35 +513,40 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
     from tokenizers import Tokenizer
 
     if not data.strip():
-        raise LoadError(f"{name} is empty")
+        raise LoadError(T_("{name} is empty", name=name))
     try:
         limits.check_json_bytes(data, name)
     except limits.LimitError as exc:
-        raise LoadError(str(exc)) from None
+        raise LoadError(message_of(exc)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.reason == "unexpected end of data":  # cut inside a multi-byte character
-            raise LoadError(f"{name} is truncated: it ends inside a character (after {len(data):,} bytes)") from None
-        raise LoadError(f"{name} is not UTF-8 text (byte {exc.start:,}), so it is not a tokenizer.json") from None
+            raise LoadError(T_("{name} is truncated: it ends inside a character (after {count:,} bytes)", name=name,
+                               count=len(data))) from None
+        raise LoadError(T_("{where} is not UTF-8 text (byte {offset:,}), so it is not a tokenizer.json", where=name,
+                           offset=exc.start)) from None
     try:
         cfg = json.loads(text)
     except json.JSONDecodeError as exc:
         # A cut file ends inside a value: the parser stops at the very end, or inside a string running to the end.
         if exc.pos >= len(text.rstrip()) - 1 or exc.msg.startswith("Unterminated string"):
-            raise LoadError(f"{name} is truncated: the JSON ends early (after {len(data):,} bytes)") from None
-        raise LoadError(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+            raise LoadError(T_("{name} is truncated: the JSON ends early (after {count:,} bytes)", name=name,
+                               count=len(data))) from None
+        raise LoadError(T_("{name} is not valid JSON (line {line}, column {column}: {reason})", name=name,
+                           line=exc.lineno, column=exc.colno, reason=exc.msg)) from None
     if not isinstance(cfg, dict) or not isinstance(cfg.get("model"), dict):
-        raise LoadError(f"{name} is JSON but not a tokenizer.json (no \"model\" section)")
+        raise LoadError(T_("{where} is JSON but not a tokenizer.json (no \"model\" section)", where=name))
     try:
         limits.parse_tokenizer_json(data, name)
     except limits.LimitError as exc:
-        raise LoadError(str(exc)) from None
+        raise LoadError(message_of(exc)) from None
     try:
         tok = Tokenizer.from_str(text)
     except Exception as exc:  # tokenizers raises plain Exception for bad configs
         msg = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
-        raise LoadError(f"{name} is corrupted: the tokenizers library rejects it ({msg})") from None
+        raise LoadError(T_("{name} is corrupted: the tokenizers library rejects it ({reason})", name=name,
+                           reason=msg)) from None
     model = cfg["model"].get("type") or "?"
     return TrainedTokenizer(
         id=f"file:{name}",
@@ -628,7 +637,7 @@ def train_baseline(name: str, lines: Sequence[str]) -> VocabBaseline:
     try:
         label, unit, min_count = BASELINES[name]
     except KeyError:
-        raise RecipeError(f"unknown baseline {name!r}; known: {', '.join(BASELINES)}") from None
+        raise RecipeError(T_("unknown baseline {name}; known: {known}", name=repr(name), known=", ".join(BASELINES))) from None
     t0 = time.perf_counter()
     counts: Counter[str] = Counter()
     for line in lines:

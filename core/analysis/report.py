@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..assets import REPO
-from ..i18n import N_, _, ngettext, use_lang
+from ..i18n import N_, _, localize, ngettext, use_lang
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
@@ -150,20 +150,12 @@ def _versions() -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-#: :func:`core.analysis.evaluate.failure_reason`'s answers, translated where the report shows them.
-_FAILURES = (N_("unknown token: [UNK] replaced text the tokenizer had never seen"),
-             N_("bytes lost: decoding produced U+FFFD"),
-             N_("whitespace changed: spaces, tabs or line breaks are not kept"),
-             N_("spacing changed around punctuation: the pre-tokenizer split it off and the decoder joined with spaces"),
-             N_("text changed"))
-
-
 def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool) -> str:  # noqa: ANN001 - Encoding
     if ok:
         return "decode(encode(text)) == text"
     decoded = tok.decode(enc.tokens)
     first = next((d for d in char_diff(text, decoded) if d.op != "equal"), None)
-    reason = _(failure_reason(text, decoded))
+    reason = localize(failure_reason(text, decoded))
     if not first:
         return reason
     return _("{reason}; first difference: {original} -> {decoded}").format(
@@ -174,7 +166,7 @@ def _specials(tok: PretrainedTokenizer, text: str) -> SpecialHandling:
     probe = " ".join(INJECTION_PROBES)
     try:
         results = injection_check(tok, probe, tok.name)
-        probes = tuple((r.mode, r.outcome, r.detail) for r in results)
+        probes = tuple((r.mode, r.outcome, localize(r.detail)) for r in results)
     except TypeError as exc:  # a tokenizer kind the checker does not know
         probes = (("n/a", "unknown", str(exc)),)
     return SpecialHandling(tok.entry.specials or _("not stated"), tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
@@ -428,7 +420,7 @@ def _to_html(report: Report) -> str:
         probe_rows = [{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes]
         found = ", ".join(sp.found_in_text) if sp.found_in_text else _("none")
         about = _("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
-            algorithm=t.algorithm, vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=t.source, sha="\x00S\x00")
+            algorithm=_(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=t.source, sha="\x00S\x00")
         about = _e(about).replace("\x00F\x00", f"<code>{_e(t.file)}</code>").replace(
             "\x00S\x00", f"<code>{_e(t.sha256 or 'n/a')}</code>")
         policy = _("{policy}. Spelled in the text: {found}.").format(policy=sp.policy, found=found)
@@ -521,7 +513,7 @@ def _to_markdown(report: Report) -> str:
         sp = t.specials
         out += [f"### {t_(s.name)}", "",
                 _md_fill(_("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
-                         algorithm=t_(t.algorithm), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
+                         algorithm=t_(_(t.algorithm)), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
                          source=t_(t.source), sha=md_code(t.sha256 or "n/a")), "",
                 f"**{t_(_tokens_line(t))}**", "",
                 t_(_("Round trip:")) + " " + t_(t.round_trip), "", t_(_("Normalization")) + ":", ""]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal, Sequence
 
 from ..assets import BUNDLED_TSV
+from ..i18n import T_
 from ..pretrained.adapter import PretrainedTokenizer
 
 #: Published reference (Petrov et al. 2023, FLORES-200, cl100k_base): premium vs English.
@@ -47,7 +48,7 @@ class ParallelText:
         return [r[i] for r in self.rows]
 
 
-def parse_tsv(text: str, *, label: str = "uploaded TSV") -> ParallelText:
+def parse_tsv(text: str, *, label: str = T_("uploaded TSV")) -> ParallelText:
     """Parse a TSV whose header row holds language codes (one must be ``en``).
 
     Blank lines are skipped; every other row must have one cell per language.
@@ -58,18 +59,20 @@ def parse_tsv(text: str, *, label: str = "uploaded TSV") -> ParallelText:
     lines = [ln.rstrip("\r") for ln in text.lstrip("\ufeff").split("\n")]
     lines = [(n, ln) for n, ln in enumerate(lines, 1) if ln.strip()]
     if not lines:
-        raise ParallelError(f"{label} is empty")
+        raise ParallelError(T_("{name} is empty", name=label))
     header = parse_header(lines[0][1], label)
     rows = []
     for n, ln in lines[1:]:
         cells = tuple(c.strip() for c in ln.split("\t"))
         if len(cells) != len(header):
-            raise ParallelError(f"{label}: line {n} has {len(cells)} cells, the header has {len(header)}")
+            raise ParallelError(T_("{label}: line {line} has {count} cells, the header has {header}", label=label, line=n,
+                                   count=len(cells), header=len(header)))
         rows.append(cells)
     if not rows:
-        raise ParallelError(f"{label} has a header but no rows")
+        raise ParallelError(T_("{label} has a header but no rows", label=label))
     if len(rows) > MAX_ROWS:
-        raise ParallelError(f"{label} has {len(rows)} rows; the limit is {MAX_ROWS}")
+        raise ParallelError(T_("{label} has {count:,} rows; the limit is {limit:,}", label=label, count=len(rows),
+                               limit=MAX_ROWS))
     return ParallelText(header, tuple(rows), label)
 
 
@@ -77,15 +80,17 @@ def parse_header(line: str, label: str) -> tuple[str, ...]:
     """The language codes of a TSV header row (one must be ``en``; none empty or repeated)."""
     header = tuple(c.strip() for c in line.lstrip("\ufeff").rstrip("\r").split("\t"))
     if "en" not in header:
-        raise ParallelError(f"{label}: the header row {list(header)} has no 'en' column (needed as the reference)")
+        raise ParallelError(T_("{label}: the header row {header} has no 'en' column (needed as the reference)",
+                               label=label, header=str(list(header))))
     if len(set(header)) != len(header) or any(not c for c in header):
-        raise ParallelError(f"{label}: header row has empty or repeated language codes: {list(header)}")
+        raise ParallelError(T_("{label}: header row has empty or repeated language codes: {header}", label=label,
+                               header=str(list(header))))
     return header
 
 
 def load_bundled() -> ParallelText:
     """The project's own 36 sentences in en/bn/hi/fa/uz."""
-    return parse_tsv(BUNDLED_TSV.read_text(encoding="utf-8"), label="bundled sentences (assets/parallel.tsv)")
+    return parse_tsv(BUNDLED_TSV.read_text(encoding="utf-8"), label=T_("bundled sentences (assets/parallel.tsv)"))
 
 
 def cldr_names(
@@ -101,12 +106,14 @@ def cldr_names(
     try:
         locales = [Locale.parse(lang) for lang in languages]
     except (ValueError, TypeError) as exc:
-        raise ParallelError(f"CLDR has no locale for one of {list(languages)}: {exc}") from None
+        raise ParallelError(T_("CLDR has no locale for one of {languages}: {reason}", languages=str(list(languages)),
+                               reason=str(exc))) from None
     tables = [getattr(loc, what) for loc in locales]
     codes = sorted(set.intersection(*(set(t) for t in tables)))
     codes = [c for c in codes if not c.isdigit() and "_" not in c]
     rows = tuple(tuple(t[c] for t in tables) for c in codes)
-    return ParallelText(tuple(languages), rows, "CLDR country names (babel)" if what == "territories" else "CLDR language names (babel)", "names")
+    label = T_("CLDR country names (babel)") if what == "territories" else T_("CLDR language names (babel)")
+    return ParallelText(tuple(languages), rows, label, "names")
 
 
 @dataclass(frozen=True)

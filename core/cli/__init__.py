@@ -27,7 +27,7 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
-from ..i18n import DEFAULT_LANG, LANGS, use_lang
+from ..i18n import DEFAULT_LANG, LANGS, localize, use_lang
 from ..text.native import fenced, hushed_panic_reports
 from . import algorithms, bpe, inspect, shelf, text, training, zoo
 from .common import STREAMED, CliError, _Parser
@@ -52,8 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _one_line(exc: BaseException) -> str:
-    """The error as one line (a message with line breaks is joined; an empty one names the error type)."""
-    text = " ".join(str(exc).split()) if str(exc).strip() else type(exc).__name__
+    """The error as one line (a message with line breaks is joined; an empty one names the error type), in the
+    language of ``--lang`` when core raised it with a :class:`core.i18n.Message` (English by default)."""
+    message = localize(exc)
+    text = " ".join(message.split()) if message.strip() else type(exc).__name__
     return text[:500]
 
 

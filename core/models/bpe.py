@@ -35,6 +35,7 @@ from typing import Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 import numpy as np
 
+from ..i18n import T_
 from ..pipeline.pretokenize import Pattern, pretokenize, resolve_pattern
 from ..text.boundaries import is_valid_utf8
 from ..text.units import bytelevel_alphabet, char_byte_offsets
@@ -75,16 +76,17 @@ def parse_word_table(spec: str) -> dict[str, int]:
         word, sep, count = entry.rpartition(":")
         word = word.strip()
         if not sep or not word:
-            raise BpeInputError(f"word table entry {entry!r} is not WORD:COUNT")
+            raise BpeInputError(T_("word table entry {entry} is not WORD:COUNT", entry=repr(entry)))
         try:
             n = int(count)
         except ValueError:
-            raise BpeInputError(f"word table entry {entry!r}: count {count.strip()!r} is not an integer") from None
+            raise BpeInputError(T_("word table entry {entry}: count {count} is not an integer", entry=repr(entry),
+                                   count=repr(count.strip()))) from None
         if n <= 0:
-            raise BpeInputError(f"word table entry {entry!r}: count must be positive")
+            raise BpeInputError(T_("word table entry {entry}: count must be positive", entry=repr(entry)))
         table[word] = table.get(word, 0) + n
     if not table:
-        raise BpeInputError("word table is empty")
+        raise BpeInputError(T_("word table is empty"))
     return table
 
 
@@ -119,7 +121,8 @@ def word_counts_stream(texts: Iterable[str], pattern: str | Pattern = "ws-attach
     """
     pat = pattern if isinstance(pattern, Pattern) else resolve_pattern(pattern)
     if pat.name == "custom":
-        raise BpeInputError("a custom --pattern cannot be streamed (it may look past a chunk); give a named pattern")
+        raise BpeInputError(T_("a custom --pattern cannot be streamed (it may look past a chunk); give a named "
+                               "pattern"))
     counts: dict[str, int] = {}
     carry = ""
 
@@ -127,8 +130,9 @@ def word_counts_stream(texts: Iterable[str], pattern: str | Pattern = "ws-attach
         for t in pieces:
             counts[t] = counts.get(t, 0) + 1
         if len(counts) > max_words:
-            raise BpeInputError(f"the corpus has more than {max_words:,} distinct words; the traced trainer keeps "
-                                "every distinct word in memory: train on a sample, or use `train` (the library trainer)")
+            raise BpeInputError(T_("the corpus has more than {limit:,} distinct words; the traced trainer keeps every "
+                                   "distinct word in memory: train on a sample, or use `train` (the library trainer)",
+                                   limit=max_words))
 
     for text in texts:
         buf = carry + text
@@ -138,7 +142,8 @@ def word_counts_stream(texts: Iterable[str], pattern: str | Pattern = "ws-attach
         add(s.text for s in done)
         carry = buf[done[-1].end:] if done else buf
         if len(carry) > 64 * STREAM_WINDOW * 1024:
-            raise BpeInputError("a pre-token runs on for more than 16 million characters; cannot stream this corpus")
+            raise BpeInputError(T_("a pre-token runs on for more than 16 million characters; cannot stream this "
+                                   "corpus"))
     if carry:
         add(s.text for s in pretokenize(carry, pat))
     return counts
@@ -150,7 +155,7 @@ def initial_pieces(text: str, unit: Unit) -> list[bytes]:
         return [bytes((b,)) for b in text.encode("utf-8")]
     if unit == "codepoint":
         return [ch.encode("utf-8") for ch in text]
-    raise BpeInputError(f"unknown unit {unit!r} (choose codepoint or byte)")
+    raise BpeInputError(T_("unknown unit {unit} (choose `codepoint` or `byte`)", unit=repr(unit)))
 
 
 #: Bytes in the order the ByteLevel alphabet sorts its characters (used as ids).
@@ -406,22 +411,22 @@ def train_bpe(
     ['es', 'est']
     """
     if unit not in UNITS:
-        raise BpeInputError(f"unknown unit {unit!r} (choose codepoint or byte)")
+        raise BpeInputError(T_("unknown unit {unit} (choose `codepoint` or `byte`)", unit=repr(unit)))
     if tie_break not in TIE_BREAKS:
-        raise BpeInputError(f"unknown tie-break {tie_break!r} (choose first-seen or hf)")
+        raise BpeInputError(T_("unknown tie-break {tie_break} (choose first-seen or hf)", tie_break=repr(tie_break)))
     if merges < 0:
-        raise BpeInputError(f"number of merges must be >= 0, got {merges}")
+        raise BpeInputError(T_("number of merges must be >= 0, got {value}", value=str(merges)))
     if min_frequency < 0:
-        raise BpeInputError(f"min_frequency must be >= 0, got {min_frequency}")
+        raise BpeInputError(T_("min_frequency must be >= 0, got {value}", value=str(min_frequency)))
     pat = pattern if isinstance(pattern, Pattern) else resolve_pattern(pattern)
     if (words is None) == (corpus is None):
-        raise BpeInputError("give either a word table or a corpus")
+        raise BpeInputError(T_("give either a word table or a corpus"))
     table = dict(words) if words is not None else word_counts(corpus or "", pat)
     table = {w: f for w, f in table.items() if w}
     if not table:
-        raise BpeInputError("the corpus is empty: nothing to train on")
+        raise BpeInputError(T_("the corpus is empty: nothing to train on"))
     if any(f <= 0 for f in table.values()):
-        raise BpeInputError("word frequencies must be positive")
+        raise BpeInputError(T_("word frequencies must be positive"))
 
     alphabet = _alphabet(list(table), unit)
     sym_id = {s: i for i, s in enumerate(alphabet)}

@@ -39,6 +39,7 @@ from typing import Iterable, Literal, Sequence
 
 import numpy as np
 
+from ..i18n import T_, Message, Tn_
 from ..text.native import fence
 
 #: Longest word (in code points) we build a lattice for; longer words are cut, with a notice.
@@ -103,7 +104,11 @@ class Metaspace:
 
 
 class UnigramError(ValueError):
-    """A model that cannot be used as Unigram (message names what was found)."""
+    """A model that cannot be used as Unigram (message names what was found).
+
+    Its message, like a model's ``notes`` and a lattice's ``notice``, is a :class:`core.i18n.Message`: English as
+    a string (the CLI), shown in the reader's language by the pages.
+    """
 
 
 @dataclass(frozen=True)
@@ -115,7 +120,7 @@ class UnigramModel:
     byte_fallback: bool = False
     source: str = ""
     kind: str = "tokenizers"
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
     #: ids that never match text (SentencePiece control / unused pieces).
     unmatchable: frozenset[int] = frozenset()
     #: SentencePiece user-defined pieces: they score ``len(utf8) * max_score - 0.1`` (always chosen).
@@ -219,29 +224,37 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Unigram
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UnigramError(f"{source} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise UnigramError(T_("{source} is not valid JSON ({reason} at line {line})", source=source, reason=exc.msg,
+                              line=exc.lineno)) from None
     model = data.get("model") if isinstance(data, dict) else None
     if not isinstance(model, dict):
-        raise UnigramError(f"{source} has no 'model' section: it is not a Hugging Face tokenizer.json")
+        raise UnigramError(T_("{source} has no 'model' section: it is not a Hugging Face tokenizer.json",
+                              source=source))
     mtype = model.get("type") or ("BPE" if "merges" in model else "WordPiece" if isinstance(model.get("vocab"), dict) else None)
     if mtype != "Unigram":
-        raise UnigramError(f"{source} holds a {mtype or 'unknown'} model, not Unigram")
+        raise UnigramError(T_("{source} holds a {model} model, not Unigram", source=source,
+                              model=str(mtype) if mtype else T_("unknown")))
     vocab = model.get("vocab")
     if not isinstance(vocab, list) or not vocab:
-        raise UnigramError(f"the Unigram vocabulary in {source} is empty")
+        raise UnigramError(T_("the Unigram vocabulary in {source} is empty", source=source))
     try:
         pieces = tuple((str(p), float(s)) for p, s in vocab)
     except (TypeError, ValueError):
-        raise UnigramError(f"{source}: the Unigram vocab must be a list of [piece, score] pairs") from None
+        raise UnigramError(T_("{source}: the Unigram vocab must be a list of [piece, score] pairs",
+                              source=source)) from None
     unk_id = model.get("unk_id")
     if unk_id is not None and not (0 <= unk_id < len(pieces)):
-        raise UnigramError(f"{source}: unk_id {unk_id} is outside the vocabulary of {len(pieces)} pieces")
-    notes = [] if unk_id is not None else ["this model has no unknown piece: text it cannot cover is an error"]
+        raise UnigramError(T_("{source}: unk_id {id} is outside the vocabulary of {count} pieces", source=source,
+                              id=str(unk_id), count=len(pieces)))
+    notes = [] if unk_id is not None else [T_("this model has no unknown piece: text it cannot cover is an error")]
     for stage in ("normalizer", "pre_tokenizer"):
         spec = data.get(stage)
         if isinstance(spec, dict) and spec.get("type") not in (None, "Metaspace"):
-            notes.append(f"this tokenizer's {stage.replace('_', '-')} ({spec.get('type')}) runs first in the full "
-                         "pipeline; the lattice uses your word as typed (spaces become ▁)")
+            kind = str(spec.get("type"))
+            notes.append(T_("this tokenizer's normalizer ({type}) runs first in the full pipeline; the lattice uses "
+                            "your word as typed (spaces become ▁)", type=kind) if stage == "normalizer" else
+                         T_("this tokenizer's pre-tokenizer ({type}) runs first in the full pipeline; the lattice uses "
+                            "your word as typed (spaces become ▁)", type=kind))
     spec = data.get("pre_tokenizer")
     # no pre-tokenizer: the whole text is one lattice, spaces as they are (as tokenizers runs it)
     metaspace = None if spec is None else Metaspace.from_spec(spec) or Metaspace()
@@ -255,21 +268,22 @@ _SP_TYPES = {1: "Unigram", 2: "BPE", 3: "Word", 4: "Char"}
 def load_sentencepiece(data: bytes, *, source: str = "tokenizer.model") -> UnigramModel:
     """A SentencePiece ``.model`` of type Unigram (its normal and user-defined pieces match text)."""
     if not data:
-        raise UnigramError(f"{source} is empty")
+        raise UnigramError(T_("{name} is empty", name=source))
     try:
         from sentencepiece import sentencepiece_model_pb2 as pb
     except ImportError as exc:  # pragma: no cover - depends on protobuf being installed
-        raise UnigramError(f"reading .model files needs the protobuf package ({exc})") from None
+        raise UnigramError(T_("reading .model files needs the protobuf package ({reason})", reason=str(exc))) from None
     proto = pb.ModelProto()
     try:
         proto.ParseFromString(data)
     except Exception:
-        raise UnigramError(f"{source} is not a SentencePiece model (it does not parse as one)") from None
+        raise UnigramError(T_("{source} is not a SentencePiece model (it does not parse as one)",
+                              source=source)) from None
     if not proto.pieces:
-        raise UnigramError(f"{source} is not a SentencePiece model (it has no pieces)")
+        raise UnigramError(T_("{source} is not a SentencePiece model (it has no pieces)", source=source))
     mtype = _SP_TYPES.get(proto.trainer_spec.model_type, f"type {proto.trainer_spec.model_type}")
     if mtype != "Unigram":
-        raise UnigramError(f"{source} is a SentencePiece {mtype} model, not Unigram")
+        raise UnigramError(T_("{source} is a SentencePiece {model} model, not Unigram", source=source, model=mtype))
     # piece types: 1 NORMAL, 2 UNKNOWN, 3 CONTROL, 4 USER_DEFINED, 5 UNUSED, 6 BYTE
     pieces, unk_id, unmatchable, user, normal = [], None, set(), set(), set()
     for i, p in enumerate(proto.pieces):
@@ -284,11 +298,13 @@ def load_sentencepiece(data: bytes, *, source: str = "tokenizer.model") -> Unigr
             normal.add(i)
     notes = []
     if proto.normalizer_spec.name and proto.normalizer_spec.name != "identity":
-        notes.append(f"SentencePiece normalizes with '{proto.normalizer_spec.name}' first; the lattice uses your text "
-                     "as typed")
+        notes.append(T_("SentencePiece normalizes with '{rule}' first; the lattice uses your text as typed",
+                        rule=proto.normalizer_spec.name))
     if user:
-        notes.append(f"{len(user)} user-defined piece(s) score len(bytes) × the best normal score − 0.1, so they "
-                     "always win where they match")
+        notes.append(Tn_("{count} user-defined piece scores `len(bytes)` × the best normal score − 0.1, so it always "
+                         "wins where it matches",
+                         "{count} user-defined pieces score `len(bytes)` × the best normal score − 0.1, so they always "
+                         "win where they match", len(user), count=len(user)))
     return UnigramModel(tuple(pieces), unk_id, bool(proto.trainer_spec.byte_fallback), source, "sentencepiece",
                         tuple(notes), frozenset(unmatchable), frozenset(user), frozenset(normal), None, data)
 
@@ -296,20 +312,21 @@ def load_sentencepiece(data: bytes, *, source: str = "tokenizer.model") -> Unigr
 def load_bytes(data: bytes, filename: str) -> UnigramModel:
     """An uploaded file: ``tokenizer.json`` (text) or SentencePiece ``.model`` (binary)."""
     if not data:
-        raise UnigramError(f"{filename} is empty")
+        raise UnigramError(T_("{name} is empty", name=filename))
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     if head == b"{":
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise UnigramError(f"{filename} starts like JSON but is not UTF-8") from None
+            raise UnigramError(T_("{name} starts like JSON but is not UTF-8", name=filename)) from None
         return load_tokenizer_json(text, source=filename)
     if b"\x00" not in data[:4096] and not filename.endswith(".model"):
-        raise UnigramError(f"{filename} is a text file but not a tokenizer.json (maybe a vocab.txt, which has no scores)")
+        raise UnigramError(T_("{name} is a text file but not a tokenizer.json (maybe a vocab.txt, which has no "
+                              "scores)", name=filename))
     return load_sentencepiece(data, source=filename)
 
 
-@fence("Unigram training")
+@fence(T_("Unigram training"))
 def train_unigram(lines: Iterable[str], *, vocab_size: int = 400, unk_token: str = "<unk>") -> UnigramModel:
     """Train with Hugging Face's ``UnigramTrainer`` (Metaspace pre-tokenizer, no normalizer)."""
     tok = _train_tokenizer(list(lines), vocab_size, unk_token)
@@ -381,7 +398,7 @@ class Lattice:
     tokens: tuple[tuple[str, int | None], ...]
     truncated: bool = False
     original_length: int = 0
-    notice: str = ""
+    notice: Message | str = ""
 
 
 def as_word(text: str, *, add_prefix_space: bool = True) -> str:
@@ -493,17 +510,21 @@ def lattice(text: str, model: UnigramModel, *, k: int = 5, add_prefix_space: boo
     notice = ""
     if original > max_chars:
         word = word[:max_chars]
-        notice = (f"The word has {original} characters; the lattice is limited to the first {max_chars} "
-                  f"({original - max_chars} left out).")
+        notice = T_("The word has {count} characters; the lattice is limited to the first {limit} ({left} left out).",
+                    count=original, limit=max_chars, left=original - max_chars)
     edges = edges_of(word, model)
     if model.unk_id is None:
         bad = [e for e in edges if e.unk]
         if bad:
-            raise UnigramError(f"{word[bad[0].start]!r} matches no piece and this model has no unknown piece")
+            raise _no_piece(word[bad[0].start])
     best = viterbi(word, model, edges)
     others = [s for s in top_k(word, model, k, edges) if s.edges != best.edges]
     top = (best,) + tuple(others[: k - 1])
     return Lattice(word, tuple(edges), best, top, final_tokens(best, model), bool(notice), original, notice)
+
+
+def _no_piece(char: str) -> UnigramError:
+    return UnigramError(T_("{char} matches no piece and this model has no unknown piece", char=repr(char)))
 
 
 def display_words(text: str, model: UnigramModel) -> list[str]:
@@ -541,6 +562,6 @@ def encode(text: str, model: UnigramModel) -> tuple[tuple[str, int | None], ...]
         edges = edges_of(w, model)
         if model.unk_id is None and any(e.unk for e in edges):
             bad = next(e for e in edges if e.unk)
-            raise UnigramError(f"{w[bad.start]!r} matches no piece and this model has no unknown piece")
+            raise _no_piece(w[bad.start])
         out.extend(final_tokens(viterbi(w, model, edges), model))
     return tuple(out)

@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from ..i18n import T_, Message, Tn_, message_of
 from ..text import limits
 from ..text.native import fence
 
@@ -34,7 +35,11 @@ DEFAULT_MAX_CHARS = 100
 
 
 class VocabError(ValueError):
-    """A vocabulary that cannot be used as WordPiece (message says what was found)."""
+    """A vocabulary that cannot be used as WordPiece (message says what was found).
+
+    Its message, like the vocabulary's ``notes`` and a word's ``reason``, is a :class:`core.i18n.Message`:
+    English as a string (the CLI), shown in the reader's language by the pages.
+    """
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,7 @@ class WordPieceVocab:
     """A WordPiece vocabulary: token -> id plus the model's settings.
 
     ``notes`` are plain-language remarks found while loading (for example
-    "[UNK] was missing and was added").
+    "[UNK] was missing and was added"), as :class:`core.i18n.Message`.
     """
 
     vocab: Mapping[str, int]
@@ -50,7 +55,7 @@ class WordPieceVocab:
     prefix: str = DEFAULT_PREFIX
     max_input_chars_per_word: int = DEFAULT_MAX_CHARS
     source: str = "typed"
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
     tokenizer_json: str | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
@@ -69,15 +74,29 @@ class WordPieceVocab:
 # ---------------------------------------------------------------- loading
 
 
-def _check(vocab: dict[str, int], unk: str, source: str, notes: list[str]) -> None:
+#: The source name of a typed list of pieces.
+TYPED_LIST = T_("the typed list")
+
+
+def _empty(source: str, unk: str) -> VocabError:
+    return VocabError(T_("the vocabulary from {source} is empty: it needs at least {unk} and some pieces",
+                         source=source, unk=repr(unk)))
+
+
+def _no_prefix_note(prefix: str) -> Message:
+    return T_("no entry starts with {prefix}: only whole words or word starts can match", prefix=repr(prefix))
+
+
+def _check(vocab: dict[str, int], unk: str, source: str) -> None:
     if not vocab:
-        raise VocabError(f"the vocabulary from {source} is empty: it needs at least {unk!r} and some pieces")
+        raise _empty(source, unk)
     if not any(tok != unk for tok in vocab):
-        raise VocabError(f"the vocabulary from {source} holds only the unknown token {unk!r}")
+        raise VocabError(T_("the vocabulary from {source} holds only the unknown token {unk}", source=source,
+                            unk=repr(unk)))
 
 
 def vocab_from_tokens(tokens: Iterable[str], *, unk_token: str = DEFAULT_UNK, prefix: str = DEFAULT_PREFIX,
-                      source: str = "typed list") -> WordPieceVocab:
+                      source: str = TYPED_LIST) -> WordPieceVocab:
     """A vocabulary from a list of pieces (ids in list order; duplicates dropped).
 
     The unknown token is added at the front if the list lacks it.
@@ -86,14 +105,14 @@ def vocab_from_tokens(tokens: Iterable[str], *, unk_token: str = DEFAULT_UNK, pr
     >>> sorted(v.vocab.items(), key=lambda kv: kv[1])
     [('[UNK]', 0), ('ঘর', 1), ('##ের', 2)]
     """
-    notes: list[str] = []
+    notes: list[Message] = []
     clean = [t for t in (t.strip() for t in tokens) if t]
     if not clean:
-        raise VocabError(f"the vocabulary from {source} is empty: type or upload some pieces")
+        raise VocabError(T_("the vocabulary from {source} is empty: type or upload some pieces", source=source))
     vocab: dict[str, int] = {}
     if unk_token not in clean:
         vocab[unk_token] = 0
-        notes.append(f"{unk_token} was not in the list and was added as id 0")
+        notes.append(T_("{unk} was not in the list and was added as id {id}", unk=unk_token, id="0"))
     dups = 0
     for tok in clean:
         if tok in vocab:
@@ -101,10 +120,11 @@ def vocab_from_tokens(tokens: Iterable[str], *, unk_token: str = DEFAULT_UNK, pr
             continue
         vocab[tok] = len(vocab)
     if dups:
-        notes.append(f"{dups} duplicate entr{'y was' if dups == 1 else 'ies were'} dropped")
-    _check(vocab, unk_token, source, notes)
+        notes.append(Tn_("{count} duplicate entry was dropped", "{count} duplicate entries were dropped", dups,
+                         count=dups))
+    _check(vocab, unk_token, source)
     if not any(t.startswith(prefix) for t in vocab):
-        notes.append(f"no entry starts with {prefix!r}: only whole words or word starts can match")
+        notes.append(_no_prefix_note(prefix))
     return WordPieceVocab(vocab, unk_token, prefix, DEFAULT_MAX_CHARS, source, tuple(notes))
 
 
@@ -115,17 +135,17 @@ def parse_typed_vocab(text: str, **kw) -> WordPieceVocab:
     return vocab_from_tokens([t for t in re.split(r"[,\s]+", text) if t], **kw)
 
 
-def _describe_vocab_lines(lines: Sequence[str]) -> str | None:
+def _describe_vocab_lines(lines: Sequence[str]) -> Message | None:
     """Name the format of a vocab file that is not a WordPiece vocab.txt, or None."""
     sample = [ln for ln in lines[:200] if ln]
     if not sample:
         return None
     if sum(1 for ln in sample if len(ln.split(" ")) == 2 and ln.split(" ")[1].isdigit()) > 0.8 * len(sample):
-        return "a tiktoken ranks file (base64 token and rank per line)"
+        return T_("a tiktoken ranks file (base64 token and rank per line)")
     if sample[0].startswith("#version") or sum(1 for ln in sample if len(ln.split(" ")) == 2) > 0.8 * len(sample):
-        return "a BPE merges file (pairs of pieces per line)"
+        return T_("a BPE merges file (pairs of pieces per line)")
     if sum(1 for ln in sample if "\t" in ln and _is_float(ln.rsplit("\t", 1)[-1])) > 0.8 * len(sample):
-        return "a SentencePiece .vocab file (piece<TAB>score per line, a Unigram or BPE model)"
+        return T_("a SentencePiece .vocab file (piece<TAB>score per line, a Unigram or BPE model)")
     return None
 
 
@@ -158,22 +178,23 @@ def load_vocab_txt(text: str, *, source: str = "vocab.txt", unk_token: str = DEF
         return load_tokenizer_json(stripped, source=source)
     lines = stripped.splitlines()
     if not any(ln.strip() for ln in lines):
-        raise VocabError(f"the vocabulary from {source} is empty: it needs at least {unk_token!r} and some pieces")
+        raise _empty(source, unk_token)
     found = _describe_vocab_lines(lines)
     if found:
-        raise VocabError(f"{source} is not a WordPiece vocabulary: it looks like {found}")
+        raise VocabError(T_("{source} is not a WordPiece vocabulary: it looks like {found}", source=source,
+                            found=found))
     vocab: dict[str, int] = {}
-    notes: list[str] = []
+    notes: list[Message] = []
     for i, ln in enumerate(lines):
         tok = ln.rstrip("\r\n")
         if tok and tok not in vocab:
             vocab[tok] = i
     if unk_token not in vocab:
         vocab[unk_token] = max(vocab.values(), default=-1) + 1
-        notes.append(f"{unk_token} was not in the file and was added as id {vocab[unk_token]}")
-    _check(vocab, unk_token, source, notes)
+        notes.append(T_("{unk} was not in the file and was added as id {id}", unk=unk_token, id=str(vocab[unk_token])))
+    _check(vocab, unk_token, source)
     if not any(t.startswith(DEFAULT_PREFIX) for t in vocab):
-        notes.append(f"no entry starts with {DEFAULT_PREFIX!r}: only whole words or word starts can match")
+        notes.append(_no_prefix_note(DEFAULT_PREFIX))
     return WordPieceVocab(vocab, unk_token, DEFAULT_PREFIX, DEFAULT_MAX_CHARS, source, tuple(notes))
 
 
@@ -185,23 +206,27 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> WordPie
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise VocabError(f"{source} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise VocabError(T_("{source} is not valid JSON ({reason} at line {line})", source=source, reason=exc.msg,
+                            line=exc.lineno)) from None
     if not isinstance(data, dict):
-        raise VocabError(f"{source} is JSON but not a tokenizer.json (top level is a {type(data).__name__})")
+        raise VocabError(T_("{source} is JSON but not a tokenizer.json (top level is a {type})", source=source,
+                            type=type(data).__name__))
     model = data.get("model") if isinstance(data.get("model"), dict) else None
     if model is None:
-        raise VocabError(f"{source} has no 'model' section: it is not a Hugging Face tokenizer.json")
+        raise VocabError(T_("{source} has no 'model' section: it is not a Hugging Face tokenizer.json", source=source))
     mtype = model.get("type") or ("BPE" if "merges" in model else "Unigram" if isinstance(model.get("vocab"), list) else None)
     if mtype != "WordPiece":
-        raise VocabError(f"{source} holds a {mtype or 'unknown'} model, not WordPiece")
+        raise VocabError(T_("{source} holds a {model} model, not WordPiece", source=source,
+                            model=str(mtype) if mtype else T_("unknown")))
     vocab = model.get("vocab")
     if not isinstance(vocab, dict):
-        raise VocabError(f"{source}: the WordPiece vocab is not a token -> id map")
+        raise VocabError(T_("{source}: the WordPiece vocab is not a token -> id map", source=source))
     unk = model.get("unk_token") or DEFAULT_UNK
-    notes: list[str] = []
-    _check(vocab, unk, source, notes)
+    notes: list[Message] = []
+    _check(vocab, unk, source)
     if unk not in vocab:
-        raise VocabError(f"{source}: the unknown token {unk!r} is not in the vocabulary")
+        raise VocabError(T_("{source}: the unknown token {unk} is not in the vocabulary", source=source,
+                            unk=repr(unk)))
     return WordPieceVocab(
         dict(vocab),
         unk,
@@ -216,18 +241,19 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> WordPie
 def load_vocab_bytes(data: bytes, filename: str) -> WordPieceVocab:
     """An uploaded file: ``tokenizer.json`` or ``vocab.txt`` (decided by content)."""
     if not data:
-        raise VocabError(f"{filename} is empty")
+        raise VocabError(T_("{name} is empty", name=filename))
     if b"\x00" in data[:4096]:
-        raise VocabError(f"{filename} is a binary file (maybe a SentencePiece .model), not a WordPiece vocabulary")
+        raise VocabError(T_("{name} is a binary file (maybe a SentencePiece .model), not a WordPiece vocabulary",
+                            name=filename))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise VocabError(f"{filename} is not UTF-8 text (byte {exc.start})") from None
+        raise VocabError(T_("{name} is not UTF-8 text (byte {offset})", name=filename, offset=exc.start)) from None
     if _looks_json(text.lstrip("\ufeff")):
         try:
             limits.parse_tokenizer_json(text.lstrip("\ufeff").encode("utf-8"), filename)
         except limits.LimitError as exc:
-            raise VocabError(str(exc)) from None
+            raise VocabError(message_of(exc)) from None
         return load_tokenizer_json(text.lstrip("\ufeff"), source=filename)
     return load_vocab_txt(text, source=filename)
 
@@ -270,12 +296,13 @@ class WordTrace:
 
     @property
     def reason(self) -> str:
-        """Why the word is [UNK], in plain words ('' if it is not)."""
+        """Why the word is [UNK], in plain words ('' if it is not); a :class:`core.i18n.Message`."""
         if self.too_long:
-            return "longer than the limit: the whole word is the unknown token without any search"
+            return T_("longer than the limit: the whole word is the unknown token without any search")
         if self.unk:
             last = self.steps[-1]
-            return f"nothing in the vocabulary matches the rest {last.remaining!r} (at character {last.position}), so the WHOLE word becomes the unknown token"
+            return T_("nothing in the vocabulary matches the rest {rest} (at character {position}), so the WHOLE word "
+                      "becomes the unknown token", rest=repr(last.remaining), position=last.position)
         return ""
 
 
@@ -336,7 +363,7 @@ def encode_word(word: str, vocab: WordPieceVocab, *, start: int = 0, trace: bool
     return WordTrace(word, start, start + n, tuple(steps), tuple(pieces), tuple(ids), False)
 
 
-@fence("BERT pre-tokenization")
+@fence(T_("BERT pre-tokenization"))
 def split_words(text: str) -> list[tuple[str, int, int]]:
     """BERT pre-tokenization (whitespace, then punctuation apart) via ``tokenizers``.
 
@@ -359,7 +386,7 @@ def encode(text: str, vocab: WordPieceVocab, *, trace: bool = True) -> WordPiece
 # ---------------------------------------------------------------- training (real library)
 
 
-@fence("WordPiece training")
+@fence(T_("WordPiece training"))
 def train_wordpiece(lines: Iterable[str], *, vocab_size: int = 300, min_frequency: int = 1,
                     unk_token: str = DEFAULT_UNK) -> WordPieceVocab:
     """Train with Hugging Face's ``WordPieceTrainer`` (BERT pre-tokenizer, no normalizer).

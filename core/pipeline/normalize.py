@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Sequence
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, T_, _, message_of, ngettext
 from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
 
@@ -383,11 +383,12 @@ def build_rules(rules: Sequence[Rule], *, nfc: bool = True):
     steps = [n.NFC()] if nfc else []
     for i, r in enumerate(rules, 1):
         if not r.pattern:
-            raise RuleError(f"rule {i}: the pattern is empty")
+            raise RuleError(T_("rule {index}: the pattern is empty", index=i))
         try:
             steps.append(n.Replace(Regex(r.pattern) if r.regex else r.pattern, r.replacement))
         except Exception as exc:  # the Rust regex engine raises a plain Exception
-            raise RuleError(f"rule {i}: {r.pattern!r} is not a valid regex ({exc})") from None
+            raise RuleError(T_("rule {index}: {pattern} is not a valid regex ({reason})", index=i, pattern=repr(r.pattern),
+                               reason=str(exc))) from None
     return n.Sequence(steps)
 
 
@@ -404,17 +405,17 @@ def normalizer_from_json(text: str):
     try:
         spec = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RuleError(f"not valid JSON ({exc.msg})") from None
+        raise RuleError(T_("not valid JSON ({reason})", reason=exc.msg)) from None
     shell = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": spec,
              "pre_tokenizer": None, "post_processor": None, "decoder": None,
              "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}}
     from ..text.native import NativeError, fenced
 
     try:
-        with fenced("this normalizer"):
+        with fenced(T_("this normalizer")):
             return Tokenizer.from_str(json.dumps(shell)).normalizer
     except (NativeError, ValueError) as exc:
-        raise RuleError(f"tokenizers rejects this normalizer: {exc}") from None
+        raise RuleError(T_("the tokenizers library rejects this normalizer: {reason}", reason=message_of(exc))) from None
 
 
 def apply_rules(text: str, rules: Sequence[Rule], *, nfc: bool = True) -> NormalizeResult:
@@ -422,7 +423,7 @@ def apply_rules(text: str, rules: Sequence[Rule], *, nfc: bool = True) -> Normal
     from ..text.native import NativeError, fenced
 
     try:
-        with fenced("the rules"):  # a rule the regex engine gives up on panics in Rust (issue 16)
+        with fenced(T_("the rules")):  # a rule the regex engine gives up on panics in Rust (issue 16)
             return normalize_with(text, build_rules(rules, nfc=nfc).normalize_str, "rules")
     except NativeError as exc:
-        raise RuleError(str(exc)) from None
+        raise RuleError(message_of(exc)) from None

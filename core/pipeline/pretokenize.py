@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import regex
 
-from ..i18n import N_
+from ..i18n import N_, T_
 from ..text.limits import user_finditer
 from ..text.units import Span
 
@@ -100,13 +100,13 @@ def resolve_pattern(name_or_regex: str) -> Pattern:
     if name_or_regex in PATTERNS:
         return PATTERNS[name_or_regex]
     if not name_or_regex:
-        raise PatternError("empty regex")
+        raise PatternError(T_("empty regex"))
     try:
         compiled = regex.compile(name_or_regex)
     except regex.error as exc:
-        raise PatternError(f"invalid regex {name_or_regex!r}: {exc}") from None
+        raise PatternError(T_("invalid regex {regex}: {reason}", regex=repr(name_or_regex), reason=str(exc))) from None
     if compiled.fullmatch("") is not None and not compiled.search("a b"):
-        raise PatternError(f"regex {name_or_regex!r} only matches empty text")
+        raise PatternError(T_("regex {regex} only matches empty text", regex=repr(name_or_regex)))
     return Pattern("custom", name_or_regex, N_("User regex."))
 
 
@@ -147,9 +147,9 @@ def pretokenize(text: str, pattern: str | Pattern = "ws-attached") -> list[Span]
 
 #: The Unicode properties the split patterns use, as they are written in a pattern.
 ENGINE_PROPERTIES = ("L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "N", "s")
-_PROPERTY_NAMES = {"L": "a letter", "Lu": "an upper-case letter", "Ll": "a lower-case letter",
-                   "Lt": "a title-case letter", "Lm": "a modifier letter", "Lo": "an other letter", "M": "a mark",
-                   "N": "a number", "s": "whitespace"}  # fmt: skip
+_PROPERTY_NAMES = {"L": T_("a letter"), "Lu": T_("an upper-case letter"), "Ll": T_("a lower-case letter"),
+                   "Lt": T_("a title-case letter"), "Lm": T_("a modifier letter"), "Lo": T_("an other letter"),
+                   "M": T_("a mark"), "N": T_("a number"), "s": T_("whitespace")}  # fmt: skip
 _PROP_TOKEN = regex.compile(r"\\(?:[pP]\{(\w+)\}|[sS])")
 
 
@@ -176,20 +176,27 @@ class EngineTables:
         return frozenset().union(*self.only_here.values(), *self.only_engine.values())
 
     def reason(self, ch: str, props: set[str] | None = None) -> str:
-        """Why ``ch`` is cut differently, in words (which property it has here and not there, or the reverse)."""
+        """Why ``ch`` is cut differently, in words (which property it has here and not there, or the reverse);
+        a :class:`core.i18n.Message`."""
         cp = ord(ch)
-        parts = []
+        what = None
         for p in ENGINE_PROPERTIES:
             if props is not None and p not in props:
                 continue
             if cp in self.only_here[p]:
-                parts.append(f"{_PROPERTY_NAMES[p]} (\\p{{{p}}}) in Unicode 17.0 but not to {self.engine}")
+                part = T_("{property} ({code}) in Unicode 17.0 but not to {engine}", property=_PROPERTY_NAMES[p],
+                          code="\\p{%s}" % p, engine=self.engine)
             elif cp in self.only_engine[p]:
-                parts.append(f"{_PROPERTY_NAMES[p]} (\\p{{{p}}}) to {self.engine} but not in Unicode 17.0")
-        what = "; ".join(parts) or f"classified differently by {self.engine}"
-        newer = any(cp in v for v in self.only_here.values())
-        why = "this character is newer than the engine's Unicode tables" if newer else "its Unicode properties changed"
-        return f"U+{cp:04X} is {what}: {why}"
+                part = T_("{property} ({code}) to {engine} but not in Unicode 17.0", property=_PROPERTY_NAMES[p],
+                          code="\\p{%s}" % p, engine=self.engine)
+            else:
+                continue
+            what = part if what is None else T_("{first}; {second}", first=what, second=part)
+        what = what or T_("classified differently by {engine}", engine=self.engine)
+        if any(cp in v for v in self.only_here.values()):
+            return T_("{code} is {what}: this character is newer than the engine's Unicode tables",
+                      code="U+%04X" % cp, what=what)
+        return T_("{code} is {what}: its Unicode properties changed", code="U+%04X" % cp, what=what)
 
 
 def _class_body(cps: list[int]) -> str:
@@ -349,7 +356,8 @@ class EngineNote:
         def show(pieces: tuple[str, ...]) -> str:
             return " | ".join(f"“{p}”" for p in pieces)
 
-        return f"{self.reason}; the model splits it as {show(self.engine_pieces)}, not {show(self.unicode17_pieces)}"
+        return T_("{reason}; the model splits it as {engine}, not {unicode}", reason=self.reason,
+                  engine=show(self.engine_pieces), unicode=show(self.unicode17_pieces))
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..text.native import fence
 from ..text.units import byte_owner
@@ -60,7 +61,8 @@ def check_text(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise TextError(f"text is not valid Unicode: lone surrogate U+{ord(text[exc.start]):04X} at position {exc.start}") from None
+        raise TextError(T_("text is not valid Unicode: lone surrogate {code} at position {position}",
+                           code="U+%04X" % ord(text[exc.start]), position=exc.start)) from None
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from ..i18n import T_
 from ..models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from ..tokens import Encoding, Token
 from .adapter import PretrainedTokenizer, check_text
@@ -46,7 +47,7 @@ class BaselineTokenizer(PretrainedTokenizer):
             return chr(token_id).encode("utf-8", "surrogatepass")
         if self.entry.id == "bytes" and 0 <= token_id < 256:
             return bytes((token_id,))
-        raise ValueError(f"{self.id} has no token id {token_id}")
+        raise ValueError(T_("token id {id} is outside the vocabulary of {tokenizer}", id=str(token_id), tokenizer=self.id))
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return b"".join(self.token_bytes(i) for i in ids).decode("utf-8", errors="replace")

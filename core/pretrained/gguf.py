@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import T_
+
 MAGIC = b"GGUF"
 
 # value type -> (struct code, numpy dtype) for the fixed-size scalars
@@ -53,7 +55,7 @@ class _Cursor:
     def unpack(self, fmt: str) -> Any:
         size = struct.calcsize(fmt)
         if self.pos + size > len(self.buf):
-            raise GGUFError(f"truncated at byte {self.pos}")
+            raise GGUFError(T_("truncated at byte {offset}", offset=self.pos))
         (value,) = struct.unpack_from(fmt, self.buf, self.pos)
         self.pos += size
         return value
@@ -62,7 +64,7 @@ class _Cursor:
         n = self.unpack("<Q")
         end = self.pos + n
         if end > len(self.buf):
-            raise GGUFError(f"string of {n} bytes runs past the end at byte {self.pos}")
+            raise GGUFError(T_("string of {count} bytes runs past the end at byte {offset}", count=n, offset=self.pos))
         raw = bytes(self.buf[self.pos : end])
         self.pos = end
         try:
@@ -78,12 +80,12 @@ class _Cursor:
         unpack = struct.unpack_from
         for _ in range(count):
             if pos + 8 > n_buf:
-                raise GGUFError(f"truncated string array at byte {pos}")
+                raise GGUFError(T_("truncated string array at byte {offset}", offset=pos))
             (n,) = unpack("<Q", buf, pos)
             pos += 8
             end = pos + n
             if end > n_buf:
-                raise GGUFError(f"string of {n} bytes runs past the end at byte {pos}")
+                raise GGUFError(T_("string of {count} bytes runs past the end at byte {offset}", count=n, offset=pos))
             raw = bytes(buf[pos:end])
             try:
                 append(raw.decode("utf-8"))
@@ -106,7 +108,8 @@ class _Cursor:
                 dtype = np.dtype(_SCALARS[itype][1])
                 nbytes = dtype.itemsize * count
                 if self.pos + nbytes > len(self.buf):
-                    raise GGUFError(f"array of {count} values runs past the end at byte {self.pos}")
+                    raise GGUFError(T_("array of {count} values runs past the end at byte {offset}", count=count,
+                                       offset=self.pos))
                 arr = np.frombuffer(self.buf, dtype=dtype, count=count, offset=self.pos).copy()
                 self.pos += nbytes
                 return arr.astype(bool) if itype == 7 else arr
@@ -114,8 +117,8 @@ class _Cursor:
                 return self.strings(count)
             if itype == _ARRAY:
                 return [self.value(_ARRAY) for _ in range(count)]  # nested arrays: rare, never in vocab files
-            raise GGUFError(f"unknown array element type {itype} at byte {self.pos}")
-        raise GGUFError(f"unknown value type {vtype} at byte {self.pos}")
+            raise GGUFError(T_("unknown array element type {type} at byte {offset}", type=str(itype), offset=self.pos))
+        raise GGUFError(T_("unknown value type {type} at byte {offset}", type=str(vtype), offset=self.pos))
 
 
 def read_metadata(data: bytes, *, prefix: str = "") -> dict[str, Any]:
@@ -129,12 +132,12 @@ def read_metadata(data: bytes, *, prefix: str = "") -> dict[str, Any]:
     {'k': 'hi'}
     """
     if data[:4] != MAGIC:
-        raise GGUFError("not a GGUF file (no 'GGUF' magic at the start)")
+        raise GGUFError(T_("not a GGUF file (no 'GGUF' magic at the start)"))
     cur = _Cursor(data)
     cur.pos = 4
     version = cur.unpack("<I")
     if version not in (2, 3):
-        raise GGUFError(f"GGUF version {version} is not supported (2 and 3 are)")
+        raise GGUFError(T_("GGUF version {version} is not supported (2 and 3 are)", version=str(version)))
     cur.unpack("<Q")  # tensor count: not needed
     n_kv = cur.unpack("<Q")
     out: dict[str, Any] = {}

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..text.units import bytelevel_bytes, char_byte_offsets
 from ..tokens import TokenTable, build_table
@@ -55,7 +56,8 @@ class HFTokenizer(PretrainedTokenizer):
         try:
             return cls(entry, data.decode("utf-8"))
         except Exception as exc:  # tokenizers raises plain Exception on bad JSON
-            raise ValueError(f"{where} is not a valid tokenizer.json ({str(exc).splitlines()[0][:120]})") from None
+            raise ValueError(T_("{where} is not a valid tokenizer.json ({reason})", where=where,
+                                reason=(str(exc).splitlines() or [type(exc).__name__])[0][:120])) from None
 
     def _engine(self, allow_special: bool):  # noqa: ANN202
         if not allow_special:
@@ -135,7 +137,8 @@ class HFTokenizer(PretrainedTokenizer):
     def token_bytes(self, token_id: int) -> bytes:
         piece = self._tok.id_to_token(token_id)
         if piece is None:
-            raise ValueError(f"token id {token_id} is outside {self.id}'s vocabulary")
+            raise ValueError(T_("token id {id} is outside the vocabulary of {tokenizer}", id=str(token_id),
+                                tokenizer=self.id))
         return self._piece_bytes(token_id, piece)
 
     def decode_ids(self, ids: Sequence[int]) -> str:

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import regex
 
+from ..i18n import T_
 from ..models.bpe import BpeTrace, EncodeStep, EncodeTrace, encode_trace, tiktoken_rank_of
 from ..pipeline.pretokenize import EngineNote, Pattern, engine_split, pretokenize
 from ..text.units import bytelevel_bytes
@@ -162,6 +163,11 @@ def split_pieces(tok: TiktokenTokenizer, text: str) -> list[tuple[str, int, int]
     return split_with_notes(tok, text)[0]
 
 
+def _too_long(text: str) -> ReplayError:
+    return ReplayError(T_("text is {count} code points; replay takes at most {limit}", count=len(text),
+                          limit=MAX_REPLAY_CHARS))
+
+
 def replay(tok: PretrainedTokenizer, text: str) -> Replay:
     """Replay ``tok``'s merges on ``text`` (plain text: special tokens are not parsed).
 
@@ -171,17 +177,17 @@ def replay(tok: PretrainedTokenizer, text: str) -> Replay:
     (3, True)
     """
     if not getattr(tok, "replayable", False):
-        raise ReplayError(f"{tok.id} is not BPE ({tok.entry.algorithm}): it does not merge pairs, so there is "
-                          "nothing to replay")
+        raise ReplayError(T_("{id} is not BPE ({algorithm}): it does not merge pairs, so there is nothing to replay",
+                             id=tok.id, algorithm=tok.entry.algorithm))
     check_text(text)
     if len(text) > MAX_REPLAY_CHARS:
-        raise ReplayError(f"text is {len(text)} code points; replay takes at most {MAX_REPLAY_CHARS}")
+        raise _too_long(text)
     if isinstance(tok, HFTokenizer):
         return _replay_hf(tok, text)
     if isinstance(tok, SentencePieceTokenizer):
         return _replay_sentencepiece(tok, text)
     if not isinstance(tok, TiktokenTokenizer):  # pragma: no cover - replayable is set by these three adapters only
-        raise ReplayError(f"{tok.id}: no replay engine for {type(tok).__name__}")
+        raise ReplayError(T_("{id}: no replay engine for {type}", id=tok.id, type=type(tok).__name__))
     ranks = tok.ranks
     rank_of = tiktoken_rank_of(ranks)
     pieces = []
@@ -210,7 +216,7 @@ def replay_trained(trace: BpeTrace, text: str, upto: int | None = None) -> Repla
     """
     check_text(text)
     if len(text) > MAX_REPLAY_CHARS:
-        raise ReplayError(f"text is {len(text)} code points; replay takes at most {MAX_REPLAY_CHARS}")
+        raise _too_long(text)
     limit = len(trace.steps) if upto is None else min(upto, len(trace.steps))
     rank_of = trace.rank_of(limit)
     vocab = trace.vocab

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..tokens import TokenTable, build_table
 from .adapter import BYTE_PIECE, PretrainedTokenizer, align_byte_spans, check_text
@@ -51,7 +52,8 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         try:
             sp.LoadFromSerializedProto(data)
         except (RuntimeError, OSError, TypeError) as exc:
-            raise ValueError(f"{where} is not a valid SentencePiece model ({str(exc).splitlines()[0]})") from None
+            raise ValueError(T_("{where} is not a valid SentencePiece model ({reason})", where=where,
+                                reason=(str(exc).splitlines() or [type(exc).__name__])[0])) from None
         return cls(entry, sp)
 
     @cached_property
@@ -115,7 +117,8 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
     def token_bytes(self, token_id: int) -> bytes:
         if not 0 <= token_id < len(self._by_id):
-            raise ValueError(f"token id {token_id} is outside {self.id}'s vocabulary")
+            raise ValueError(T_("token id {id} is outside the vocabulary of {tokenizer}", id=str(token_id),
+                                tokenizer=self.id))
         return self._by_id[token_id]
 
     def decode_ids(self, ids: Sequence[int]) -> str:

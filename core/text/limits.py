@@ -11,9 +11,11 @@ the ``regex`` module's ``timeout=``) through :func:`user_finditer`.
 
 Every refusal is a :class:`LimitError` (a ``ValueError``) with a one-line
 message, so the CLI prints it as one line and the pages show it as a message.
+The message is a :class:`core.i18n.Message`: English for the CLI, shown in the
+reader's language by the pages (``localize``).
 
-This module lives in the lowest wing (it imports nothing of ``core``)
-because parsers in every wing need it. It does not decide what a command
+This module lives in the lowest wing (it imports nothing of ``core`` but
+:mod:`core.i18n`, of the same rank) because parsers in every wing need it. It does not decide what a command
 does with a big file (streaming is :mod:`core.analysis.stream`).
 """
 from __future__ import annotations
@@ -24,6 +26,8 @@ import stat
 from typing import BinaryIO, Iterable, Iterator
 
 import numpy as np
+
+from ..i18n import T_, Message, Tn_
 
 #: Largest tokenizer file read (``tokenizer.json``, ``.tiktoken``, ``.model``, ``vocab.txt``), in bytes.
 MAX_TOKENIZER_FILE_BYTES = 64 * 1024 * 1024
@@ -44,11 +48,21 @@ class LimitError(ValueError):
     """Input refused by a limit (not a regular file, too big, too deep, bad ids, a regex that runs away)."""
 
 
-def _mib(n: int) -> str:
-    return f"{n / (1024 * 1024):,.1f} MB" if n >= 1024 * 1024 else f"{n:,} bytes"
+def _mib(n: int) -> Message:
+    """A size for a sentence: ``12.5 MB``, or ``812 bytes`` below one megabyte."""
+    if n >= 1024 * 1024:
+        return T_("{size:,.1f} MB", size=n / (1024 * 1024))
+    return Tn_("{count:,} byte", "{count:,} bytes", n, count=n)
 
 
-def check_regular(path: str | os.PathLike[str], what: str = "file") -> os.stat_result:
+#: What a refused path is, for :func:`check_regular`'s message.
+_KINDS = {stat.S_ISDIR: T_("a directory"), stat.S_ISCHR: T_("a character device"), stat.S_ISBLK: T_("a block device"),
+          stat.S_ISFIFO: T_("a FIFO (named pipe)"), stat.S_ISSOCK: T_("a socket")}
+#: The default ``what`` of the readers below.
+FILE = T_("file")
+
+
+def check_regular(path: str | os.PathLike[str], what: str = FILE) -> os.stat_result:
     """``os.stat`` of ``path``, or :class:`LimitError` unless it is a regular file.
 
     >>> check_regular("/dev/zero")
@@ -59,29 +73,28 @@ def check_regular(path: str | os.PathLike[str], what: str = "file") -> os.stat_r
     try:
         st = os.stat(path)
     except OSError as exc:
-        raise LimitError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+        raise LimitError(T_("cannot read {path}: {reason}", path=os.fspath(path), reason=exc.strerror or str(exc))) from None
     if not stat.S_ISREG(st.st_mode):
-        kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a character device" if stat.S_ISCHR(st.st_mode)
-                else "a block device" if stat.S_ISBLK(st.st_mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(st.st_mode)
-                else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file")
-        raise LimitError(f"{os.fspath(path)} is not a regular file ({kind}); give a {what}")
+        kind = next((k for test, k in _KINDS.items() if test(st.st_mode)), T_("not a file"))
+        raise LimitError(T_("{path} is not a regular file ({kind}); give a {what}", path=os.fspath(path), kind=kind,
+                            what=what))
     return st
 
 
-def open_regular(path: str | os.PathLike[str], what: str = "file") -> BinaryIO:
+def open_regular(path: str | os.PathLike[str], what: str = FILE) -> BinaryIO:
     """Open a regular file for reading in binary (never a device or FIFO: checked before opening)."""
     check_regular(path, what)
     try:
         fh = open(path, "rb")  # noqa: SIM115 - the caller closes it
     except OSError as exc:
-        raise LimitError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+        raise LimitError(T_("cannot read {path}: {reason}", path=os.fspath(path), reason=exc.strerror or str(exc))) from None
     if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # replaced between stat and open
         fh.close()
-        raise LimitError(f"{os.fspath(path)} is not a regular file; give a {what}")
+        raise LimitError(T_("{path} is not a regular file; give a {what}", path=os.fspath(path), what=what))
     return fh
 
 
-def read_regular(path: str | os.PathLike[str], *, max_bytes: int, what: str = "file", hint: str = "") -> bytes:
+def read_regular(path: str | os.PathLike[str], *, max_bytes: int, what: str = FILE, hint: str = "") -> bytes:
     """All bytes of a regular file no bigger than ``max_bytes``, else :class:`LimitError`.
 
     ``hint`` is appended to the too-big message (e.g. which command streams instead).
@@ -89,10 +102,12 @@ def read_regular(path: str | os.PathLike[str], *, max_bytes: int, what: str = "f
     with open_regular(path, what) as fh:
         size = os.fstat(fh.fileno()).st_size
         if size > max_bytes:
-            raise LimitError(f"{os.fspath(path)} is {_mib(size)}; the limit for a {what} is {_mib(max_bytes)}{hint}")
+            raise LimitError(T_("{path} is {size}; the limit for a {what} is {limit}{hint}", path=os.fspath(path),
+                                size=_mib(size), what=what, limit=_mib(max_bytes), hint=hint))
         data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:  # grew while we read it
-        raise LimitError(f"{os.fspath(path)} is larger than the limit for a {what} ({_mib(max_bytes)}){hint}")
+        raise LimitError(T_("{path} is larger than the limit for a {what} ({limit}){hint}", path=os.fspath(path),
+                            what=what, limit=_mib(max_bytes), hint=hint))
     return data
 
 
@@ -100,7 +115,8 @@ def check_size(data: bytes | str, *, max_bytes: int, what: str, hint: str = "") 
     """:class:`LimitError` if ``data`` (bytes, or text measured in UTF-8 bytes) exceeds ``max_bytes``."""
     n = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", errors="surrogatepass"))
     if n > max_bytes:
-        raise LimitError(f"the {what} is {_mib(n)}; the limit is {_mib(max_bytes)}{hint}")
+        raise LimitError(T_("the {what} is {size}; the limit is {limit}{hint}", what=what, size=_mib(n),
+                            limit=_mib(max_bytes), hint=hint))
 
 
 _JSON_STRING = re.compile(rb'"(?:[^"\\]+|\\.)*"', re.S)
@@ -123,13 +139,15 @@ def check_json_bytes(data: bytes, where: str, *, max_bytes: int = MAX_TOKENIZER_
                      max_depth: int = MAX_JSON_DEPTH) -> None:
     """:class:`LimitError` if a JSON tokenizer file is too big or nested too deep to parse safely."""
     if len(data) > max_bytes:
-        raise LimitError(f"{where} is {_mib(len(data))}; the limit for a tokenizer file is {_mib(max_bytes)}")
+        raise LimitError(T_("{where} is {size}; the limit for a tokenizer file is {limit}", where=where,
+                            size=_mib(len(data)), limit=_mib(max_bytes)))
     depth = json_depth(data)
     if depth > max_depth:
-        raise LimitError(f"{where} nests {depth:,} levels deep; a tokenizer file may nest at most {max_depth}")
+        raise LimitError(T_("{where} nests {depth:,} levels deep; a tokenizer file may nest at most {limit}",
+                            where=where, depth=depth, limit=max_depth))
 
 
-def check_ids(ids: Iterable[object], where: str, *, what: str = "id") -> int:
+def check_ids(ids: Iterable[object], where: str, *, what: str = T_("id")) -> int:
     """Check a vocabulary's ids: whole numbers, unique, ``0 <= id < 2^31``, and dense.
 
     Dense means the largest id is below ``ID_SLACK_FACTOR * n + ID_SLACK``
@@ -154,17 +172,18 @@ def check_ids(ids: Iterable[object], where: str, *, what: str = "id") -> int:
     top = -1
     for i in values:
         if isinstance(i, bool) or not isinstance(i, int):
-            raise LimitError(f"{where}: {what} {i!r} is not a whole number")
+            raise LimitError(T_("{where}: {what} {value} is not a whole number", where=where, what=what,
+                                value=repr(i)))
         if i < 0 or i > MAX_ID:
-            raise LimitError(f"{where}: {what} {i:,} is outside 0..2^31-1")
+            raise LimitError(T_("{where}: {what} {value:,} is outside 0..2^31-1", where=where, what=what, value=i))
         if i in seen:
-            raise LimitError(f"{where}: {what} {i:,} is used twice")
+            raise LimitError(T_("{where}: {what} {value:,} is used twice", where=where, what=what, value=i))
         seen.add(i)
         top = max(top, i)
     limit = ID_SLACK_FACTOR * len(seen) + ID_SLACK
     if top >= limit:
-        raise LimitError(f"{where}: {what} {top:,} is far beyond the {len(seen):,} entries (ids must be dense: "
-                         f"below {limit:,})")
+        raise LimitError(T_("{where}: {what} {value:,} is far beyond the {count:,} entries (ids must be dense: "
+                            "below {limit:,})", where=where, what=what, value=top, count=len(seen), limit=limit))
     return top
 
 
@@ -177,8 +196,8 @@ def user_finditer(compiled, text: str, *, timeout: float = REGEX_TIMEOUT_S) -> I
     try:
         yield from compiled.finditer(text, timeout=timeout)
     except TimeoutError:
-        raise LimitError(f"the pattern {compiled.pattern!r} took more than {timeout:g} s on this text "
-                         "(catastrophic backtracking?); simplify it") from None
+        raise LimitError(T_("the pattern {pattern} took more than {seconds:g} s on this text (catastrophic "
+                            "backtracking?); simplify it", pattern=repr(compiled.pattern), seconds=float(timeout))) from None
 
 
 def parse_tokenizer_json(data: bytes, where: str) -> dict:
@@ -195,37 +214,42 @@ def parse_tokenizer_json(data: bytes, where: str) -> dict:
     try:
         cfg = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise LimitError(f"{where} is not UTF-8 text (byte {exc.start:,}), so it is not a tokenizer.json") from None
+        raise LimitError(T_("{where} is not UTF-8 text (byte {offset:,}), so it is not a tokenizer.json", where=where,
+                            offset=exc.start)) from None
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise LimitError(f"{where} is not a valid tokenizer.json (not valid JSON: {getattr(exc, 'msg', exc)})") from None
+        raise LimitError(T_("{where} is not a valid tokenizer.json (not valid JSON: {reason})", where=where,
+                            reason=str(getattr(exc, "msg", exc)))) from None
     model = cfg.get("model") if isinstance(cfg, dict) else None
     if not isinstance(model, dict):
-        raise LimitError(f"{where} is JSON but not a tokenizer.json (no \"model\" section)")
+        raise LimitError(T_("{where} is JSON but not a tokenizer.json (no \"model\" section)", where=where))
     vocab = model.get("vocab")
     mtype = model.get("type")
     if isinstance(vocab, dict):
         if not vocab:
-            raise LimitError(f"{where}: the {mtype or 'model'} vocabulary is empty")
+            raise LimitError(T_("{where}: the {model} vocabulary is empty", where=where, model=str(mtype) if mtype else T_("model")))
         n = len(vocab)
         check_ids(vocab.values(), where)
         unk = model.get("unk_token")
         if mtype in ("WordPiece", "WordLevel") and isinstance(unk, str) and unk not in vocab:
-            raise LimitError(f"{where}: the unknown token {unk!r} is not in the vocabulary ({mtype})")
+            raise LimitError(T_("{where}: the unknown token {unk} is not in the vocabulary ({model})", where=where,
+                                unk=repr(unk), model=mtype))
     elif isinstance(vocab, list):
         if not vocab:
-            raise LimitError(f"{where}: the {mtype or 'model'} vocabulary is empty")
+            raise LimitError(T_("{where}: the {model} vocabulary is empty", where=where, model=str(mtype) if mtype else T_("model")))
         n = len(vocab)
     else:
-        raise LimitError(f"{where}: the model has no vocabulary")
+        raise LimitError(T_("{where}: the model has no vocabulary", where=where))
     added = cfg.get("added_tokens") or []
     if not isinstance(added, list) or not all(isinstance(a, dict) for a in added):
-        raise LimitError(f"{where}: added_tokens is not a list of tokens")
+        raise LimitError(T_("{where}: added_tokens is not a list of tokens", where=where))
     ids = [a.get("id") for a in added]
     for i in ids:
         if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= MAX_ID:
-            raise LimitError(f"{where}: added token id {i!r} is not a whole number in 0..2^31-1")
+            raise LimitError(T_("{where}: added token id {value} is not a whole number in 0..2^31-1", where=where,
+                                value=repr(i)))
     if ids and max(ids) >= ID_SLACK_FACTOR * (n + len(ids)) + ID_SLACK:
-        raise LimitError(f"{where}: added token id {max(ids):,} is far beyond the {n:,} vocabulary entries")
+        raise LimitError(T_("{where}: added token id {value:,} is far beyond the {count:,} vocabulary entries",
+                            where=where, value=max(ids), count=n))
     return cfg
 
 
@@ -250,7 +274,7 @@ def estimate_tokenizer_bytes(file_bytes: int, entries: int = 0) -> int:
     return max(BYTES_PER_FILE_BYTE * file_bytes, BYTES_PER_ENTRY * entries)
 
 
-def check_session_budget(held: Iterable[int], new_bytes: int, *, what: str = "this tokenizer",
+def check_session_budget(held: Iterable[int], new_bytes: int, *, what: str = T_("this tokenizer"),
                          max_count: int = MAX_SESSION_TOKENIZERS,
                          max_bytes: int = MAX_SESSION_TOKENIZER_BYTES) -> None:
     """:class:`LimitError` if a session holding tokenizers of sizes ``held`` cannot take one of ``new_bytes`` more.
@@ -263,10 +287,13 @@ def check_session_budget(held: Iterable[int], new_bytes: int, *, what: str = "th
     """
     sizes = list(held)
     if len(sizes) >= max_count:
-        raise LimitError(f"this session already holds {len(sizes)} uploaded or trained tokenizers (the limit); "
-                         f"remove one before adding {what}")
+        raise LimitError(Tn_("this session already holds {count} uploaded or trained tokenizer (the limit); remove "
+                             "it before adding {what}",
+                             "this session already holds {count} uploaded or trained tokenizers (the limit); remove "
+                             "one before adding {what}", len(sizes), count=len(sizes), what=what))
     used = sum(sizes)
     if used + new_bytes > max_bytes:
-        raise LimitError(f"{what} needs about {_mib(new_bytes)} of memory and this session's uploaded or trained "
-                         f"tokenizers already use about {_mib(used)}; the limit per session is {_mib(max_bytes)}. "
-                         "Remove one first (or use the shelf's copy, which all sessions share)")
+        raise LimitError(T_("{what} needs about {size} of memory and this session's uploaded or trained tokenizers "
+                            "already use about {used}; the limit per session is {limit}. Remove one first (or use the "
+                            "shelf's copy, which all sessions share)", what=what, size=_mib(new_bytes), used=_mib(used),
+                            limit=_mib(max_bytes)))

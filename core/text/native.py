@@ -17,8 +17,12 @@ Streamlit's own control-flow exceptions (rerun/stop, which also derive from
 ``BaseException``) pass through untouched, and so do ordinary ``ValueError``s
 (they already carry a message).
 
-This module imports nothing of ``core`` (the lowest wing) and nothing of
-Streamlit.
+The message is a :class:`core.i18n.Message` (English for the CLI, shown
+in the reader's language by the pages); ``what`` may be one too
+(``T_("WordPiece training")``) or a plain name (a tokenizer id).
+
+This module imports nothing of ``core`` but :mod:`core.i18n` (the same, lowest
+rank) and nothing of Streamlit.
 """
 from __future__ import annotations
 
@@ -29,6 +33,8 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from typing import Callable, Iterator, TypeVar
+
+from ..i18n import T_
 
 F = TypeVar("F", bound=Callable)
 
@@ -62,15 +68,17 @@ def as_native_error(exc: BaseException, what: str) -> NativeError | None:
     if _control_flow(exc) or isinstance(exc, ValueError):
         return None
     if is_panic(exc) and "retry-limit" in str(exc):  # Oniguruma gave up: a regex that backtracks without end
-        return NativeError(f"{what}: a regex backtracks too much on this text (catastrophic backtracking, "
-                           "e.g. (a+)+$); simplify the pattern")
+        return NativeError(T_("{what}: a regex backtracks too much on this text (catastrophic backtracking, e.g. "
+                              "(a+)+$); simplify the pattern", what=what))
     if is_panic(exc):
-        return NativeError(f"{what}: the tokenizer library crashed on this input ({_one_line(exc)}); "
-                           "try a shorter or simpler input or another tokenizer")
+        return NativeError(T_("{what}: the tokenizer library crashed on this input ({detail}); try a shorter or "
+                              "simpler input or another tokenizer", what=what, detail=_one_line(exc)))
     if isinstance(exc, MemoryError):
-        return NativeError(f"{what}: ran out of memory on this input; try a shorter input or a smaller file")
+        return NativeError(T_("{what}: ran out of memory on this input; try a shorter input or a smaller file",
+                              what=what))
     if type(exc) is Exception or isinstance(exc, (RuntimeError, OSError, TypeError, OverflowError)):
-        return NativeError(f"{what}: the tokenizer library refused this input ({_one_line(exc)})")
+        return NativeError(T_("{what}: the tokenizer library refused this input ({detail})", what=what,
+                              detail=_one_line(exc)))
     return None
 
 
@@ -122,11 +130,11 @@ def fatal_message(exc: BaseException, what: str) -> str | None:
     their normal treatment (a bug should still show as one).
     """
     if isinstance(exc, NativeError):  # fenced below, but the page did not catch it: it is still a message
-        return str(exc)
+        return exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
     if not (is_panic(exc) or isinstance(exc, MemoryError)):
         return None
     err = as_native_error(exc, what)
-    return str(err) if err is not None else None
+    return err.args[0] if err is not None else None
 
 
 #: What Rust's default panic hook writes on file descriptor 2 for one panic: "thread '<name>' (<id>)
