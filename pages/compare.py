@@ -135,10 +135,11 @@ else:
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
         st.markdown(md_format("#### {name}", name=tok.name))
-        shared = "".join(" · " + _("also used by {who}").format(who=who) for who in shared_by(tok.id))
+        shared = "".join(" · " + _("also used by {who}").format(who=localize(who)) for who in shared_by(tok.id))
         st.caption(md_format("{about}{shared}{note}", about=_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
-            algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), licence=tok.entry.licence, source=tok.entry.source),
-            shared=shared, note=f" · {tok.entry.note}" if tok.entry.note else ""))
+            algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), licence=localize(tok.entry.licence),
+            source=localize(tok.entry.source)),
+            shared=shared, note=" · " + localize(tok.entry.note) if tok.entry.note else ""))
         hits = tok.special_hits(text)
         if hits:
             spelled = ", ".join(sorted({h.text for h in hits}))

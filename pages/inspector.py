@@ -107,7 +107,7 @@ try:
         try:
             tok = get_tokenizer(tid)
             views.append(explain(tok, word, translation=english or None, lang=current_lang(), digits=tr().digits))
-            sources[tok.id] = tok.entry.source
+            sources[tok.id] = localize(tok.entry.source)
         except zoo.ZooError as exc:
             st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
     result = Inspection(facts, tuple(views), english or None)
@@ -136,7 +136,7 @@ st.dataframe(
 show_tokens(legend_html(current_lang()))
 for view in result.views:
     st.markdown(md_format("#### {name}", name=view.name))
-    st.caption(md_format("{algorithm} · {source}", algorithm=_(view.algorithm), source=sources[view.tokenizer]))  # sources: not translated
+    st.caption(md_format("{algorithm} · {source}", algorithm=_(view.algorithm), source=sources[view.tokenizer]))
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

@@ -441,3 +441,75 @@ def test_the_cli_keeps_english_errors_by_default_and_follows_lang(capsys):
     assert main(["--lang", "bn", "tokenize", "--tokenizer", "file:/nonexistent/x.tiktoken", "--text", "a"]) == 2
     bn = capsys.readouterr().err
     assert bn.startswith("error: ") and "/nonexistent/x.tiktoken" in bn and "cannot read" not in bn
+
+
+# ---------------------------------------------------------------------------
+# The tokenizer catalog's notes, special-token policies and licence sentences
+# ---------------------------------------------------------------------------
+
+#: English words that make a licence text a sentence to translate (licence *names* such as "MIT (tiktoken)",
+#: "Apache-2.0 (mistral-common)" or "Llama 3 Community License" stay as they are).
+_LICENCE_WORDS = re.compile(r"\b(model|vocabulary|project|file|terms|see|card|trained|here)\b")
+
+
+def _catalog_sentences():
+    from core.pretrained.catalog import DUPLICATES, ENTRIES
+
+    for e in ENTRIES.values():
+        for field in ("note", "specials"):
+            if getattr(e, field):
+                yield f"{e.id}.{field}", getattr(e, field)
+        if _LICENCE_WORDS.search(e.licence):
+            yield f"{e.id}.licence", e.licence
+        if e.loader == "baseline":
+            yield f"{e.id}.source", e.source
+    for file, (_tid, who) in DUPLICATES.items():
+        if re.search(r"[a-z]{3,} [a-z]{3,}", who):
+            yield f"DUPLICATES[{file}]", who
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_catalog_notes_policies_and_licence_sentences_are_translated(lang):
+    """Issue 15 item 1: every per-entry note, special-token policy line, licence sentence (not the licence names)
+    and 'also used by' description of the catalog is a Message written in the reader's language; the entries keep
+    English as str (the CLI's JSON)."""
+    t = translator(lang)
+    items = list(_catalog_sentences())
+    assert len(items) > 60
+    not_messages = [k for k, v in items if not isinstance(v, Message)]
+    assert not_messages == []
+    untranslated = [k for k, v in items if localize(v, t) == str(v)]
+    assert untranslated == []
+    from core.pretrained.catalog import ENTRIES
+
+    assert ENTRIES["llama3"].licence == "Llama 3 Community License" and not isinstance(ENTRIES["llama3"].licence,
+                                                                                         Message)
+
+
+def _captions(at) -> str:
+    return " ".join(shown(c.value) for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["bn", "fa"])
+def test_compare_page_captions_show_notes_licences_and_sources_translated(lang):
+    """The compare page's caption under each tokenizer: algorithm, licence sentence, source, the entry's note and
+    its 'also used by' list are in the reader's language; licence names and file sources stay as they are."""
+    from core.pretrained.catalog import ENTRIES, shared_by
+
+    t = translator(lang)
+    ids = ["qwen", "bytes", "gemma4", "llama3"]
+    at = open_page("compare", {"lang": lang, "tok": ",".join(ids)})
+    caps = _captions(at)
+    for english in ("Checked against dashscope", "same ranks and split", "built in", "project", "model terms",
+                    "llama.cpp test vocabulary"):
+        assert english not in caps, english
+    assert localize(ENTRIES["qwen"].note, t)[:40] in caps
+    assert all(localize(who, t) in caps for who in shared_by("qwen"))
+    assert localize(ENTRIES["bytes"].source, t) in caps and localize(ENTRIES["bytes"].licence, t) in caps
+    assert "Llama 3 Community License" in caps and "Gemma 4" in caps
+
+
+def test_inspector_caption_shows_a_baselines_source_translated():
+    at = open_page("inspector", {"lang": "hi", "word": "রাজশাহী", "tok": "bytes,o200k_base"})
+    caps = _captions(at)
+    assert "built in" not in caps and translator("hi").gettext("built in") in caps

@@ -1,6 +1,7 @@
 """core.analysis.report: the checkpoint report's figures, its self-containment, and ``python -m core report``."""
 from __future__ import annotations
 
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -240,3 +241,34 @@ def test_html_report_carries_a_csp_that_forbids_remote_loads(report):
     allowed = [src for srcs in rules.values() for src in srcs]
     assert all(src in ("'none'", "'unsafe-inline'", "data:") for src in allowed), allowed
     assert "'unsafe-inline'" in rules["style-src"] and "script-src" not in rules  # scripts fall back to 'none'
+
+
+@pytest.mark.parametrize("lang", ["fa", "bn"])
+def test_special_token_policy_lines_are_in_the_reports_language(toks, lang):
+    """Issue 15 item 2: the report's 'Special tokens: ...' line of each tokenizer is written from whole templates in
+    the report's language (the count, ids and spellings as values), in HTML and Markdown; English keeps the text."""
+    from core.i18n import localize, translator
+
+    t = translator(lang)
+    r = build_report(TEXT, toks, english=EN, d_model=1024, lang=lang)
+    page, md = to_html(r), to_markdown(r)
+    for tok in toks:
+        policy = localize(tok.entry.specials, t)
+        assert policy != str(tok.entry.specials)
+        assert re.sub(r"[\u2068\u2069]", "", policy)[:30] in re.sub(r"[\u2068\u2069]", "", html.unescape(page))
+    for text in (page, md):
+        for english in ("control tokens are never made", "specials (", "are control pieces", "SentencePiece never"):
+            assert english not in text, english
+    en = html.unescape(to_html(build_report(TEXT, toks, english=EN, d_model=1024)))
+    assert "5 specials (<|endoftext|> = 100257" in en and "are control pieces: SentencePiece never makes them from text" in en
+    assert "control tokens are never made from user text" in en
+
+
+def test_cli_report_in_persian_translates_the_policy_lines(tmp_path):
+    out = tmp_path / "r.html"
+    (tmp_path / "t.txt").write_text(BN, encoding="utf-8")
+    assert main(["report", "--tokenizers", "o200k_base,bytes", "--file", str(tmp_path / "t.txt"), "--out", str(out),
+                 "--lang", "fa"]) == 0
+    md = out.with_suffix(".md").read_text(encoding="utf-8")
+    assert "control tokens are never made" not in md and "no special tokens" not in md
+    assert "توکن ویژه" in md

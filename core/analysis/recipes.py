@@ -246,12 +246,12 @@ class TrainedTokenizer:
     @cached_property
     def adapter(self):  # noqa: ANN201 - core.pretrained.hf_adapter.HFTokenizer
         """The shared adapter (exact bytes and spans per token; text spelling [SEP] stays text)."""
-        from ..pretrained.catalog import ZooEntry
+        from ..pretrained.catalog import SPECIALS_AS_TEXT, ZooEntry
         from ..pretrained.hf_adapter import HFTokenizer
 
         entry = ZooEntry(self.id, self.name, f"trained here ({self.recipe or 'loaded'})", self.vocab_obtained,
-                         "hf-json", None, None, self.sha256, "trained here",
-                         "special tokens in text are encoded as text (encode_special_tokens=True)")
+                         "hf-json", None, None, self.sha256, T_("trained here"),
+                         SPECIALS_AS_TEXT)
         return HFTokenizer(entry, self.json)
 
     @cached_property

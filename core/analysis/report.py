@@ -64,7 +64,7 @@ class ReportError(ValueError):
 class SpecialHandling:
     """How one tokenizer treats control-token spellings."""
 
-    policy: str
+    policy: str  # a Message (the catalog's policy line): shown with localize in the report's language
     found_in_text: tuple[str, ...]
     probes: tuple[tuple[str, str, str], ...]  # (mode, outcome, detail) for the probe string
 
@@ -420,10 +420,11 @@ def _to_html(report: Report) -> str:
         probe_rows = [{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes]
         found = ", ".join(sp.found_in_text) if sp.found_in_text else _("none")
         about = _("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
-            algorithm=_(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=t.source, sha="\x00S\x00")
+            algorithm=_(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=localize(t.source),
+            sha="\x00S\x00")
         about = _e(about).replace("\x00F\x00", f"<code>{_e(t.file)}</code>").replace(
             "\x00S\x00", f"<code>{_e(t.sha256 or 'n/a')}</code>")
-        policy = _("{policy}. Spelled in the text: {found}.").format(policy=sp.policy, found=found)
+        policy = _("{policy}. Spelled in the text: {found}.").format(policy=localize(sp.policy), found=found)
         probe = _e(_("Probe {probe}:").format(probe="\x00P\x00")).replace(
             "\x00P\x00", f"<code>{_e(' '.join(INJECTION_PROBES))}</code>")
         chips_head = _("Tokens (first {shown} of {total})").format(shown=f"{min(REPORT_CHIPS, s.tokens):,}",
@@ -514,12 +515,12 @@ def _to_markdown(report: Report) -> str:
         out += [f"### {t_(s.name)}", "",
                 _md_fill(_("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
                          algorithm=t_(_(t.algorithm)), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
-                         source=t_(t.source), sha=md_code(t.sha256 or "n/a")), "",
+                         source=t_(localize(t.source)), sha=md_code(t.sha256 or "n/a")), "",
                 f"**{t_(_tokens_line(t))}**", "",
                 t_(_("Round trip:")) + " " + t_(t.round_trip), "", t_(_("Normalization")) + ":", ""]
         out += [f"- {t_(x.text)}" for x in t.normalization] + [""]
         found = ", ".join(md_code(x) for x in sp.found_in_text) or t_(_("none"))
-        out += [_md_fill(_("Special tokens: {policy}. Spelled in the text: {found}."), policy=t_(sp.policy),
+        out += [_md_fill(_("Special tokens: {policy}. Spelled in the text: {found}."), policy=t_(localize(sp.policy)),
                          found=found), ""]
         out += _table_md([{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes])
         out += [_md_fill(_("First tokens: {tokens}"), tokens=md_code(" | ".join(t.first_tokens))), ""]

@@ -40,13 +40,16 @@ from .adapter import PretrainedTokenizer
 from .baseline_adapter import BaselineTokenizer
 from .catalog import (
     CL100K_PAT,
+    CONTROL_PIECES,
     ENTRIES,
     LLAMA3_PAT,
     O200K_PAT,
     PRETRAINED_IDS,
     SPECIAL_NOTE,
+    SPECIALS_AS_TEXT,
     TEKKEN_SPECIALS,
     TIKTOKEN_PATTERNS,
+    USER_FILE,
     UserKind,
     ZooEntry,
     ZooError,
@@ -316,22 +319,22 @@ def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTo
         _check_pattern(pat)
         ranks = parse_tiktoken_ranks(data, name)
         entry = ZooEntry(uid, name, "byte-level BPE (user .tiktoken)", len(ranks), "tiktoken", None, name, digest,
-                         "user file", "none declared", {"pattern": pat}, offline=True)
+                         USER_FILE, T_("none declared"), {"pattern": pat}, offline=True)
         return TiktokenTokenizer(entry, ranks, pat, {})
     if kind == "tekken":
         limits.check_json_bytes(data, name)
         ranks, pat, specials = parse_tekken(data, name)
         entry = ZooEntry(uid, name, "byte-level BPE (user Tekken)", len(ranks) + len(specials), "tekken", None, name,
-                         digest, "user file", SPECIAL_NOTE)
+                         digest, USER_FILE, SPECIAL_NOTE)
         return TiktokenTokenizer(entry, ranks, pat, specials)
     if kind == "sentencepiece":
-        entry = ZooEntry(uid, name, "SentencePiece (user .model)", 0, "sentencepiece", None, name, digest, "user file",
-                         "control pieces are never made from text")
+        entry = ZooEntry(uid, name, "SentencePiece (user .model)", 0, "sentencepiece", None, name, digest, USER_FILE,
+                         CONTROL_PIECES)
         return SentencePieceTokenizer.from_bytes(entry, data, name)
     if kind == "hf-json":
         limits.parse_tokenizer_json(data, name)
         entry = ZooEntry(uid, name, "Hugging Face tokenizer.json (user)", 0, "hf-json", None, name, digest,
-                         "user file", "special tokens in text are encoded as text (encode_special_tokens=True)")
+                         USER_FILE, SPECIALS_AS_TEXT)
         return HFTokenizer.from_bytes(entry, data, name)
     raise ZooError(T_("unknown tokenizer file kind {kind}", kind=repr(kind)))
 
@@ -417,7 +420,7 @@ def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> PretrainedToken
     data = cached.read_bytes()
     tok = load_user_bytes(repo_id.split("/")[-1] + ".json", data, kind="hf-json")
     tok.entry = ZooEntry(f"hf:{repo_id}", repo_id, "Hugging Face Hub tokenizer.json", tok.vocab_size, "hf-json", None,
-                         str(cached), sha256_hex(data), "see the model card", tok.entry.specials, offline=False)
+                         str(cached), sha256_hex(data), T_("see the model card"), tok.entry.specials, offline=False)
     return tok
 
 
