@@ -513,3 +513,14 @@ def test_inspector_caption_shows_a_baselines_source_translated():
     at = open_page("inspector", {"lang": "hi", "word": "রাজশাহী", "tok": "bytes,o200k_base"})
     caps = _captions(at)
     assert "built in" not in caps and translator("hi").gettext("built in") in caps
+
+
+def test_special_tokens_page_names_the_modes_in_the_readers_language():
+    """The injection table's Mode column: "library default" and "default" are words (translated, the caption
+    names them the same way); code such as encode_special_tokens=True stays."""
+    t = translator("bn")
+    at = open_page("special_tokens", {"lang": "bn", "tok": "o200k_base"})
+    modes = list(at.dataframe[0].value.iloc[:, 1])
+    assert t.gettext("library default (encode)") in modes and "library default (encode)" not in modes
+    assert 'allowed_special="all"' in modes
+    assert "*" + t.gettext("library default") + "*" in " ".join(c.value for c in at.caption)

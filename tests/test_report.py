@@ -257,8 +257,10 @@ def test_special_token_policy_lines_are_in_the_reports_language(toks, lang):
         assert policy != str(tok.entry.specials)
         assert re.sub(r"[\u2068\u2069]", "", policy)[:30] in re.sub(r"[\u2068\u2069]", "", html.unescape(page))
     for text in (page, md):
-        for english in ("control tokens are never made", "specials (", "are control pieces", "SentencePiece never"):
+        for english in ("control tokens are never made", "specials (", "are control pieces", "SentencePiece never",
+                        "library default", "refused", "stayed text"):
             assert english not in text, english
+    assert "<td>text</td>" not in page and "<td>control</td>" not in page
     en = html.unescape(to_html(build_report(TEXT, toks, english=EN, d_model=1024)))
     assert "5 specials (<|endoftext|> = 100257" in en and "are control pieces: SentencePiece never makes them from text" in en
     assert "control tokens are never made from user text" in en

@@ -495,6 +495,11 @@ INJECTION_PROBES: tuple[str, ...] = (
 )  # fmt: skip
 
 Outcome = Literal["control", "refused", "text"]
+#: How the report and the special tokens page name each outcome (shown with ``_()``; the CLI's JSON keeps the tag).
+OUTCOME_LABELS: dict[str, str] = {"control": N_("⚠ became a control id"), "refused": N_("⛔ refused (error)"),
+                                  "text": N_("✓ stayed text")}
+#: The probe modes that are words rather than code (``allowed_special="all"`` stays as it is): shown with ``_()``.
+MODE_LABELS = (N_("library default"), N_("library default (encode)"), N_("default"), N_("built in"))
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
 from ..text.units import UNICODE_VERSION
-from .evaluate import INJECTION_PROBES, char_diff, failure_reason, injection_check
+from .evaluate import INJECTION_PROBES, OUTCOME_LABELS, char_diff, failure_reason, injection_check
 from .inspect import Reason, normalizer_layer
 from .tax import embedding_params
 
@@ -417,7 +417,7 @@ def _to_html(report: Report) -> str:
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
-        probe_rows = [{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes]
+        probe_rows = [{"mode": _(m), "outcome": _(OUTCOME_LABELS.get(o, o)), "detail": d} for m, o, d in sp.probes]
         found = ", ".join(sp.found_in_text) if sp.found_in_text else _("none")
         about = _("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
             algorithm=_(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=localize(t.source),
@@ -522,7 +522,8 @@ def _to_markdown(report: Report) -> str:
         found = ", ".join(md_code(x) for x in sp.found_in_text) or t_(_("none"))
         out += [_md_fill(_("Special tokens: {policy}. Spelled in the text: {found}."), policy=t_(localize(sp.policy)),
                          found=found), ""]
-        out += _table_md([{"mode": m, "outcome": o, "detail": d} for m, o, d in sp.probes])
+        out += _table_md([{"mode": _(m), "outcome": _(OUTCOME_LABELS.get(o, o)), "detail": d}
+                          for m, o, d in sp.probes])
         out += [_md_fill(_("First tokens: {tokens}"), tokens=md_code(" | ".join(t.first_tokens))), ""]
     out += ["## " + t_(_("If a pipeline normalizes this text")), ""]
     nothing = "- " + t_(_("no losses or changes flagged"))
