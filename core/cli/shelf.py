@@ -13,20 +13,28 @@ import argparse
 import sys
 from typing import Any
 
+from ..i18n import LANGS, N_, _, localize, ngettext
 from ..pretrained import shelf
+
+#: The install statuses as the readable table names them (JSON keeps the tags).
+STATUS_LABELS = {"present": N_("present"), "fetched": N_("fetched")}
 
 
 def _install(args: argparse.Namespace) -> list[dict[str, Any]]:
     def progress(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
+        print(localize(msg), file=sys.stderr, flush=True)  # in --lang (English by default)
 
     return [r.as_dict() for r in shelf.install(args.ids or None, progress=progress)]
 
 
 def _install_table(rows: list[dict[str, Any]]) -> str:
     fetched = sum(r["status"] == "fetched" for r in rows)
-    lines = [f"{len(rows)} shelf entries ready ({fetched} fetched now, {len(rows) - fetched} already present)"]
-    lines += [f"  {r['id']:<16} {r['status']:<8} {r['bytes']:>11,} bytes  sha256 {r['sha256'][:16]}..." for r in rows]
+    lines = [ngettext("{count} shelf entry ready ({fetched} fetched now, {present} already present)",
+                      "{count} shelf entries ready ({fetched} fetched now, {present} already present)",
+                      len(rows)).format(count=len(rows), fetched=fetched, present=len(rows) - fetched)]
+    lines += ["  " + ngettext("{id} {status} {count} byte  sha256 {sha}...", "{id} {status} {count} bytes  sha256 {sha}...",
+                              r["bytes"]).format(id=f"{r['id']:<16}", status=f"{_(STATUS_LABELS[r['status']]):<8}",
+                                                 count=f"{r['bytes']:>11,}", sha=r["sha256"][:16]) for r in rows]
     return "\n".join(lines)
 
 
@@ -38,10 +46,11 @@ def _status(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def _status_table(rows: list[dict[str, Any]]) -> str:
-    return "\n".join(
-        f"{r['id']:<16} {'installed' if r['installed'] else 'NOT installed: ' + r['command']:<48} {r['source']}"
-        for r in rows
-    )
+    lines = []
+    for r in rows:
+        state = _("installed") if r["installed"] else _("NOT installed: {command}").format(command=r["command"])
+        lines.append(f"{r['id']:<16} {state:<48} {r['source']}")
+    return "\n".join(lines)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argparse's own type
@@ -55,3 +64,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argpars
     q = zsub.add_parser("status", help="which shelf entries are installed")
     q.add_argument("--json", action="store_true", help="print JSON")
     q.set_defaults(func=_status, table=_status_table)
+    for q in zsub.choices.values():  # `python -m core zoo install --lang bn` too (the top-level one adds it to `zoo`)
+        q.add_argument("--lang", choices=list(LANGS), default=argparse.SUPPRESS,
+                       help="language of the progress and table lines (default: en); JSON never changes")

