@@ -71,8 +71,10 @@ else:
             st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {localize(exc)}"))
             continue
         # the option's own label, translated ("Code points" is a baseline's name, not a proper name)
-        heading = (md_format(ngettext("{name} · {count} merge", "{name} · {count} merges", size), name=_(opt.label),
-                             count=num(size)) if opt.sized and size else md_escape(_(opt.label)))
-        st.subheader(heading, divider="gray")
+        if opt.sized and size:
+            st.subheader(md_format(ngettext("{name} · {count} merge", "{name} · {count} merges", size),
+                                   name=_(opt.label), count=num(size)), divider="gray")
+        else:
+            st.subheader(md_escape(_(opt.label)), divider="gray")
         st.markdown(md_escape(stats_line(st_stats)))
         show_tokens(chips)
