@@ -33,3 +33,17 @@ def test_headings_are_translated_but_checkpoint_names_are_not(lang):
         assert a != b, (lang, a)
     assert other[3].endswith(("200", "২০০", "۲۰۰")) or "200" in other[3]
     assert other[4] == en[4]  # a checkpoint keeps its own name
+
+
+@pytest.mark.parametrize("page", ["compare", "inspector"])
+def test_baseline_names_are_translated_on_compare_and_inspector(page):
+    """A zoo baseline's name ("Code points (baseline)") is a description and is translated; a checkpoint's is not."""
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
+    at.switch_page(f"pages/{page}.py")
+    at.query_params["lang"] = "bn"
+    at.query_params["tok"] = "codepoints,o200k_base"
+    at.run()
+    assert not at.exception
+    heads = [shown(m.value)[5:] for m in at.markdown if shown(m.value).startswith("#### ")]
+    assert "কোড পয়েন্ট (বেসলাইন)" in heads and "Code points (baseline)" not in heads, heads
+    assert any(h.startswith("o200k_base") for h in heads), heads
