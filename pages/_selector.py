@@ -206,7 +206,7 @@ def label(tid: str) -> str:
     if tok is not None:
         return f"{_(SESSION_GROUP)} · {tok.name}"
     e = zoo.ENTRIES[tid]
-    return f"{vendor_of(e)} · {e.name}" + ("" if e.available else " " + _("(not installed)"))
+    return f"{_(vendor_of(e))} · {_(e.name)}" + ("" if e.available else " " + _("(not installed)"))
 
 
 def shelf_ids(*, only: Callable[[str], bool] | None = None) -> list[str]:

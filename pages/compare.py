@@ -134,7 +134,7 @@ else:
             continue
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
-        st.markdown(md_format("#### {name}", name=tok.name))
+        st.markdown(md_format("#### {name}", name=_(tok.name)))
         shared = "".join(" · " + _("also used by {who}").format(who=localize(who)) for who in shared_by(tok.id))
         st.caption(md_format("{about}{shared}{note}", about=_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
             algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), licence=localize(tok.entry.licence),

@@ -12,6 +12,8 @@ from pages._shared import (
     localize,
     md_escape,
     md_format,
+    ngettext,
+    num,
     page_header,
     qp_init,
     qp_sync,
@@ -64,10 +66,15 @@ else:
     for option_id in ready(chosen):  # a shelf entry not installed: a notice with the command, not an error
         opt = options[option_id]
         try:
-            st_stats, chips, name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
+            st_stats, chips, _name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
         except Exception as exc:  # a tokenizer failing must not take the page down
             st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {localize(exc)}"))
             continue
-        st.subheader(md_escape(name), divider="gray")
+        # the option's own label, translated ("Code points" is a baseline's name, not a proper name)
+        if opt.sized and size:
+            st.subheader(md_format(ngettext("{name} · {count} merge", "{name} · {count} merges", size),
+                                   name=_(opt.label), count=num(size)), divider="gray")
+        else:
+            st.subheader(md_escape(_(opt.label)), divider="gray")
         st.markdown(md_escape(stats_line(st_stats)))
         show_tokens(chips)

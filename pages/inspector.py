@@ -135,7 +135,7 @@ st.dataframe(
 
 show_tokens(legend_html(current_lang()))
 for view in result.views:
-    st.markdown(md_format("#### {name}", name=view.name))
+    st.markdown(md_format("#### {name}", name=_(view.name)))
     st.caption(md_format("{algorithm} · {source}", algorithm=_(view.algorithm), source=sources[view.tokenizer]))
     show_tokens(render_encoding(view.encoding))
     verdict = _isolate(html.escape(view.verdict))

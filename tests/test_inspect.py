@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.analysis.inspect import (
+    MAX_EVIDENCE,
     InspectError,
     chip_links,
     explain,
@@ -264,3 +265,45 @@ def test_chip_word_index_agrees_with_word_at(text):
 
     index = _WordIndex(text)
     assert [index.word_at(i) for i in range(len(text))] == [word_at(text, i) for i in range(len(text))]
+
+
+def _shown(data: bytes) -> str:
+    try:
+        return "“" + data.decode("utf-8") + "”"
+    except UnicodeDecodeError:
+        return " ".join(f"{b:02X}" for b in data)
+
+
+def _model_layer(view):
+    return next(layer for layer in view.layers if layer.name == "model")
+
+
+@pytest.mark.parametrize("tid,word", [("gemma4", WORD), ("deepseek-v3", WORD), ("clip", "lowering"),
+                                      ("mistral-spm-v1", "hello world"), ("llama2", "bazaar"), ("gemma4", "বাজারঘরের")])
+def test_merges_are_explained_for_every_bpe_not_only_tiktoken(tid, word):
+    """``tokenizers`` and SentencePiece BPEs get their merges in the inspector, from the replay engine: one
+    evidence line per merge (up to the cap), in the library's own order, ending in the library's tokens; the
+    pieces left apart are told from their bytes (never the byte-level alphabet's mojibake, ``à¦°``)."""
+    tok = zoo.load(tid)
+    view = explain(tok, word)
+    model = _model_layer(view)
+    rep = replay(tok, word)
+    assert rep.matches_library
+    merges = [r for r in model.reasons if r.kind == "merge"]
+    stepped = [p for p in rep.pieces if p.trace.steps]
+    assert len(merges) == len(stepped) > 0
+    for reason, piece in zip(merges, stepped):
+        assert len(reason.evidence) == min(len(piece.trace.steps), MAX_EVIDENCE)
+        order = "score" if piece.scores else "rank"
+        assert all(line.startswith(order + " ") for line in reason.evidence)
+        assert reason.text.endswith(" | ".join(_shown(b) for b in piece.final) + ".")
+    text = " ".join(r.text + " ".join(r.evidence) for r in model.reasons)
+    assert "à¦" not in text and "Ġ" not in text
+
+
+def test_the_merge_explanation_follows_the_word(o200k):
+    """Not a fixed sentence: a different word gives different merges on the same tokenizer."""
+    tok = zoo.load("gemma4")
+    a = [r.text for r in _model_layer(explain(tok, "রাজশাহী")).reasons if r.kind == "merge"]
+    b = [r.text for r in _model_layer(explain(tok, "ঢাকা")).reasons if r.kind == "merge"]
+    assert a and b and a != b

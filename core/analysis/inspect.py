@@ -511,6 +511,61 @@ def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
             Layer("model", _("Model: byte-level BPE merges (replayed in rank order)"), tuple(model))]
 
 
+def _replayed_merges(tok: PretrainedTokenizer, text: str, *, adjacent: bool = False) -> list[Reason] | None:
+    """The merges of a ``tokenizers`` or SentencePiece BPE on ``text``, piece by piece, from the replay engine
+    (:func:`core.pretrained.replay.replay`, checked against the library's ids); None when it cannot replay.
+
+    ``tokenizers`` merges the pair lowest in its merge list first; SentencePiece BPE the pair whose joined
+    piece has the highest score. Evidence lines give each merge with its rank or score. With ``adjacent``,
+    each pair of neighbouring final pieces of a pre-token is said too: BPE stops only when no merge joins any
+    neighbours, so none does (told from the replay's bytes, not the vocabulary's byte-alphabet spellings).
+    """
+    from ..pretrained.replay import ReplayError, replay
+
+    try:
+        rep = replay(tok, text)
+    except (ReplayError, ValueError):  # not BPE, or text over the replay limit: the other reasons still stand
+        return None
+    out: list[Reason] = []
+    for p in rep.pieces:
+        steps = p.trace.steps
+        if not steps:
+            continue
+        merged = [s.left + s.right for s in steps]
+        final = " | ".join(_show(b) for b in p.final)
+        parts = ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final)))
+        if p.scores:
+            ev = tuple(_("score {score}: {left} + {right} -> {merged}").format(
+                score=_n(sc, 2), left=_show(st.left), right=_show(st.right), merged=_show(m))
+                for st, sc, m in zip(steps, p.scores, merged))
+            line = ngettext("In {text}: {count} merge from the {start} starting pieces, highest score first, gives "
+                            "{pieces}: {list}.",
+                            "In {text}: {count} merges from the {start} starting pieces, highest score first, give "
+                            "{pieces}: {list}.", len(steps))
+        else:
+            ev = tuple(_("rank {rank}: {left} + {right} -> {merged}").format(
+                rank=st.rank, left=_show(st.left), right=_show(st.right), merged=_show(m))
+                for st, m in zip(steps, merged))
+            line = ngettext("In {text}: {count} merge from the {start} starting pieces, lowest rank in the merge list "
+                            "first, gives {pieces}: {list}.",
+                            "In {text}: {count} merges from the {start} starting pieces, lowest rank in the merge list "
+                            "first, give {pieces}: {list}.", len(steps))
+        out.append(Reason("merge", line.format(text=_q(p.text), count=_n(len(steps)),
+                                               start=_n(len(p.trace.initial)), pieces=parts, list=final),
+                          ev[:MAX_EVIDENCE]))
+    if adjacent:
+        for p in rep.pieces:
+            if p.final != p.trace.final:  # finished otherwise (added token, byte fallback): not a merge question
+                continue
+            for a, b in zip(p.final, p.final[1:]):
+                out.append(Reason("no-merge", _("No merge in the merge list joins {left} and {right}, so they stay "
+                                                "apart.").format(left=_show(a), right=_show(b))))
+    if not rep.matches_library:  # pragma: no cover - replay is checked against each library in the tests
+        out.append(Reason("mismatch", _("The replay differs from the library's own ids; the library's tokens are "
+                                        "shown.")))
+    return out
+
+
 def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.models.unigram.UnigramModel
     """Best path and runner-up per word as the model cuts the text (:func:`core.models.unigram.encode_words`)."""
     from ..models.unigram import SPACE, encode_words
@@ -553,7 +608,7 @@ def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[La
         return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
                 Layer("model", _("Model: SentencePiece Unigram (Viterbi over the lattice)"),
                       tuple(_unigram_reasons(enc.text, unigram)))]
-    model: list[Reason] = []
+    model: list[Reason] = list(_replayed_merges(tok, enc.text) or [])
     ids = [t.id for t in enc.tokens]
     fallback: dict[int, list[int]] = {}
     for k, tid in enumerate(ids):
@@ -576,7 +631,7 @@ def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[La
     if not model:
         model.append(Reason("pieces", _("Every piece is in the vocabulary: {pieces}.").format(pieces=" | ".join(pieces))))
     return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
-            Layer("model", _("Model: SentencePiece pieces"), tuple(model))]
+            Layer("model", _("Model: SentencePiece BPE merges (replayed, highest score first)"), tuple(model))]
 
 
 def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
@@ -624,9 +679,11 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
 
         model += _unigram_reasons(text, load_tokenizer_json(tok._json, source=tok.id))  # noqa: SLF001
     else:
+        replayed = _replayed_merges(tok, enc.text, adjacent=True)
+        model += replayed or []
         vocab = tok._tok.get_vocab()  # noqa: SLF001
         pieces = [tok._tok.id_to_token(t.id) for t in enc.tokens if t.id is not None]  # noqa: SLF001
-        for a, b in zip(pieces, pieces[1:]):
+        for a, b in zip(pieces, pieces[1:]) if replayed is None else ():
             if a + b not in vocab:
                 model.append(Reason("no-merge", _("No token {joined} in this vocabulary, so {left} and {right} stay "
                                                   "apart.").format(joined=_q(a + b), left=_q(a), right=_q(b))))

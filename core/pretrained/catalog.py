@@ -33,6 +33,9 @@ ALGORITHM_LABELS = (N_("byte-level BPE"), N_("byte-level BPE (NFKC)"), N_("BPE o
                     N_("byte-level BPE (user .tiktoken)"), N_("byte-level BPE (user Tekken)"),
                     N_("SentencePiece (user .model)"), N_("Hugging Face tokenizer.json (user)"),
                     N_("Hugging Face Hub tokenizer.json"))
+#: The baselines' names are descriptions, not proper names: marked so pages show ``_(entry.name)`` (a
+#: checkpoint's name is not in the catalogs, so ``_`` gives it back unchanged).
+BASELINE_NAMES = (N_("Code points (baseline)"), N_("UTF-8 bytes (baseline)"), N_("Words (baseline)"), N_("Other"))
 
 
 class ZooError(ValueError):

@@ -1,0 +1,49 @@
+"""The home page's section headings follow the interface language (a baseline's name is not a proper name)."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import REPO
+from tests.helpers import shown
+
+
+def _headings(lang: str) -> list[str]:
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
+    at.query_params["lang"] = lang
+    at.query_params["tok"] = "codepoints,bytes,words,bpe-sample-cp,o200k_base"
+    at.query_params["merges"] = "200"
+    at.run()
+    assert not at.exception
+    return [shown(h.value) for h in at.subheader]
+
+
+def test_english_headings_name_each_option():
+    heads = _headings("en")
+    assert heads[:4] == ["Code points", "UTF-8 bytes", "Whitespace words",
+                         "BPE, code points (trained on the shop sample) · 200 merges"], heads
+    assert "o200k_base (GPT-4o)" in heads[4]
+
+
+@pytest.mark.parametrize("lang", ["bn", "hi", "fa", "uz"])
+def test_headings_are_translated_but_checkpoint_names_are_not(lang):
+    en, other = _headings("en"), _headings(lang)
+    assert len(en) == len(other) == 5
+    for a, b in zip(en[:4], other[:4]):
+        assert a != b, (lang, a)
+    assert other[3].endswith(("200", "২০০", "۲۰۰")) or "200" in other[3]
+    assert other[4] == en[4]  # a checkpoint keeps its own name
+
+
+@pytest.mark.parametrize("page", ["compare", "inspector"])
+def test_baseline_names_are_translated_on_compare_and_inspector(page):
+    """A zoo baseline's name ("Code points (baseline)") is a description and is translated; a checkpoint's is not."""
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
+    at.switch_page(f"pages/{page}.py")
+    at.query_params["lang"] = "bn"
+    at.query_params["tok"] = "codepoints,o200k_base"
+    at.run()
+    assert not at.exception
+    heads = [shown(m.value)[5:] for m in at.markdown if shown(m.value).startswith("#### ")]
+    assert "কোড পয়েন্ট (বেসলাইন)" in heads and "Code points (baseline)" not in heads, heads
+    assert any(h.startswith("o200k_base") for h in heads), heads
