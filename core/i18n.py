@@ -148,7 +148,11 @@ class Translator:
         return self.lang in RTL_LANGS
 
     def gettext(self, message: str) -> str:
-        """``message`` in this language (the English text when the catalog has none)."""
+        """``message`` in this language (the English text when the catalog has none). A :class:`Message` is
+        written again from its template (so ``_(entry.algorithm)`` serves a marked description and a
+        trained recipe's ``T_("trained here ({recipe})", ...)`` alike)."""
+        if isinstance(message, Message):
+            return message.translated(self)
         out = self._t.gettext(message)
         return RtlTemplate(out) if self.rtl else out
 

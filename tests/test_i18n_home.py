@@ -47,3 +47,15 @@ def test_baseline_names_are_translated_on_compare_and_inspector(page):
     heads = [shown(m.value)[5:] for m in at.markdown if shown(m.value).startswith("#### ")]
     assert "কোড পয়েন্ট (বেসলাইন)" in heads and "Code points (baseline)" not in heads, heads
     assert any(h.startswith("o200k_base") for h in heads), heads
+
+
+def test_a_trained_tokenizers_algorithm_reads_in_the_readers_language():
+    """``_`` on a Message writes it again from its template: a tokenizer trained on the Train page says
+    "trained here (recipe)" in Bangla, and the recipe id stays as it is."""
+    from core.i18n import T_, translator
+
+    m = T_("trained here ({recipe})", recipe="bpe-cp")
+    assert str(m) == "trained here (bpe-cp)"
+    assert translator("bn").gettext(m) == "এখানে প্রশিক্ষিত (bpe-cp)"
+    assert translator("fa").gettext(T_("trained here (loaded)")) == "این‌جا آموزش‌دیده (بارگذاری‌شده)"
+    assert translator("bn").gettext("Code points (baseline)") == "কোড পয়েন্ট (বেসলাইন)"  # plain marked text as before

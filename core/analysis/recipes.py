@@ -249,9 +249,9 @@ class TrainedTokenizer:
         from ..pretrained.catalog import SPECIALS_AS_TEXT, ZooEntry
         from ..pretrained.hf_adapter import HFTokenizer
 
-        entry = ZooEntry(self.id, self.name, f"trained here ({self.recipe or 'loaded'})", self.vocab_obtained,
-                         "hf-json", None, None, self.sha256, T_("trained here"),
-                         SPECIALS_AS_TEXT)
+        algorithm = T_("trained here ({recipe})", recipe=self.recipe) if self.recipe else T_("trained here (loaded)")
+        entry = ZooEntry(self.id, self.name, algorithm, self.vocab_obtained, "hf-json", None, None, self.sha256,
+                         T_("trained here"), SPECIALS_AS_TEXT)
         return HFTokenizer(entry, self.json)
 
     @cached_property
