@@ -141,16 +141,22 @@ class AppBrowser:
 
         After a click or key press, give Streamlit ~0.2 s to start the rerun
         (``page.wait_for_timeout(200)``) before calling this.
+
+        An element whose code Streamlit loads on demand (``st.html``, tables,
+        components) shows a ``stSkeleton`` placeholder until its chunk arrives;
+        on a busy machine that can be seconds after the run is over, so a
+        placeholder on the page counts as running too.
         """
         end = time.time() + timeout
         quiet_since = None
         while time.time() < end:
-            state = self.page.evaluate(
+            state, loading = self.page.evaluate(
                 "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
-                " return a ? a.getAttribute('data-test-script-state') : null; }"
+                " return [a ? a.getAttribute('data-test-script-state') : null,"
+                " document.querySelectorAll('[data-testid=\"stSkeleton\"]').length]; }"
             )
             status = self.page.locator('[data-testid="stStatusWidget"]')
-            running = state != "notRunning" or (status.count() > 0 and status.first.is_visible())
+            running = state != "notRunning" or loading > 0 or (status.count() > 0 and status.first.is_visible())
             if running:
                 quiet_since = None
             elif quiet_since is None:
