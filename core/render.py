@@ -722,7 +722,7 @@ def render_pieces(
     if link is not None:  # a function is no cache key, but the URLs it gives are
         hrefs = tuple(link(t) for t in _piece_tokens(key, id_key)[:max_tokens])  # only the chips drawn
     return _render_pieces_cached(key, id_key, max_tokens, show_ids, legend, direction, hrefs, colour_by,
-                                 frozenset(unknown))
+                                 frozenset(unknown), (current().lang, current().digits))
 
 
 @lru_cache(maxsize=8192)
@@ -750,6 +750,7 @@ def _render_pieces_cached(
     hrefs: tuple[str | None, ...] | None = None,
     colour_by: str = "position",
     unknown: frozenset[int] = frozenset(),
+    lang_key: tuple[str, str] = ("en", "western"),  # only a cache key: the tooltips and notes are in this language
 ) -> str:
     link = None
     if hrefs is not None:  # hrefs[k] belongs to piece k, found by its byte span

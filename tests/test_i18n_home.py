@@ -59,3 +59,19 @@ def test_a_trained_tokenizers_algorithm_reads_in_the_readers_language():
     assert translator("bn").gettext(m) == "এখানে প্রশিক্ষিত (bpe-cp)"
     assert translator("fa").gettext(T_("trained here (loaded)")) == "این‌جا آموزش‌دیده (بارگذاری‌شده)"
     assert translator("bn").gettext("Code points (baseline)") == "কোড পয়েন্ট (বেসলাইন)"  # plain marked text as before
+
+
+def test_drawn_pieces_follow_the_language_they_are_drawn_in():
+    """The memoised piece chips (stepper, WordPiece, Unigram) are keyed on the language too: chips drawn first in
+    English must not keep English tooltips when the same pieces are drawn for a Bangla reader, and back."""
+    from core.i18n import use_lang
+    from core.render import render_pieces
+
+    pieces = ["বা".encode(), "জার".encode()]
+    with use_lang("en"):
+        en = render_pieces(pieces)
+    with use_lang("bn"):
+        bn = render_pieces(pieces)
+    with use_lang("en"):
+        assert render_pieces(pieces) == en
+    assert bn != en
