@@ -242,13 +242,16 @@ def char_label(ch: str) -> str:
     >>> char_label("র"), char_label(" "), char_label("\u200c"), char_label("\u2060")
     ('র', '·', 'ZWNJ', 'U+2060')
     """
-    glyph = _WS_GLYPHS.get(ch)
-    if glyph is not None:
-        return glyph
+    return _WS_GLYPHS.get(ch) or _invisible_name(ch) or ch
+
+
+def _invisible_name(ch: str) -> str | None:
+    """The short name (``ZWNJ``) or code point (``U+2060``) of a character that draws nothing (format, control, a
+    space other than U+0020), else None; whitespace with a glyph of its own is asked about first by the callers."""
     cat = unicodedata.category(ch)
     if cat in ("Cf", "Cc") or (cat == "Zs" and ch != " "):
         return _FORMAT_NAMES.get(ch, f"U+{ord(ch):04X}")
-    return ch
+    return None
 
 
 def visible_text(text: str, *, mark_orphan: bool = False) -> str:
@@ -277,10 +280,9 @@ def visible_text(text: str, *, mark_orphan: bool = False) -> str:
             flush()
             out.append(f'<span class="tl-ws">{glyph}</span>')
             continue
-        cat = unicodedata.category(ch)
-        if cat in ("Cf", "Cc") or (cat == "Zs" and ch != " "):
+        label = _invisible_name(ch)
+        if label is not None:
             flush()
-            label = _FORMAT_NAMES.get(ch, f"U+{ord(ch):04X}")
             # its own left-to-right island: inside a Persian word the ‹ › would otherwise take the
             # word's direction and one of them turn round ("‹ZWNJ‹")
             out.append(f'<span class="tl-fmt" dir="ltr">‹{label}›</span>')
