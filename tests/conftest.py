@@ -10,6 +10,35 @@ Browser tests use the ``app`` fixture (an :class:`AppBrowser`)::
 The server starts once per test session on a free port on 127.0.0.1. Browser
 tests are skipped (not failed) only when ``/usr/bin/chromium`` is missing;
 CI installs it (``.ci/run``).
+
+Tiers
+-----
+Markers are applied here, in one place (:func:`pytest_collection_modifyitems`),
+never written on tests:
+
+- ``browser``: the test uses the ``app`` / ``browser`` / ``streamlit_server``
+  fixtures (real Chromium against ``streamlit run``);
+- ``apptest``: the test's module drives pages through Streamlit's ``AppTest``
+  (directly, through :func:`tests.helpers.open_page`, or in a child process
+  through :func:`tests.app_hostile.run_scenario`);
+- ``shelf``: the module needs the installed pretrained shelf
+  (``python -m core zoo install``): the ``*shelf*`` test files;
+- ``slow``: listed in :data:`SLOW` (measured: over ~10 s each on the 2-core machine).
+
+The fast tier (about a minute; engine, adapters, every page's imports,
+doctests)::
+
+    python -m pytest -q -m "not browser and not apptest and not slow"
+
+The full suite, the CI gate, is plain ``python -m pytest -q``.
+
+Hypothesis profiles
+-------------------
+``ci`` keeps the example counts the suite had (100 per test, and the
+per-test multiples written with :func:`tests.helpers.examples`); ``dev``
+runs a tenth of them. Which one runs: ``HYPOTHESIS_PROFILE`` if set, else
+``ci`` when the ``CI`` variable is set or pytest runs the whole suite (no
+paths and no ``-m``: exactly what ``.ci/run`` calls), else ``dev``.
 """
 from __future__ import annotations
 
@@ -37,6 +66,73 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+# ---------------------------------------------------------------------------
+# Hypothesis profiles (see the module docstring)
+# ---------------------------------------------------------------------------
+
+from hypothesis import settings as _hsettings  # noqa: E402
+
+#: Examples per property under each profile. ``ci`` is hypothesis' own default, what the suite always ran.
+PROFILE_EXAMPLES = {"ci": 100, "dev": 10}
+for _name, _n in PROFILE_EXAMPLES.items():
+    # deadline off in both: a loaded CI machine must not turn a slow example into a failure
+    _hsettings.register_profile(_name, max_examples=_n, deadline=None)
+
+
+def hypothesis_profile(config: pytest.Config) -> str:
+    """``HYPOTHESIS_PROFILE``; else ``ci`` under ``CI`` or for the whole suite (no paths, no ``-m``); else ``dev``."""
+    chosen = os.environ.get("HYPOTHESIS_PROFILE")
+    if chosen:
+        return chosen
+    whole_suite = config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.option.markexpr
+    return "ci" if os.environ.get("CI") or whole_suite else "dev"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # before collection: tests' @settings(max_examples=examples(k)) read the profile when their module is imported
+    _hsettings.load_profile(hypothesis_profile(config))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return (f"hypothesis profile: {_hsettings.get_current_profile_name()} "
+            f"({_hsettings.default.max_examples} examples per property)")
+
+
+# ---------------------------------------------------------------------------
+# Markers, applied in one place (see the module docstring)
+# ---------------------------------------------------------------------------
+
+#: Fixtures that put a test in the ``browser`` tier.
+BROWSER_FIXTURES = {"app", "browser", "streamlit_server"}
+#: Source text that puts a whole module in the ``apptest`` tier.
+APPTEST_SIGNS = ("AppTest", "open_page(", "app_test(", "run_scenario(")
+#: Tests over ~10 s each on the 2-core machine (file, or file::test name without parameters).
+SLOW: set[str] = set()
+
+
+def _apptest_module(path: Path, cache: dict[Path, bool] = {}) -> bool:  # noqa: B006 - a per-process memo
+    if path not in cache:
+        text = path.read_text(encoding="utf-8") if path.suffix == ".py" else ""
+        cache[path] = any(sign in text for sign in APPTEST_SIGNS)
+    return cache[path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path))
+        if path.parent != REPO / "tests":
+            continue  # doctests over core/ are always in the fast tier
+        name = f"{path.name}::{getattr(item, 'originalname', item.name)}"
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+        elif _apptest_module(path):
+            item.add_marker(pytest.mark.apptest)
+        if "shelf" in path.stem:
+            item.add_marker(pytest.mark.shelf)
+        if path.name in SLOW or name in SLOW:
+            item.add_marker(pytest.mark.slow)
 
 
 def free_port() -> int:

@@ -19,17 +19,41 @@ def shown(markdown: object) -> str:
     return html.unescape(text).replace("\u2060", "")
 
 
-def open_page(path: str, query: dict[str, str] | None = None, state: dict | None = None, *,
-              timeout: float = 180):  # noqa: ANN201 - streamlit.testing.v1.AppTest
-    """Run ``app.py`` on ``pages/<path>.py`` with these URL parameters and session state; no exception allowed."""
+def app_test(page: str = "home", query: dict[str, str] | None = None, state: dict | None = None, *,
+             timeout: float = 180, root: Path | None = None):  # noqa: ANN201 - streamlit.testing.v1.AppTest
+    """``app.py`` (of checkout ``root``, default this one) set to open ``pages/<page>.py`` with these URL
+    parameters and session state, not yet run: the one AppTest opener every page test uses.
+
+    ``home`` is the entrypoint's default page, so it is opened without a page switch, as a visitor does.
+    """
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=timeout)
-    at.switch_page(f"pages/{path}.py")
+    at = AppTest.from_file(str((root or REPO) / "app.py"), default_timeout=timeout)
+    if page != "home":
+        at.switch_page(f"pages/{page}.py")  # before the first run: the page opens directly
     for k, v in (query or {}).items():
         at.query_params[k] = v
     for k, v in (state or {}).items():
         at.session_state[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def open_page(page: str = "home", query: dict[str, str] | None = None, state: dict | None = None, *,
+              timeout: float = 180, check: bool = True):  # noqa: ANN201 - streamlit.testing.v1.AppTest
+    """Run :func:`app_test` once; with ``check`` (the default) no exception box is allowed."""
+    at = app_test(page, query, state, timeout=timeout)
+    at.run()
+    if check:
+        assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def examples(times: float) -> int:
+    """``max_examples`` for a property that needs ``times`` the profile's usual number of examples.
+
+    Under the ``ci`` profile (100 per test) ``examples(20)`` is the 2,000 the test always ran; under
+    ``dev`` (10 per test) it is 200. Never below 1. See the profiles in ``tests/conftest.py``.
+    """
+    from hypothesis import settings
+
+    return max(1, round(times * settings.default.max_examples))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from core.text.align import opcodes
 
-from .helpers import REPO
+from .helpers import REPO, examples
 
 
 def lcs_length(a: str, b: str) -> int:
@@ -29,7 +29,7 @@ SMALL = st.text(alphabet="ab c\u09cd\u0301", max_size=14)
 
 
 @seed(1729)
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(6))
 @given(a=SMALL, b=SMALL)
 def test_opcodes_rebuild_b_and_keep_a_longest_common_subsequence(a, b):
     al = opcodes(a, b)

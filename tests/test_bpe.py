@@ -19,6 +19,7 @@ from core.models.bpe import (
     train_bpe,
     word_counts,
 )
+from tests.helpers import examples
 
 BANGLA_TABLE = "কার:4,জার:2,বাকি:3,বাজার:5,বাজারে:2,বাজারের:3,ঘর:4,ঘরের:3"
 ENGLISH = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
@@ -203,7 +204,7 @@ def test_hf_tie_break_equals_bpetrainer_on_real_text(byte: bool) -> None:
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(0.6))
 @given(corpus=TEXT, text=TEXT, unit=st.sampled_from(["codepoint", "byte"]), k=st.integers(0, 30))
 def test_round_trip(corpus: str, text: str, unit: str, k: int) -> None:
     if not corpus.strip():
@@ -218,7 +219,7 @@ def test_round_trip(corpus: str, text: str, unit: str, k: int) -> None:
     assert last == sum(len(t.segment(w)) * f for w, f in t.words)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(0.4))
 @given(corpus=TEXT, unit=st.sampled_from(["codepoint", "byte"]), rule=st.sampled_from(["first-seen", "hf"]))
 def test_incremental_counts_equal_a_full_recount(corpus: str, unit: str, rule: str) -> None:
     corpus = corpus or "ab"

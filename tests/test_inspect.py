@@ -23,6 +23,7 @@ from core.models.bpe import tiktoken_rank_of
 from core.pipeline.pretokenize import PATTERNS, pretokenize
 from core.pretrained import zoo
 from core.pretrained.replay import replay, split_pieces
+from tests.helpers import examples
 
 WORD = "রাজশাহী"
 
@@ -119,7 +120,7 @@ def test_regex_pieces_equal_pretokenize(name):
     ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(0.6))
 @given(st.text(alphabet="রাজশহীকিনে্য় abc'\n12.।", max_size=30))
 def test_regex_pieces_equal_the_tokenizers_own_split(text):
     tok = zoo.load("cl100k_base")
@@ -243,7 +244,7 @@ def test_sentencepiece_unigram_best_path_is_the_encoding():
         assert "runner-up" in r.text or "no other segmentation" in r.text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(2))
 @given(st.text(alphabet="রাজশহীকি্ ।,.ab\u200c\n", max_size=40), st.integers(min_value=0, max_value=39))
 def test_word_at_returns_the_run_around_the_index(text, i):
     if i >= len(text):
@@ -258,7 +259,7 @@ def test_word_at_returns_the_run_around_the_index(text, i):
     assert starts
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(2))
 @given(st.text(alphabet="রাজশহীকি্ ।,.ab\u200c\n!?", max_size=60))
 def test_chip_word_index_agrees_with_word_at(text):
     from core.analysis.inspect import _WordIndex

@@ -18,11 +18,13 @@ from core.pretrained import zoo
 
 from .parity_refs import encoder, library
 from .parity_text import texts
+from tests.helpers import examples
 
 TIKTOKEN_FAMILY = ["cl100k_base", "o200k_base", "llama3", "llama4", "tekken", "tekken_240718"]
 SPECIALS_PARSED = {"cl100k_base", "o200k_base", "llama3", "llama4"}  # the libraries that can parse typed specials
 SENTENCEPIECE = ["mistral-spm-v1", "mistral-spm-v3"]
-N = 2000
+#: Examples per differential property, as a multiple of the profile's (2,000 under ci).
+N = 20
 
 
 def _tiktoken_engine(tokenizer_id: str):  # noqa: ANN202 - (tiktoken.Encoding, id shift)
@@ -59,7 +61,7 @@ def _check_tiktoken(tokenizer_id: str, text: str, allow_special: bool) -> None:
 
 def _tiktoken_test(tokenizer_id: str, seed_value: int):  # noqa: ANN202
     @seed(seed_value)
-    @settings(max_examples=N, deadline=None, database=None)
+    @settings(max_examples=examples(N), database=None)
     @given(text=texts())
     def check(text):
         _check_tiktoken(tokenizer_id, text, False)
@@ -121,7 +123,7 @@ def test_differential_sentencepiece_adapter(tokenizer_id):
     zoo.load(tokenizer_id)
 
     @seed(1220 + SENTENCEPIECE.index(tokenizer_id))
-    @settings(max_examples=N, deadline=None, database=None)
+    @settings(max_examples=examples(N), database=None)
     @given(text=texts())
     def check(text):
         _check_sentencepiece(tokenizer_id, text)
@@ -174,7 +176,7 @@ def test_differential_tokenizers_adapter(hf_pairs, kind):
     ours, lib = hf_pairs[kind]
 
     @seed(1230 + ["bpe", "wordpiece", "unigram"].index(kind))
-    @settings(max_examples=N, deadline=None, database=None)
+    @settings(max_examples=examples(N), database=None)
     @given(text=texts())
     def check(text):
         theirs = lib.encode(text, add_special_tokens=False)

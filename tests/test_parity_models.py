@@ -21,6 +21,7 @@ from core.models.bpe import train_bpe, word_counts
 from core.text.units import bytelevel_bytes
 
 from .parity_text import FRAGMENTS, texts
+from tests.helpers import examples
 
 _B2U = {b: u for u, b in bytelevel_bytes().items()}  # byte -> GPT-2's printable character
 
@@ -69,7 +70,7 @@ def test_min_frequency_stops_where_bpetrainer_stops():
 
 
 @seed(1204)
-@settings(max_examples=2000, deadline=None, database=None)
+@settings(max_examples=examples(20), database=None)
 @given(words=_tables, merges=st.integers(0, 25), byte=st.booleans(), min_frequency=st.integers(0, 8))
 def test_differential_bpe_trainer_merges(words, merges, byte, min_frequency):
     ours = train_bpe(words, merges=merges, unit="byte" if byte else "codepoint", tie_break="hf",
@@ -101,7 +102,7 @@ def byte_bpe():
 
 
 @seed(1205)
-@settings(max_examples=2000, deadline=None, database=None)
+@settings(max_examples=examples(20), database=None)
 @given(text=texts())
 def test_differential_bpe_encoder(byte_bpe, text):
     _, ours, lib = byte_bpe
@@ -123,7 +124,7 @@ def wordpiece_pair():
 
 
 @seed(1206)
-@settings(max_examples=2000, deadline=None, database=None)
+@settings(max_examples=examples(20), database=None)
 @given(text=texts())
 def test_differential_wordpiece_encoder(wordpiece_pair, text):
     vocab, lib = wordpiece_pair

@@ -7,6 +7,7 @@ import regex
 from hypothesis import given, seed, settings
 
 from .parity_text import FRAGMENTS, NEW_IN_VERSION, UNICODE17, texts
+from tests.helpers import examples
 
 
 def test_one_character_per_unicode_version_is_really_from_that_version():
@@ -21,7 +22,7 @@ def test_one_character_per_unicode_version_is_really_from_that_version():
 
 
 @seed(12)
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(3), database=None)
 @given(texts())
 def test_texts_are_valid_unicode(s):
     assert isinstance(s, str)

@@ -22,6 +22,7 @@ from core.models import unigram as ug
 
 from .parity_refs import sp_proto
 from .parity_text import texts
+from tests.helpers import examples
 
 CORPUS = "assets/train/bn_shop_corpus.txt"
 
@@ -93,7 +94,7 @@ def test_byte_fallback_in_a_tokenizers_model(hf_model):
 
 
 @seed(1201)
-@settings(max_examples=2000, deadline=None, database=None)
+@settings(max_examples=examples(20), database=None)
 @given(text=texts(), scheme=st.sampled_from(["always", "first", "never"]), split=st.booleans(),
        fallback=st.booleans())
 def test_differential_tokenizers_unigram(hf_variants, text, scheme, split, fallback):
@@ -183,7 +184,7 @@ def test_unknown_score_comes_from_the_normal_pieces():
 
 
 @seed(1203)
-@settings(max_examples=2000, deadline=None, database=None)
+@settings(max_examples=examples(20), database=None)
 @given(text=texts(), which=st.sampled_from(["byte_fallback", "plain", "user_defined", "keep_spaces"]))
 def test_differential_sentencepiece_unigram(sp_loaded, text, which):
     data, model = sp_loaded[which]

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.analysis import pretok_compare as pc
-from tests.helpers import REPO
+from tests.helpers import REPO, examples
 
 
 def _by_name(text):
@@ -43,7 +43,7 @@ def test_persian_marks_are_flagged_too():
     assert r["o200k"].mark_splits == ()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(1.5))
 @given(st.text(alphabet="কখাি্ ়abc.,اُّ\u200c", max_size=30))
 def test_property_flags_exactly_the_cuts_before_marks(text):
     for r in pc.compare(text, ["gpt2", "cl100k", "o200k", "whitespace"])[0]:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize, resolve_pattern
+from tests.helpers import examples
 
 
 def _declared_patterns() -> dict[str, str]:
@@ -50,14 +51,14 @@ MIXED = st.text(
 
 
 @pytest.mark.parametrize("ours, theirs", [("cl100k", "cl100k_base"), ("o200k", "o200k_base"), ("llama3", "llama3")])
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(3))
 @given(text=MIXED)
 def test_named_patterns_split_like_the_published_ones(ours: str, theirs: str, text: str) -> None:
     expected = [m.group() for m in regex.finditer(DECLARED[theirs], text)]
     assert [p.text for p in pretokenize(text, ours)] == expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(3))
 @given(text=MIXED)
 def test_gpt2_pattern_matches_r50k(text: str) -> None:
     expected = [m.group() for m in regex.finditer(DECLARED["r50k_base"], text)]

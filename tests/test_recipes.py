@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from core.analysis import recipes as R
 from core.analysis.evaluate import split_corpus
+from tests.helpers import examples
 
 CORPUS = Path(__file__).resolve().parents[1] / "assets" / "train" / "bn_shop_corpus.txt"
 SMALL, MID = 500, 2000
@@ -194,7 +195,7 @@ def test_train_all_reports_progress(split) -> None:
     assert seen[0] == (0, 5) and seen[-1] == (5, 5)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(1.5))
 @given(text=st.text(max_size=60))
 def test_byte_plain_round_trips_any_text(trained_byte_plain, text: str) -> None:
     tok = trained_byte_plain
@@ -213,7 +214,7 @@ def alphabet(split) -> list[str]:
     return sorted({c for line in split.train for c in line} - {" "})
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(1.5))
 @given(data=st.data())
 def test_metaspace_recipes_round_trip_text_in_their_alphabet(trained, alphabet, data) -> None:
     """bpe and unigram give back any NFC text made of training characters, spaces included,

@@ -21,6 +21,7 @@ from core.render import (
     visible_text,
 )
 from core.tokens import Encoding, tokens_from_char_spans
+from tests.helpers import examples
 
 ALLOWED_TAGS = {"div", "span", "br"}
 ALLOWED_ATTRS = {"class", "dir", "title", "data-kind"}
@@ -69,7 +70,7 @@ def test_user_text_is_escaped_in_chips_and_titles():
     assert "&lt;img" in out and "<img" not in out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(1.5))
 @given(st.text(max_size=40))
 def test_any_text_renders_only_our_markup(text):
     for tok in (CodePointTokenizer(), ByteTokenizer(), WordTokenizer()):

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from core.pretrained import zoo
 from core.pretrained.catalog import ENTRIES
 from core.pretrained.replay import ReplayError, offered, replay
+from tests.helpers import examples
 
 OFFERED = [i for i, e in ENTRIES.items() if offered(e)]
 
@@ -79,7 +80,7 @@ _text = st.lists(st.one_of(st.sampled_from(ALPHABET), st.characters(blacklist_ca
                  min_size=1, max_size=30).map("".join)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(0.25), suppress_health_check=[HealthCheck.too_slow])
 @given(words=st.lists(_text, min_size=len(OFFERED), max_size=len(OFFERED)))
 def test_replay_equals_the_library_on_generated_words(words):
     for tid, w in zip(OFFERED, words):

@@ -10,6 +10,7 @@ from core.models.bpe import train_bpe
 from core.pretrained import zoo
 from core.render import render_encoding, render_table
 from core.tokens import stats, table_of, table_stats, token_table
+from tests.helpers import examples
 
 MIXED = st.text(
     alphabet=st.sampled_from(list("কষ্ক্ষাি\u09cd\u200c\u200dরাজশাহী নমস্তে سلام\u200cها oʻzbek 👨\u200d👩🏽🇧🇩 \n\t é\u0301각")),
@@ -24,7 +25,7 @@ def tokenizers():
             zoo.load("mistral-spm-v1")]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(1.5))
 @given(text=MIXED)
 def test_table_stats_equal_record_stats(tokenizers, text):
     for tok in tokenizers:
@@ -33,7 +34,6 @@ def test_table_stats_equal_record_stats(tokenizers, text):
         assert table_stats(text, table_of(enc)) == stats(enc), tok.name
 
 
-@settings(max_examples=100, deadline=None)
 @given(text=MIXED, limit=st.sampled_from([None, 1, 5, 40]))
 def test_table_chips_equal_record_chips(tokenizers, text, limit):
     for tok in tokenizers:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from core.assets import sample_lines
 from core.models import unigram as ug
+from tests.helpers import examples
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,7 @@ def test_library_tokenizer_json_round_trip(trained):
     assert isinstance(Tokenizer.from_str(tok.to_str()), Tokenizer)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(1.5))
 @given(
     pieces=st.dictionaries(st.text(alphabet="abc▁", min_size=1, max_size=4),
                            st.floats(min_value=-20, max_value=-0.01, allow_nan=False), min_size=1, max_size=25),
@@ -90,7 +91,6 @@ def _all_paths(word: str, edges: list[ug.Edge]) -> list[float]:
     return sorted(scores, reverse=True)
 
 
-@settings(max_examples=100, deadline=None)
 @given(
     pieces=st.dictionaries(st.text(alphabet="ab▁", min_size=1, max_size=3),
                            st.floats(min_value=-9, max_value=-0.1, allow_nan=False), min_size=1, max_size=12),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from core.assets import sample_lines
 from core.models import wordpiece as wp
-from tests.helpers import REPO
+from tests.helpers import REPO, examples
 
 PRODUCT_VOCAB = ["ঘর", "দাম", "##ের", "##ে", "##র", "##ি"]
 
@@ -88,7 +88,7 @@ def test_matches_library_on_real_sentences_and_too_long_words(trained):
     assert tr.words[0].too_long and tr.pieces == ["[UNK]"] and "limit" in tr.words[0].reason
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(1.5))
 @given(
     vocab=st.lists(st.text(alphabet="abcdé", min_size=1, max_size=4), min_size=1, max_size=25),
     cont=st.lists(st.text(alphabet="abcdé", min_size=1, max_size=3), max_size=15),
@@ -99,7 +99,6 @@ def test_property_same_as_library_for_any_vocab(vocab, cont, word):
     assert wp.encode(word, v).pieces == wp.library_tokenizer(v).encode(word).tokens
 
 
-@settings(max_examples=100, deadline=None)
 @given(word=st.text(alphabet="ঘরদামেিই", min_size=1, max_size=10))
 def test_property_pieces_rebuild_the_word(word):
     v = wp.vocab_from_tokens(PRODUCT_VOCAB)
