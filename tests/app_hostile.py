@@ -84,13 +84,13 @@ PANIC_UPLOADS = {
 # ---------------------------------------------------------------------------
 
 def _app(page: str, query: dict[str, str] | None = None):  # noqa: ANN202 - AppTest
-    from streamlit.testing.v1 import AppTest
+    import importlib.util
 
-    at = AppTest.from_file(str(Path.cwd() / "app.py"), default_timeout=3600)  # bounded by RLIMIT_CPU instead
-    at.switch_page(f"pages/{page}.py")
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    return at
+    # by file, not ``import tests.helpers``: with TL_APP_ROOT the import path is the other checkout's
+    spec = importlib.util.spec_from_file_location("_tl_test_helpers", HERE / "helpers.py")
+    helpers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(helpers)
+    return helpers.app_test(page, query, timeout=3600, root=Path.cwd())  # bounded by RLIMIT_CPU instead
 
 
 def _texts(elems) -> list[str]:  # noqa: ANN001

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import REPO, app_pages
+from tests import helpers
+from tests.conftest import app_pages
 
-APP = str(REPO / "app.py")
 TIMEOUT = 120
 
 BIG_LINE = "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে। Your order will reach Rajshahi tomorrow.\n"
@@ -14,13 +14,7 @@ BIG_200KB = BIG_LINE * (200_000 // len(BIG_LINE.encode("utf-8")) + 1)
 
 
 def open_page(path: str, query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    if path != "home":
-        at.switch_page(f"pages/{path}.py")  # before the first run: the page opens directly
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    return at
+    return helpers.open_page(path, query, timeout=TIMEOUT, check=False)
 
 
 def no_exception(at: AppTest) -> None:

@@ -271,14 +271,9 @@ PAGES = [p for p, _t in app_pages()]
 
 
 def _open(path: str, lang: str):
-    from streamlit.testing.v1 import AppTest
+    from tests.helpers import open_page
 
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
-    if path != "home":
-        at.switch_page(f"pages/{path}.py")
-    at.query_params["lang"] = lang
-    at.run()
-    return at
+    return open_page(path, {"lang": lang}, check=False)
 
 
 @pytest.fixture(scope="module")

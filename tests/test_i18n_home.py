@@ -2,18 +2,13 @@
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from tests.conftest import REPO
-from tests.helpers import shown
+from tests.helpers import open_page, shown
 
 
 def _headings(lang: str) -> list[str]:
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
-    at.query_params["lang"] = lang
-    at.query_params["tok"] = "codepoints,bytes,words,bpe-sample-cp,o200k_base"
-    at.query_params["merges"] = "200"
-    at.run()
+    at = open_page("home", {"lang": lang, "tok": "codepoints,bytes,words,bpe-sample-cp,o200k_base", "merges": "200"},
+                   check=False)
     assert not at.exception
     return [shown(h.value) for h in at.subheader]
 
@@ -38,11 +33,7 @@ def test_headings_are_translated_but_checkpoint_names_are_not(lang):
 @pytest.mark.parametrize("page", ["compare", "inspector"])
 def test_baseline_names_are_translated_on_compare_and_inspector(page):
     """A zoo baseline's name ("Code points (baseline)") is a description and is translated; a checkpoint's is not."""
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
-    at.switch_page(f"pages/{page}.py")
-    at.query_params["lang"] = "bn"
-    at.query_params["tok"] = "codepoints,o200k_base"
-    at.run()
+    at = open_page(page, {"lang": "bn", "tok": "codepoints,o200k_base"}, check=False)
     assert not at.exception
     heads = [shown(m.value)[5:] for m in at.markdown if shown(m.value).startswith("#### ")]
     assert "কোড পয়েন্ট (বেসলাইন)" in heads and "Code points (baseline)" not in heads, heads

@@ -6,18 +6,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import REPO
+from tests import helpers
 from tests.helpers import shown
 
-APP = str(REPO / "app.py")
 PAGES = ["wordpiece", "unigram", "normalization", "pretokenizers"]
 
 
 def open_page(name: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page(f"pages/{name}.py")
-    at.run()
-    return at
+    return helpers.open_page(name, timeout=120, check=False)
 
 
 def no_exception(at: AppTest) -> None:

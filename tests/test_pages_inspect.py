@@ -11,9 +11,8 @@ from streamlit.testing.v1 import AppTest
 from core.analysis.report import build_report
 from core.pretrained import zoo
 from core.pretrained.adapter import summarize
-from tests.conftest import REPO
+from tests import helpers
 
-APP = str(REPO / "app.py")
 SENTENCE = "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"
 WORDS = {  # language -> (word, English)
     "bn": ("রাজশাহী", "Rajshahi"),
@@ -24,13 +23,7 @@ WORDS = {  # language -> (word, English)
 
 
 def open_page(path: str, query: dict[str, str]) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page(f"pages/{path}.py")
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return helpers.open_page(path, query, timeout=120)
 
 
 def verdicts(at: AppTest) -> dict[str, str]:
@@ -83,9 +76,7 @@ def test_compare_table_equals_the_report():
 
 
 def test_home_chips_open_the_inspector():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["text"] = "রাজশাহী পৌঁছাবে"
-    at.run()
+    at = helpers.open_page("home", {"text": "রাজশাহী পৌঁছাবে"}, timeout=120, check=False)
     assert not at.exception
     hrefs = set(re.findall(r'href="(inspector\?[^"]*)"', " ".join(h.proto.body for h in at.get("html"))))
     words = {parse_qs(urlparse(h.replace("&amp;", "&")).query)["word"][0] for h in hrefs}

@@ -8,20 +8,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import REPO
-from tests.helpers import shown
+from tests.helpers import open_page, shown
 
-APP = str(REPO / "app.py")
 SMALL = {"sizes": "300,500", "recipes": "bpe,byte-gpt2,wordpiece,unigram"}
 
 
 def open_train(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=240)
-    at.switch_page("pages/train.py")
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page("train", query, timeout=240)
 
 
 def html_bodies(at: AppTest) -> list[str]:
@@ -169,13 +162,7 @@ def test_train_page_gpt2_warning_in_browser(app) -> None:
 
 
 def open_special(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=240)
-    at.switch_page("pages/special_tokens.py")
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page("special_tokens", query, timeout=240)
 
 
 def test_special_tokens_defaults_flag_injection() -> None:

@@ -5,17 +5,14 @@ from __future__ import annotations
 import pytest
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
-from streamlit.testing.v1 import AppTest
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.analysis.report import build_report
 from core.assets import BUNDLED_CORPUS
 from core.pretrained import zoo
-from tests.conftest import REPO
-from tests.helpers import shown
+from tests.helpers import open_page, shown
 
-APP = str(REPO / "app.py")
 
 
 def _calls() -> tuple[list[tuple[int, int, str]], object]:
@@ -72,11 +69,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, str]]:
 
 
 def test_train_page_shows_progress_then_removes_it(drawn: list[tuple[float, str]]) -> None:
-    at = AppTest.from_file(APP, default_timeout=240)
-    at.switch_page("pages/train.py")
-    at.query_params["sizes"] = "300"
-    at.query_params["recipes"] = "bpe,wordpiece"
-    at.run()
+    at = open_page("train", {"sizes": "300", "recipes": "bpe,wordpiece"}, timeout=240, check=False)
     assert not at.exception, [e.value for e in at.exception]
     values = [v for v, _ in drawn]
     assert values == sorted(values) and values[-1] < 1.0 + 1e-9
@@ -89,11 +82,8 @@ def test_train_page_shows_progress_then_removes_it(drawn: list[tuple[float, str]
 
 
 def test_report_button_shows_progress_then_removes_it(drawn: list[tuple[float, str]]) -> None:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/compare.py")
-    at.query_params["tok"] = "cl100k_base,o200k_base"
-    at.query_params["text"] = "বাজারঘরের অর্ডার আজ পৌঁছাবে।"
-    at.run()
+    at = open_page("compare", {"tok": "cl100k_base,o200k_base", "text": "বাজারঘরের অর্ডার আজ পৌঁছাবে।"}, timeout=120,
+                   check=False)
     assert not at.exception
     drawn.clear()
     at.button(key="cmp_report_go").click().run()

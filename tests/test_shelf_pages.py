@@ -4,11 +4,9 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from core.pretrained import zoo
-from tests.conftest import REPO
 from tests.helpers import open_page as _open_page
 from tests.helpers import shown
 
-APP = str(REPO / "app.py")
 
 
 def open_page(path: str, query: dict[str, str] | None = None, state: dict | None = None) -> AppTest:
@@ -59,9 +57,7 @@ def test_a_session_tokenizer_joins_the_compare_selector():
 
 def test_home_page_lists_the_shelf_by_vendor_and_a_missing_entry_is_a_notice(tmp_path, monkeypatch):
     monkeypatch.setenv("TOKENIZER_LAB_SHELF", str(tmp_path / "empty"))
-    at = AppTest.from_file(APP, default_timeout=300)
-    at.query_params["tok"] = "gemma4,codepoints"
-    at.run()
+    at = _open_page("home", {"tok": "gemma4,codepoints"}, timeout=300, check=False)
     assert not at.exception and not at.error
     assert "Google · Gemma 4" in at.multiselect(key="home_tok").options
     assert any("python -m core zoo install gemma4" in i.value for i in at.info)

@@ -181,15 +181,10 @@ def _ranks_file(extra: int) -> bytes:
 
 
 def test_the_session_tokenizer_cap_gives_a_message_and_forget_frees_it():
-    from streamlit.testing.v1 import AppTest
-
     from core.text import limits
+    from tests.helpers import open_page
 
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300)
-    at.switch_page("pages/compare.py")
-    at.query_params["tok"] = "bytes"
-    at.query_params["text"] = "x1 x2"
-    at.run()
+    at = open_page("compare", {"tok": "bytes", "text": "x1 x2"}, timeout=300, check=False)
     for i in range(limits.MAX_SESSION_TOKENIZERS):
         at.file_uploader(key="cmp_upload").upload(f"t{i}.tiktoken", _ranks_file(i + 1), "text/plain").run()
         assert not at.exception and not at.error, [e.value for e in at.error]

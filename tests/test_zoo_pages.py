@@ -1,12 +1,9 @@
 """The compare, replay and multilingual-tax pages through Streamlit's AppTest."""
 from __future__ import annotations
 
-from streamlit.testing.v1 import AppTest
 
-from tests.conftest import REPO
 from tests.helpers import open_page, shown
 
-APP = str(REPO / "app.py")
 
 
 def test_compare_defaults_six_tokenizers_with_table():
@@ -81,9 +78,7 @@ def test_replay_bpe_trained_in_the_app():
 
 
 def test_pretrained_tokenizers_join_the_shared_selector():
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.query_params["tok"] = "o200k_base,bytes"
-    at.run()
+    at = open_page("home", {"tok": "o200k_base,bytes"}, check=False)
     assert not at.exception
     assert at.multiselect(key="home_tok").value == ["o200k_base", "bytes"]
     assert sum("tokens/word" in m.value for m in at.markdown) == 2
