@@ -1,7 +1,7 @@
 """Hostile input through the app's pages (AppTest), one scenario per child process.
 
-Issue 16 (item 3: native panics) and issue 13 (the CLI's hostile corpus,
-garbage URL values and catastrophic patterns, through the pages). Each
+Native panics (a Rust regex that backtracks, broken tiktoken files) and the CLI's
+hostile corpus, garbage URL values and catastrophic patterns, through the pages. Each
 scenario runs in a child process with RLIMIT_AS / RLIMIT_CPU
 (:func:`run_scenario`), so a page that hangs or balloons ends the child,
 not the test session, and no wall-clock assertion is needed. The child
@@ -28,18 +28,63 @@ HERE = Path(__file__).resolve().parent
 #: Limits on each scenario's process (a scenario is several page runs).
 MEMORY_LIMIT = 4 * 1024**3
 CPU_LIMIT_S = 240
-#: The text the Split-regex tokenizer backtracks on (issue 16's case).
+#: The text the Split-regex tokenizer backtracks on (the panic case).
 BACKTRACK_TEXT = "a" * 40 + "b"
 #: Catastrophic patterns for the normalization rule builder.
 BAD_PATTERNS = ("(a+)+$", "(a|aa)+$", "(a*)*b", "((a+)+)+c", "(", "[", "(?<=a+)b", "\\")
-#: Garbage values for every URL parameter (a small generated set).
-GARBAGE_VALUES = ("", "-5", "99999999999", "nan", "1e309", ",,,", "x" * 3000, "<img src=x onerror=alert(1)>",
-                  "../../etc/passwd", "\u0301" * 500, "trained", "upload", "0")
-#: Every query parameter a page reads (``qp_init(..., param=...)`` across pages/).
-URL_PARAMS = ("text", "tok", "word", "words", "size", "merges", "lang", "sample", "wp_typed", "wp_corpus", "example", "corpus", "vocab", "unit", "tie",
-              "sizes", "recipes", "patterns", "pattern", "model", "minf", "form", "en", "data", "step")
-PAGES = ("home", "compare", "inspector", "replay", "tax", "stepper", "wordpiece", "unigram", "normalization",
-         "pretokenizers", "train", "special_tokens")
+#: Hostile URL values no choice, number or id list accepts: each is refused, or clamped when numeric, with
+#: a warning naming the parameter (the one list the URL-value suite, tests/test_url_params.py, tries).
+REFUSED_VALUES = ("99999", "-5", "abc", "1e309", "9" * 5000, "nan", ",,,", "<img src=x onerror=alert(1)>",
+                  "![x](http://evil.test/x.png)", "\u202e\u2066x", "-0x10", "1" + "0" * 30, "99999999999",
+                  "x" * 3000, "../../etc/passwd", "\u0301" * 500)
+#: Hostile URL values some parameter may take as valid (only: no exception anywhere).
+OTHER_VALUES = ("", "0", "trained", "upload")
+HOSTILE_VALUES = REFUSED_VALUES + OTHER_VALUES
+#: ``qp_init`` keywords that make a parameter checked (refused or clamped with a message); without them it is free text.
+CHECKED_BY = {"choices", "cast", "lo", "hi"}
+
+
+def page_params(root: Path | None = None) -> dict[str, dict[str, str]]:
+    """For each file of ``pages/``: the URL parameters it reads, each ``"checked"`` or ``"free"``.
+
+    Read from the source with ``ast``: ``qp_init(key, ..., param=...)`` (the key when there is no
+    ``param``; checked when it passes any of :data:`CHECKED_BY`) and ``st.query_params.get("name")``
+    (free). ``_shared`` holds the router's own parameters (``lang``, ``text``, ``classroom``), read on
+    every page. A ``qp_init`` whose parameter name is not a literal cannot be tried and is an error.
+    """
+    import ast
+
+    out: dict[str, dict[str, str]] = {}
+    for path in sorted(((root or HERE.parent) / "pages").glob("*.py")):
+        found: dict[str, str] = {}
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if getattr(func, "id", None) == "qp_init":
+                kw = {k.arg: k.value for k in node.keywords}
+                name = kw.get("param") or (node.args[0] if node.args else None)
+                kind = "checked" if CHECKED_BY & set(kw) else "free"
+            elif (isinstance(func, ast.Attribute) and func.attr == "get"
+                  and getattr(func.value, "attr", None) == "query_params"):
+                name, kind = (node.args[0] if node.args else None), "free"
+                if not isinstance(name, ast.Constant):
+                    continue  # qp_init's own read of the parameter it was given
+            else:
+                continue
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                raise AssertionError(f"{path.name}:{node.lineno}: a URL parameter whose name is not a literal")
+            if found.get(name.value) != "checked":
+                found[name.value] = kind
+        out[path.stem] = found
+    return out
+
+
+def url_params(root: Path | None = None) -> tuple[str, ...]:
+    """Every URL parameter any page reads (the union of :func:`page_params`)."""
+    return tuple(sorted({p for params in page_params(root).values() for p in params}))
+
+
 #: Hostile pastes for the text boxes (the pre-tokenizers page has no pattern box: its patterns are a fixed list).
 BAD_PASTES = ("\u0301" * 3200, "a" * 100_000 + "b", "[" * 2000, "\u200f\u202e" * 500 + "abc", "\ufeff" * 1000,
               "🏳️‍🌈" * 2000, "\x00\x01\x02" * 100)
@@ -126,7 +171,7 @@ def _run(at, step: str) -> dict[str, Any]:  # noqa: ANN001
 
 
 def scenario_panic_upload(case: str) -> list[dict[str, Any]]:
-    """Upload one of issue 16's panic files on Compare; rerun twice; then a harmless text must work."""
+    """Upload one of the panic files on Compare; rerun twice; then a harmless text must work."""
     name, make = PANIC_UPLOADS[case]
     at = _app("compare", {"text": BACKTRACK_TEXT, "tok": "bytes"})
     steps = [_run(at, "open")]
@@ -238,11 +283,12 @@ def scenario_uploads(uploader: str) -> list[dict[str, Any]]:
 
 
 def scenario_urls(page: str) -> list[dict[str, Any]]:
-    """Every URL parameter at once set to each garbage value, in a fresh session each time."""
+    """Every URL parameter any page reads, all at once set to each hostile value, in a fresh session each time."""
+    params = url_params(Path.cwd())
     steps = []
-    for value in GARBAGE_VALUES:
-        at = _app(page, {p: value for p in URL_PARAMS})
-        steps.append(_run(at, f"all params = {value[:30]!r}"))
+    for i, value in enumerate(HOSTILE_VALUES):
+        at = _app(page, {p: value for p in params})
+        steps.append({**_run(at, f"all params = {value[:30]!r}"), "value": i})
     return steps
 
 

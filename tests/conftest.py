@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from hypothesis import settings as _hsettings
 
 REPO = Path(__file__).resolve().parents[1]
 OUTPUT = REPO / "test-output"
@@ -71,8 +72,6 @@ CHROMIUM_ARGS = [
 # ---------------------------------------------------------------------------
 # Hypothesis profiles (see the module docstring)
 # ---------------------------------------------------------------------------
-
-from hypothesis import settings as _hsettings  # noqa: E402
 
 #: Examples per property under each profile. ``ci`` is hypothesis' own default, what the suite always ran.
 PROFILE_EXAMPLES = {"ci": 100, "dev": 10}
@@ -217,11 +216,44 @@ class AppBrowser:
         self.base_url = base_url
         self.output_dir = output_dir
         self.dialogs: list[str] = []
+        self._runs = 0  # script runs the page had started when it was last seen idle
         page.on("dialog", self._on_dialog)
 
     def _on_dialog(self, dialog) -> None:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
+
+    def wait_rerun(self, timeout: float = 60.0, start: float = 5.0, settle: float = 0.5) -> None:
+        """After a click, key press or upload: wait for the script run it starts, then for the app to be idle.
+
+        Every run the page starts is counted in the page (:data:`RUNS_JS`); this waits until the count
+        passes the one seen when the app was last idle (up to ``start`` seconds: an action that changes
+        nothing starts no run), then :meth:`wait_idle`.
+        """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function("(seen) => (window.__tlRuns || 0) > seen", arg=self._runs,
+                                        timeout=start * 1000, polling=50)
+        except PlaywrightTimeout:
+            pass  # no run started: the action changed nothing the script reads
+        self.wait_idle(timeout, settle)
+
+    def wait_still(self, selector: str, timeout: float = 10.0) -> None:
+        """Wait until the element ``selector`` has no running animation or transition and kept its place and
+        size for one 100 ms poll (a folding sidebar, an opening expander)."""
+        self.page.wait_for_function(
+            """(sel) => {
+                 const e = document.querySelector(sel);
+                 const r = e ? JSON.stringify(e.getBoundingClientRect()) : '';
+                 const still = window.__tlStill === r && (!e || e.getAnimations({subtree: true}).length === 0);
+                 window.__tlStill = r;
+                 return still;
+               }""", arg=selector, timeout=timeout * 1000, polling=100)
+
+    def next_frame(self) -> None:
+        """Wait until the browser has drawn two more frames (after a resize, before a screenshot)."""
+        self.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
     def open(self, path: str = "", query: str = "") -> None:
         """Load ``/<path>?<query>`` and wait until the script run is over."""
@@ -235,8 +267,8 @@ class AppBrowser:
         """Wait until the script run is over: the app reports ``data-test-script-state``
         ``notRunning`` and shows no "running" status, steadily for ``settle`` seconds.
 
-        After a click or key press, give Streamlit ~0.2 s to start the rerun
-        (``page.wait_for_timeout(200)``) before calling this.
+        After a click, key press or upload call :meth:`wait_rerun` instead: the
+        rerun may not have started yet.
 
         An element whose code Streamlit loads on demand (``st.html``, tables,
         components) shows a ``stSkeleton`` placeholder until its chunk arrives;
@@ -258,6 +290,7 @@ class AppBrowser:
             elif quiet_since is None:
                 quiet_since = time.time()
             elif time.time() - quiet_since >= settle:
+                self._runs = self.page.evaluate("() => window.__tlRuns || 0")
                 return
             self.page.wait_for_timeout(100)
         raise AssertionError(f"the app was still running after {timeout:.0f} s")
@@ -288,7 +321,7 @@ class AppBrowser:
                 " return m ? m.scrollHeight : document.body.scrollHeight; }"
             )
             self.page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height), max_height))})
-            self.page.wait_for_timeout(300)
+            self.next_frame()
         try:
             self.page.screenshot(path=str(path), full_page=full_page)
         finally:
@@ -297,10 +330,22 @@ class AppBrowser:
         return path
 
 
+#: Counts the script runs a page starts (``data-test-script-state`` turning ``running``), in every
+#: document of a context, so :meth:`AppBrowser.wait_rerun` waits for a run instead of a fixed time.
+RUNS_JS = """
+window.__tlRuns = 0;
+new MutationObserver((changes) => {
+  for (const c of changes)
+    if (c.target.getAttribute && c.target.getAttribute('data-test-script-state') === 'running') window.__tlRuns++;
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+"""
+
+
 @contextmanager
 def app_tab(browser, base_url: str, output_dir: Path) -> Iterator[AppBrowser]:
     """A fresh tab (1400x1000) on ``base_url``; dialogs are recorded and dismissed."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.add_init_script(RUNS_JS)
     page = context.new_page()
     page.set_default_timeout(30_000)
     try:

@@ -8,7 +8,7 @@ memory limits ``tests/test_hostile.py`` sets on the child process.
 
 Run it alone to see each case's outcome: ``python tests/hostile_corpus.py``
 (``--json`` for machine-readable results: what ``tests/test_hostile.py`` reads).
-The kinds follow issue 13's list (50 MB files, ``/dev/zero``, FIFOs, deep
+The kinds: 50 MB files, ``/dev/zero``, FIFOs, deep
 JSON, huge ids, empty WordPiece vocabularies, bad ``.tiktoken`` files,
 ``file:/dev/zero``, bad numbers, a backtracking ``--pattern``,
 ``report --out /dev/full.html``).
@@ -28,7 +28,7 @@ class Case:
     argv: tuple[str, ...]
 
 
-#: Size of the big text file (the issue's 50 MB).
+#: Size of the big text file (50 MB: bigger than any limit of the CLI).
 BIG_BYTES = 50 * 1024 * 1024
 
 

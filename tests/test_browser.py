@@ -22,8 +22,7 @@ def set_home_text(app, text: str) -> None:
     box = app.page.locator(HOME_TEXT)
     box.fill(text)
     box.press("Control+Enter")
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
 
 
 def test_legacy_pages_folder_does_not_fight_navigation(browser, output_dir):
@@ -36,8 +35,7 @@ def test_legacy_pages_folder_does_not_fight_navigation(browser, output_dir):
         app.assert_no_exception()
         # switching pages through the sidebar works and keeps the same navigation
         app.page.locator('[data-testid="stSidebarNav"] a', has_text="Paste and see").click()
-        app.page.wait_for_timeout(300)
-        app.wait_idle()
+        app.wait_rerun()
         assert app.page.locator("h1").first.inner_text() == "Paste and see"
         assert app.nav_links() == expected
         app.assert_no_exception()
@@ -62,7 +60,7 @@ def test_html_payloads_show_as_literal_text(app):
     assert app.page.locator('img[src="x"]').count() == 0
     scripts = app.page.evaluate("Array.from(document.scripts).map(s => s.textContent).join('\\n')")
     assert "alert(1)" not in scripts
-    app.page.wait_for_timeout(500)
+    app.wait_idle()  # quiet for a while: an alert would have come by now
     assert app.dialogs == []
     app.screenshot("xss-literal")
 
@@ -71,8 +69,7 @@ def test_stepper_steps_forward_and_keyboard_works(app):
     app.open("stepper")
     for _ in range(3):
         app.page.locator(".st-key-step_next button").first.click()
-        app.page.wait_for_timeout(200)
-        app.wait_idle()
+        app.wait_rerun()
     watch = app.page.locator('[data-testid="tl-watch"], .tl-watch').first
     assert "Merge 3 of" in watch.inner_text()
     assert "step=3" in app.page.url
@@ -80,12 +77,10 @@ def test_stepper_steps_forward_and_keyboard_works(app):
     # keyboard: → and ← press Next / Previous when no text box has focus
     app.page.locator("h1").first.click()
     app.page.keyboard.press("ArrowRight")
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert "Merge 4 of" in app.page.locator(".tl-watch").first.inner_text()
     app.page.keyboard.press("ArrowLeft")
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert "Merge 3 of" in app.page.locator(".tl-watch").first.inner_text()
     app.assert_no_exception()
 
@@ -104,15 +99,13 @@ def test_bad_uploads_give_a_clear_message(app, tmp_path):
     binary = tmp_path / "picture.txt"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
     upload.set_input_files(str(binary))
-    app.page.wait_for_timeout(500)
-    app.wait_idle()
+    app.wait_rerun()
     assert "looks like a binary file" in app.page.locator('[data-testid="stAlert"]').first.inner_text()
     assert app.page.locator(".tl-tokens").count() > 0  # the pasted text is still analysed
     latin = tmp_path / "latin1.txt"
     latin.write_bytes("café crème".encode("latin-1"))
     upload.set_input_files(str(latin))
-    app.page.wait_for_timeout(500)
-    app.wait_idle()
+    app.wait_rerun()
     assert "is not valid UTF-8" in app.page.locator('[data-testid="stAlert"]').first.inner_text()
     app.assert_no_exception()
     assert app.page.locator(".tl-tokens").count() > 0
@@ -133,8 +126,7 @@ def test_huge_paste_is_limited_with_a_notice(app):
         }"""
     )
     box.press("Control+Enter")
-    app.page.wait_for_timeout(500)
-    app.wait_idle(timeout=90)
+    app.wait_rerun(timeout=90)
     assert "Input limited" in app.page.locator('[data-testid="stAlert"]').first.inner_text()
     app.assert_no_exception()
     assert "Showing the first" in app.page.locator(".tl-note").first.inner_text()
@@ -152,8 +144,7 @@ def test_persian_reads_right_to_left_and_classroom_enlarges(app):
     app.screenshot("persian-rtl")
     size_before = float(box.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
     app.page.get_by_text("Classroom display").click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     box = app.page.locator(".tl-tokens[dir]").nth(1)
     size_after = float(box.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
     assert size_after > size_before * 1.5
@@ -191,14 +182,12 @@ def test_stepper_trains_on_an_uploaded_file_and_rejects_binary(app, tmp_path):
     bad = tmp_path / "x.txt"
     bad.write_bytes(b"\x00\x01\x02binary")
     upload.set_input_files(str(bad))
-    app.page.wait_for_timeout(500)
-    app.wait_idle()
+    app.wait_rerun()
     assert "binary" in app.page.locator('[data-testid="stAlert"]').first.inner_text()
     good = tmp_path / "shop.txt"
     good.write_text("ঘর ঘরের বাজার বাজারে বাজারের\n" * 3, encoding="utf-8")
     upload.set_input_files(str(good))
-    app.page.wait_for_timeout(500)
-    app.wait_idle()
+    app.wait_rerun()
     app.assert_no_exception()
     assert "Training on “shop.txt”" in app.page.locator("body").inner_text()
     assert app.page.locator(".tl-watch").count() == 1

@@ -1,4 +1,4 @@
-"""A fresh clone carries everything its tests need (issue 11).
+"""A fresh clone carries everything its tests need.
 
 The test clones the committed HEAD of this repository into an empty temporary
 folder (nothing beside it: no ``../shared``, no ``test-output``) and runs, in

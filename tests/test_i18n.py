@@ -1,4 +1,4 @@
-"""Interface languages (issue 15): complete catalogs, no untranslated literal in the pages, the glossary,
+"""Interface languages: complete catalogs, no untranslated literal in the pages, the glossary,
 every page in every language, the same numbers in every language."""
 from __future__ import annotations
 

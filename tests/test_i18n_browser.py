@@ -1,4 +1,4 @@
-"""Interface languages in a real browser (issue 15): Bangla shaped, Persian right to left with hex bytes and
+"""Interface languages in a real browser: Bangla shaped, Persian right to left with hex bytes and
 ids left to right. Screenshots go to test-output/i18n-<page>-<lang>.png (looked at by hand)."""
 from __future__ import annotations
 
@@ -24,8 +24,7 @@ def test_page_in_language_screenshot(app, name, path, title, lang):
     assert translator(lang).gettext(title) in app.nav_links()  # the sidebar navigation is translated too
     if name == "stepper":  # a merge step shows chips, pair counts and the chart
         app.page.locator('[data-testid="stBaseButton-secondary"]').nth(2).click()
-        app.page.wait_for_timeout(300)
-        app.wait_idle()
+        app.wait_rerun()
     app.screenshot(f"i18n-{name}-{lang}")
     app.screenshot(f"i18n-{name}-{lang}-top", full_page=False)  # the first screen at full resolution
     main = _direction(app, '[data-testid="stMain"]')
@@ -53,7 +52,7 @@ def test_persian_inspector_keeps_ids_hex_and_latin_chips_left_to_right(app):
 
 
 def test_persian_inspector_quotes_and_evidence_read_right(app):
-    """Issue 15: a quoted Bangla word in a Persian sentence sits in « » (mirrored, so they open on the right) around
+    """A quoted Bangla word in a Persian sentence sits in « » (mirrored, so they open on the right) around
     its own left-to-right island, never in curly quotes that stand backwards; the evidence lines are Persian
     sentences, each right to left, with hex bytes and ranks in left-to-right islands."""
     app.open("inspector", "lang=fa&word=" + "রাজশাহী&tok=o200k_base")
@@ -68,7 +67,6 @@ def test_persian_inspector_quotes_and_evidence_read_right(app):
     assert app.page.evaluate("() => getComputedStyle(document.querySelector('.tl-reasons li')).direction") == "rtl"
     merges = app.page.locator('.tl-reasons li[data-kind="merge"] details summary').first
     merges.click()
-    app.page.wait_for_timeout(300)
     line = app.page.locator('.tl-reasons li[data-kind="merge"] details[open] .tl-ev').first
     assert line.evaluate("e => getComputedStyle(e).direction") == "rtl"  # a Persian evidence line
     assert line.locator("bdi").first.evaluate("e => getComputedStyle(e).direction") == "ltr"  # its hex stays ltr

@@ -1,4 +1,4 @@
-"""Issue 15: the sentences core writes before it knows its reader (errors, notes, progress, evidence) reach the
+"""The sentences core writes before it knows its reader (errors, notes, progress, evidence) reach the
 pages in the reader's language, while the CLI and ``str(exc)`` keep English.
 
 Core makes them as :class:`core.i18n.Message` (``T_``/``Tn_``); pages show them through ``localize``. The static
@@ -296,7 +296,7 @@ def _texts(at, kind: str) -> list[str]:
 
 def test_wordpiece_notes_and_the_unk_reason_are_translated():
     """A typed vocabulary with no [UNK], a duplicate and no ## piece gives three notes; the whole-word [UNK]'s
-    reason is translated too (issue 15: WordPiece model notes and [UNK] reasons)."""
+    reason is translated too (WordPiece model notes and [UNK] reasons)."""
     from core.models import wordpiece as wp
 
     typed = "ঘর, ঘর, দাম"
@@ -317,7 +317,7 @@ def test_wordpiece_notes_and_the_unk_reason_are_translated():
 
 
 def test_upload_errors_of_wordpiece_unigram_and_compare_are_translated(monkeypatch):
-    """zoo / loader / upload errors that reach the UI (issue 15 item 2), with the English kept in ``str(exc)``."""
+    """zoo / loader / upload errors that reach the UI, with the English kept in ``str(exc)``."""
     import pages._shared as shared
 
     # AppTest calls the widgets' format_func (translated labels) from the test's thread, where there is no session
@@ -470,7 +470,7 @@ def _catalog_sentences():
 
 @pytest.mark.parametrize("lang", OTHER_LANGS)
 def test_catalog_notes_policies_and_licence_sentences_are_translated(lang):
-    """Issue 15 item 1: every per-entry note, special-token policy line, licence sentence (not the licence names)
+    """Every per-entry note, special-token policy line, licence sentence (not the licence names)
     and 'also used by' description of the catalog is a Message written in the reader's language; the entries keep
     English as str (the CLI's JSON)."""
     t = translator(lang)

@@ -1,4 +1,4 @@
-"""Issue 16: about 40 injection payloads in every URL parameter, text box, upload (file name, content and
+"""About 40 injection payloads in every URL parameter, text box, upload (file name, content and
 vocabulary entries) of every page, in real Chromium on one server.
 
 For each page (one browser context): the URL parameters carry the payloads, each text box gets one paste
@@ -20,7 +20,7 @@ import pytest
 
 from core.render import standalone_page
 from tests.conftest import app_pages, app_tab
-from tests.test_url_params import PARAMS
+from tests.app_hostile import page_params
 
 HOST = "evil.test"
 PAYLOADS = [
@@ -115,8 +115,7 @@ class Watch:
             route.abort()
 
     def check(self, what: str) -> None:
-        page = self.tab.page
-        page.wait_for_timeout(300)
+        page = self.tab.page  # every check follows a wait for the app to be quiet (open / wait_rerun)
         found = page.evaluate(FOUND_JS, HOST)
         assert not found, (what, found[:5])
         assert not self.remote, (what, self.remote[:5])
@@ -132,7 +131,10 @@ PAGES = [p for p, _ in app_pages()]
 
 @pytest.mark.parametrize("page", PAGES)
 def test_payloads_never_become_elements_requests_or_dialogs(page, browser, streamlit_server, output_dir):
-    checked, free = PARAMS.get(page, ([], []))
+    params = page_params()
+    own = {**params["_shared"], **params.get(page, {})}  # the router's parameters, and the page's own
+    checked = sorted(p for p, kind in own.items() if kind == "checked")
+    free = sorted(p for p, kind in own.items() if kind == "free")
     with app_tab(browser, streamlit_server, output_dir) as tab:
         watch = Watch(tab)
         path = "" if page == "home" else page
@@ -156,8 +158,7 @@ def test_payloads_never_become_elements_requests_or_dialogs(page, browser, strea
             multiline = box.evaluate("e => e.tagName") == "TEXTAREA"
             box.fill(ALL if multiline else " ".join(PAYLOADS[:12]))
             _commit(box, multiline)
-            tab.page.wait_for_timeout(300)
-            tab.wait_idle()
+            tab.wait_rerun()
             watch.check(f"{page}: paste into box {i}")
         # 4. every uploader: a file whose name and content (also as vocabulary entries) are payloads
         uploads = main.locator("input[type=file]")
@@ -167,8 +168,7 @@ def test_payloads_never_become_elements_requests_or_dialogs(page, browser, strea
             name = NAMES[i % len(NAMES)] + ext
             body = ("[UNK]\n[CLS]\n[SEP]\n" + "\n".join(p.replace("\n", " ") for p in PAYLOADS)).encode("utf-8")
             uploads.nth(i).set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": body}])
-            tab.page.wait_for_timeout(500)
-            tab.wait_idle()
+            tab.wait_rerun()
             watch.check(f"{page}: upload {name!r}")
             uploads = main.locator("input[type=file]")  # an upload can add or remove widgets
         tab.screenshot(f"injection-{page}")
@@ -195,7 +195,7 @@ def test_the_report_csp_blocks_remote_loads_even_if_a_tag_got_through(browser, o
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(path.as_uri())
-        page.wait_for_timeout(1000)
+        page.wait_for_load_state("networkidle")
         assert remote == [] and dialogs == [], (remote, dialogs)
     finally:
         context.close()

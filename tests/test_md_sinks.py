@@ -1,4 +1,4 @@
-"""Issue 16 item 4: no page hands user text to a Markdown-rendering Streamlit call unescaped.
+"""No page hands user text to a Markdown-rendering Streamlit call unescaped.
 
 Streamlit renders the text of ``st.markdown``, ``st.caption``, ``st.error`` & co.,
 titles, expander and widget labels and ``help=`` tooltips as Markdown, so a
@@ -9,7 +9,7 @@ argument in ``pages/*.py`` and ``app.py`` must be one of:
 (b) a call to ``md_escape`` / ``md_format`` (``pages._shared``) or ``esc`` (HTML);
     ``md_format``'s template itself must be a literal, a name, an attribute or
     (c) below, never an f-string or a concatenation;
-(c) ``_(...)`` / ``ngettext(...)`` (translation, issue 15) with literal arguments only.
+(c) ``_(...)`` / ``ngettext(...)`` (translation) with literal arguments only.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11, offline items outside the browser: the checkpoint report names no path of
+"""Offline, outside the browser: the checkpoint report names no path of
 this machine, and ``tokenize`` / ``inspect`` / ``report`` accept a tokenizer file path
 the way ``evaluate`` does (through :func:`core.pretrained.zoo.resolve`)."""
 from __future__ import annotations

@@ -225,5 +225,5 @@ def test_browser_html_in_user_text_stays_text(app, path):
     rendered = " ".join(shown.all_inner_texts())
     assert "onerror" in rendered and "<img" in rendered  # drawn as text
     assert app.page.locator('img[src="x"]').count() == 0
-    app.page.wait_for_timeout(300)
+    app.wait_idle()  # quiet for a while: an alert would have come by now
     assert app.dialogs == []

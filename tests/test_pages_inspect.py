@@ -235,8 +235,7 @@ def test_report_downloads_and_opens_offline(app, output_dir: Path, browser):
         requests: list[str] = []
         tab.on("request", lambda r: requests.append(r.url))
         tab.goto(path.as_uri())
-        tab.wait_for_load_state("load")
-        tab.wait_for_timeout(500)
+        tab.wait_for_load_state("networkidle")
         assert requests and all(u.startswith(("file:", "data:")) for u in requests), requests
         cells = tab.locator("table").first.locator("tbody tr")
         report_counts = [int(cells.nth(i).locator("td").nth(1).inner_text().replace(",", "")) for i in range(cells.count())]

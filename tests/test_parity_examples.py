@@ -1,8 +1,8 @@
-"""Each failure issue 12 found, as a named test against the reference library.
+"""Each parity failure once found, as a named test against the reference library.
 
 The libraries are what the models run (tiktoken, llama-models,
 mistral-common, tokenizers, sentencepiece): each test checks our engine
-against one of them on the example the issue names.
+against one of them on the example that showed it.
 """
 from __future__ import annotations
 

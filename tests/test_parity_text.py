@@ -1,4 +1,4 @@
-"""The parity tests' text generator covers what issue 12 asks for."""
+"""The parity tests' text generator covers the scripts and edge cases the parity properties need."""
 from __future__ import annotations
 
 import unicodedata

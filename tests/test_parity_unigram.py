@@ -60,7 +60,7 @@ def _ours(model: ug.UnigramModel, text: str) -> tuple[list[str], list[int | None
     return [p for p, _ in toks], [i for _, i in toks]
 
 
-# ---------------------------------------------------------------- the examples, tokenizers
+# ---------------------------------------------------------------- the known failure examples, tokenizers
 
 
 def test_metaspace_two_spaces_keep_a_lone_space_piece(hf_model):

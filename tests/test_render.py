@@ -264,7 +264,7 @@ def _runs(inner: str) -> list[tuple[str, str]]:
 
 
 def test_each_line_gets_its_own_direction():
-    """Issue 11: direction per line (paragraph), from that line's first strong character."""
+    """Direction per line (paragraph), from that line's first strong character."""
     text = "বাজারঘরের অর্ডার\nسفارش شما فردا\nYour order tomorrow"
     lines = _lines(render_encoding(WordTokenizer().encode(text)))
     assert [d for d, _ in lines] == ["ltr", "rtl", "ltr"]

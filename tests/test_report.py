@@ -226,7 +226,7 @@ def test_markdown_report_shows_every_payload_as_text(payload):
 
 
 def test_html_report_carries_a_csp_that_forbids_remote_loads(report):
-    """Issue 16 item 4: the exported page refuses every remote load, even if an escaping bug let a tag through
+    """The exported page refuses every remote load, even if an escaping bug let a tag through
     (the browser side of this is tests/test_injection_browser.py)."""
     import re
 
@@ -245,7 +245,7 @@ def test_html_report_carries_a_csp_that_forbids_remote_loads(report):
 
 @pytest.mark.parametrize("lang", ["fa", "bn"])
 def test_special_token_policy_lines_are_in_the_reports_language(toks, lang):
-    """Issue 15 item 2: the report's 'Special tokens: ...' line of each tokenizer is written from whole templates in
+    """The report's 'Special tokens: ...' line of each tokenizer is written from whole templates in
     the report's language (the count, ids and spellings as values), in HTML and Markdown; English keeps the text."""
     from core.i18n import localize, translator
 

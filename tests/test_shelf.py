@@ -32,7 +32,7 @@ SEP = "\n__ggml_vocab_test__\n"
 BN = "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"
 
 
-def test_the_shelf_has_the_issues_tokenizers_as_data():
+def test_the_shelf_lists_its_twenty_tokenizers_with_pinned_hashes_as_data():
     want = {"gemma4", "xlm-r", "command-r", "llama2", "baichuan", "aquila", "deepseek-llm", "deepseek-coder",
             "gpt-neox", "falcon", "starcoder", "bert-bge", "deepseek-v3", "qwen", "whisper", "r50k_base",
             "p50k_base", "claude-legacy", "clip", "j2"}  # fmt: skip
@@ -42,7 +42,7 @@ def test_the_shelf_has_the_issues_tokenizers_as_data():
         assert e.package and e.file and e.shelf and e.shelf.version, e.id
         assert len(e.sha256 or "") == 64 and all(len(s) == 64 for s in e.shelf.extras.values()), e.id
         assert e.vendor and e.licence and e.specials and e.algorithm and e.vocab_size > 0, e.id
-    # the prefixes the issue lists
+    # the hash prefixes published with each vendor's file
     prefixes = {"gemma4": "58b1ba0b", "xlm-r": "90a67469", "command-r": "a2f8cfea", "llama2": "16c37245",
                 "deepseek-v3": "8f9f37ca", "qwen": "b2b1b8df", "whisper": "b34b360d", "r50k_base": "306cd27f",
                 "p50k_base": "94b5ca7d", "claude-legacy": "c241737d", "clip": "924691ac", "j2": "0da75c7b"}  # fmt: skip
@@ -175,8 +175,8 @@ def test_clip_equals_open_clip_simple_tokenizer(tmp_path):
 SAMPLES = {"bn": BN, "en": "Your order from Bazarghar will reach Rajshahi tomorrow afternoon."}
 
 
-def test_the_issues_bangla_counts():
-    """The spread the issue measured on the Bangla sentence."""
+def test_bangla_sentence_token_counts_spread_from_9_to_98():
+    """The spread measured on the Bangla sentence, from Gemma 4's 9 tokens to Whisper's 98."""
     want = {"gemma4": 9, "o200k_base": 18, "deepseek-v3": 24, "qwen": 54, "cl100k_base": 61, "whisper": 98}
     assert {tid: len(zoo.load(tid).encode_ids(BN)) for tid in want} == want
 
@@ -303,7 +303,7 @@ def test_cli_zoo_install_and_status(capsys):
 
 
 def test_install_progress_lines_are_messages_in_the_readers_language(tmp_path, monkeypatch):
-    """Issue 15: `zoo install`'s progress lines are Messages (English as str; --lang writes them in its language)."""
+    """`zoo install`'s progress lines are Messages (English as str; --lang writes them in its language)."""
     from core.i18n import Message, localize, translator
 
     entry, _calls = _fake_shelf(tmp_path, monkeypatch, b"hello shelf\n")

@@ -44,7 +44,7 @@ def test_a_missing_shelf_file_is_a_notice_with_the_command(tmp_path, monkeypatch
 def test_a_session_tokenizer_joins_the_compare_selector():
     import base64
 
-    # a byte-level ranks table: every single byte (the loader refuses less, issue 13), then "ab"
+    # a byte-level ranks table: every single byte (the loader refuses less), then "ab"
     ranks = [bytes((b,)) for b in range(256)] + [b"ab"]
     data = b"".join(base64.b64encode(t) + b" %d\n" % r for r, t in enumerate(ranks))
     mine = zoo.load_user_bytes("mine.tiktoken", data, pattern="cl100k")

@@ -1,4 +1,4 @@
-"""Issue 16 item 7: training gives the same file in a new process, or the app says which recipes cannot.
+"""Training gives the same file in a new process, or the app says which recipes cannot.
 
 Each recipe is trained by ``python -m core train`` in fresh child processes with
 different ``PYTHONHASHSEED`` (the Rust hash maps of ``tokenizers`` are seeded

@@ -1,4 +1,4 @@
-"""Issue 16 item 3 in real Chromium: a tokenizer.json whose Split regex panics in Rust ends in a message,
+"""In real Chromium: a tokenizer.json whose Split regex panics in Rust ends in a message,
 the page is not left "Running…", and the next rerun works."""
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ def test_a_panicking_upload_shows_a_message_and_the_page_goes_on(app, tmp_path):
     assert BACKTRACK_TEXT  # the text the regex backtracks on is in the URL above
     app.page.get_by_text("Add your own tokenizer").first.click()
     app.page.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(1).set_input_files(str(path))
-    app.page.wait_for_timeout(500)
-    app.wait_idle()  # raises if the page is still running (the old code's dead script thread)
+    app.wait_rerun()  # raises if the page is still running (the old code's dead script thread)
     alerts = app.page.locator('[data-testid="stAlert"]')
     texts = [alerts.nth(i).inner_text() for i in range(alerts.count())]
     assert any("backtracks too much" in t for t in texts), texts
@@ -24,8 +23,7 @@ def test_a_panicking_upload_shows_a_message_and_the_page_goes_on(app, tmp_path):
     box = app.page.locator('textarea[aria-label="Text to compare"]')
     box.fill("hello")
     box.press("Control+Enter")
-    app.page.wait_for_timeout(500)
-    app.wait_idle()
+    app.wait_rerun()
     app.assert_no_exception()
     alerts = app.page.locator('[data-testid="stAlert"]')
     assert not any("backtracks" in alerts.nth(i).inner_text() for i in range(alerts.count()))

@@ -1,4 +1,4 @@
-"""Issue 11 in a real browser (Chromium via tests/conftest.py): mixed scripts drawn in
+"""In a real browser (Chromium via tests/conftest.py): mixed scripts drawn in
 their own directions, state kept across chip links, nothing fetched from the network,
 unknown tokens shown as unknown, classroom display at 1280x720, no stale boxes."""
 from __future__ import annotations
@@ -83,24 +83,20 @@ def test_chip_link_keeps_text_classroom_and_uploaded_tokenizer(app, tmp_path):
     app.open("compare")
     app.page.get_by_text("Add your own tokenizer").click()
     app.page.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(1).set_input_files(str(tok))
-    app.page.wait_for_timeout(500)
-    app.wait_idle()
+    app.wait_rerun()
     # the uploaded tokenizer is selected at once
     assert "user:mytok.json" in app.page.url or "mytok.json" in app.page.locator('[data-testid="stMultiSelect"]').first.inner_text()
     long_text = ("আমার বাজার নতুন দোকান। " * 20).strip()  # over 300 characters: not carried in the URL
     box = app.page.locator('textarea[aria-label="Text to compare"]')
     box.fill(long_text)
     box.press("Control+Enter")
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     app.page.locator('[data-testid="stSidebar"]').get_by_text("Classroom display").click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     pages_before = app.page.evaluate("() => performance.getEntriesByType('navigation').length + ':' + performance.timeOrigin")
     hist = app.page.evaluate("() => history.length")
     app.page.locator("a.tl-link").nth(1).click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert app.page.locator("h1").first.inner_text() == "Word inspector"
     assert len(app.page.context.pages) == 1  # same tab
     same_document = app.page.evaluate("() => performance.getEntriesByType('navigation').length + ':' + performance.timeOrigin")
@@ -109,8 +105,7 @@ def test_chip_link_keeps_text_classroom_and_uploaded_tokenizer(app, tmp_path):
     assert app.page.locator('[data-testid="stSidebar"] input[type="checkbox"]').first.is_checked()
     assert app.page.evaluate("() => history.length") == hist + 1
     app.page.go_back()  # one press goes back to the comparison
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert app.page.locator("h1").first.inner_text() == "Compare tokenizers"
     assert app.page.locator('textarea[aria-label="Text to compare"]').input_value() == long_text
     assert "mytok.json" in app.page.locator('[data-testid="stMultiSelect"]').first.inner_text()
@@ -123,14 +118,12 @@ def test_try_links_stay_in_the_same_tab(app):
     link = app.page.locator("a.tl-nav", has_text="می‌رسد")
     assert link.get_attribute("target") != "_blank"
     link.click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert len(app.page.context.pages) == 1
     assert app.page.locator('input[aria-label^="Word"]').input_value() == "می‌رسد"
     assert app.page.evaluate("() => history.length") == hist + 1
     app.page.go_back()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert app.page.locator('input[aria-label^="Word"]').input_value() == "রাজশাহী"
 
 
@@ -145,8 +138,7 @@ def test_no_request_leaves_localhost_on_any_page(app):
 
     app.page.context.on("request", record)
     for path, _title in app_pages():
-        app.open("" if path == "home" else path)
-        app.page.wait_for_timeout(300)
+        app.open("" if path == "home" else path)  # open() waits until the page is quiet: its requests are made
     assert outside == []
     icon = app.page.evaluate("() => { const l = document.querySelector('link[rel~=\"icon\"]'); return l ? l.href : ''; }")
     assert icon and urlparse(icon).hostname in ("127.0.0.1", None)
@@ -168,7 +160,7 @@ def test_classroom_stepper_fits_a_projector(app):
     app.open("stepper", "classroom=1&corpus=toy&merges=10&step=3")
     app.page.wait_for_selector(".st-key-step_next button")
     app.page.wait_for_selector(".tl-words tbody tr")
-    app.page.wait_for_timeout(500)  # the sidebar folds with an animation
+    app.wait_still('[data-testid="stSidebar"]')  # the sidebar folds with an animation
     app.assert_no_exception()
     geo = app.page.evaluate(
         """() => {
@@ -220,8 +212,7 @@ def test_wordpiece_word_box_follows_new_text(app):
     for text, first_unk in (("ঘরের দামি ঘরেই", "ঘরেই"), ("দামি ঘরেই ঘরের", "ঘরেই"), ("দাম বাজার", "বাজার")):
         box.fill(text)
         box.press("Control+Enter")
-        app.page.wait_for_timeout(300)
-        app.wait_idle()
+        app.wait_rerun()
         shown = " | ".join(app.page.locator('[data-testid="stSelectbox"]').evaluate_all("els => els.map(e => e.textContent + ' ' + Array.from(e.querySelectorAll('input')).map(i => i.value).join(' '))"))
         position = text.split(" ").index(first_unk) + 1
         assert f"{position}. {first_unk}" in shown, shown  # the new text's first unknown word is picked
@@ -271,12 +262,10 @@ def test_train_round_trip_box_count_belongs_to_the_failures_shown(app):
             app.page.keyboard.press("Escape")
             app.wait_idle()
     option.click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle(timeout=180)
+    app.wait_rerun(timeout=180)
     for corpus in ("Persian sample", "Hindi sample"):
         app.page.get_by_text(corpus, exact=True).click()
-        app.page.wait_for_timeout(300)
-        app.wait_idle(timeout=180)
+        app.wait_rerun(timeout=180)
         app.assert_no_exception()
         shown, caption = _failure_box_and_caption(app)
         count = re.search(r"— ([\d,]+) of", shown).group(1)
@@ -299,35 +288,28 @@ def test_home_uploaded_file_is_kept_for_the_session(app, tmp_path):
 
     app.open("", "tok=words")
     app.page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
-    app.page.wait_for_timeout(500)
-    app.wait_idle()
+    app.wait_rerun()
     assert uses_file()
     sidebar = app.page.locator('[data-testid="stSidebarNav"]')
     sidebar.get_by_text("Compare tokenizers").click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     sidebar.get_by_text("Paste and see").click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert app.page.locator("h1").first.inner_text() == "Paste and see"
     assert uses_file(), tokens_text()
     link = app.page.locator(".tl-tokens").first.locator("a.tl-link").last
     link.click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert app.page.locator("h1").first.inner_text() == "Word inspector", unquote(app.page.url)
     app.page.go_back()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert uses_file(), tokens_text()
     app.page.locator('[data-testid="stSidebar"]').get_by_text("Classroom display").click()  # any other rerun
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert uses_file(), tokens_text()
     # "Forget it" goes back to the text box
     app.page.get_by_role("button", name="Forget it").click()
-    app.page.wait_for_timeout(300)
-    app.wait_idle()
+    app.wait_rerun()
     assert "zebrafile" not in tokens_text() and "lesson.txt" not in app.page.inner_text("body")
     app.assert_no_exception()
 
