@@ -18,9 +18,10 @@ never written on tests:
 
 - ``browser``: the test uses the ``app`` / ``browser`` / ``streamlit_server``
   fixtures (real Chromium against ``streamlit run``);
-- ``apptest``: the test's module drives pages through Streamlit's ``AppTest``
+- ``apptest``: the test drives pages through Streamlit's ``AppTest``
   (directly, through :func:`tests.helpers.open_page`, or in a child process
-  through :func:`tests.app_hostile.run_scenario`);
+  through :func:`tests.app_hostile.run_scenario`), itself or through a helper
+  or fixture of its module (found with ``ast``, see :data:`APPTEST_SIGNS`);
 - ``shelf``: the module needs the installed pretrained shelf
   (``python -m core zoo install``): the ``*shelf*`` test files;
 - ``slow``: listed in :data:`SLOW` (measured: over ~10 s each on the 2-core machine).
@@ -105,17 +106,46 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 #: Fixtures that put a test in the ``browser`` tier.
 BROWSER_FIXTURES = {"app", "browser", "streamlit_server"}
-#: Source text that puts a whole module in the ``apptest`` tier.
-APPTEST_SIGNS = ("AppTest", "open_page(", "app_test(", "run_scenario(")
+#: Names that run a page through AppTest: a test whose body (or a module-level helper or fixture it uses,
+#: followed to any depth) names one of them is in the ``apptest`` tier.
+APPTEST_SIGNS = {"AppTest", "open_page", "app_test", "run_scenario"}
 #: Tests over ~10 s each on the 2-core machine (file, or file::test name without parameters).
 SLOW: set[str] = set()
 
 
-def _apptest_module(path: Path, cache: dict[Path, bool] = {}) -> bool:  # noqa: B006 - a per-process memo
+def _apptest_names(path: Path, cache: dict[Path, set[str]] = {}) -> set[str]:  # noqa: B006 - a per-process memo
+    """The signs, plus every module-level function or fixture of ``path`` that reaches one of them."""
     if path not in cache:
-        text = path.read_text(encoding="utf-8") if path.suffix == ".py" else ""
-        cache[path] = any(sign in text for sign in APPTEST_SIGNS)
+        import ast
+        import re
+
+        text = path.read_text(encoding="utf-8")
+        bodies = {n.name: ast.get_source_segment(text, n) or "" for n in ast.parse(text).body
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        names = set(APPTEST_SIGNS) | {a.asname for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ImportFrom)
+                                      for a in n.names if a.name in APPTEST_SIGNS and a.asname}
+        while True:
+            pattern = re.compile(r"\b(" + "|".join(sorted(names)) + r")\b")
+            more = {n for n, body in bodies.items() if n not in names and pattern.search(body.split(":", 1)[1])}
+            if not more:
+                break
+            names |= more
+        cache[path] = names
     return cache[path]
+
+
+def _uses_apptest(item: pytest.Item, path: Path) -> bool:
+    import inspect
+    import re
+
+    names = _apptest_names(path)
+    if names & set(getattr(item, "fixturenames", ())):
+        return True
+    try:
+        body = inspect.getsource(item.function)  # type: ignore[attr-defined]
+    except (AttributeError, OSError, TypeError):
+        return False
+    return re.search(r"\b(" + "|".join(sorted(names)) + r")\b", body) is not None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -126,7 +156,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = f"{path.name}::{getattr(item, 'originalname', item.name)}"
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
-        elif _apptest_module(path):
+        elif _uses_apptest(item, path):
             item.add_marker(pytest.mark.apptest)
         if "shelf" in path.stem:
             item.add_marker(pytest.mark.shelf)
@@ -223,7 +253,7 @@ class AppBrowser:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
 
-    def wait_rerun(self, timeout: float = 60.0, start: float = 5.0, settle: float = 0.5) -> None:
+    def wait_rerun(self, timeout: float = 60.0, start: float = 2.0, settle: float = 0.5) -> None:
         """After a click, key press or upload: wait for the script run it starts, then for the app to be idle.
 
         Every run the page starts is counted in the page (:data:`RUNS_JS`); this waits until the count
