@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from urllib.parse import urlparse
 
 import pytest
 
@@ -43,10 +44,22 @@ def test_legacy_pages_folder_does_not_fight_navigation(browser, output_dir):
 
 @pytest.mark.parametrize("path,title", app_pages())
 def test_every_page_renders(app, path, title):
-    app.open("" if path == "home" else path)
+    """Its title, no exception, no dialog; and offline: no request leaves 127.0.0.1, the favicon is local."""
+    outside: list[str] = []
+
+    def record(req) -> None:  # noqa: ANN001
+        host = urlparse(req.url).hostname
+        if not (req.url.startswith(("data:", "blob:", "about:")) or host == "127.0.0.1"):
+            outside.append(req.url)
+
+    app.page.context.on("request", record)
+    app.open("" if path == "home" else path)  # open() waits until the page is quiet: its requests are made
     assert app.page.locator("h1").first.inner_text() == title
     app.assert_no_exception()
     assert app.dialogs == []
+    assert outside == []
+    icon = app.page.evaluate("() => { const l = document.querySelector('link[rel~=\"icon\"]'); return l ? l.href : ''; }")
+    assert icon and urlparse(icon).hostname in ("127.0.0.1", None)
     app.screenshot(f"page-{path}")
 
 

@@ -3,11 +3,10 @@ their own directions, state kept across chip links, nothing fetched from the net
 unknown tokens shown as unknown, classroom display at 1280x720, no stale boxes."""
 from __future__ import annotations
 
-from urllib.parse import quote, urlparse
+from urllib.parse import quote
 
 import pytest
 
-from tests.conftest import app_pages
 
 BN = "বাজারঘরের অর্ডার আগামীকাল বিকেলে"
 FA = "سفارش شما فردا به راجشاهی می‌رسد"
@@ -127,21 +126,7 @@ def test_try_links_stay_in_the_same_tab(app):
     assert app.page.locator('input[aria-label^="Word"]').input_value() == "রাজশাহী"
 
 
-def test_no_request_leaves_localhost_on_any_page(app):
-    outside: list[str] = []
-
-    def record(req) -> None:
-        host = urlparse(req.url).hostname
-        if req.url.startswith(("data:", "blob:", "about:")) or host == "127.0.0.1":
-            return
-        outside.append(req.url)
-
-    app.page.context.on("request", record)
-    for path, _title in app_pages():
-        app.open("" if path == "home" else path)  # open() waits until the page is quiet: its requests are made
-    assert outside == []
-    icon = app.page.evaluate("() => { const l = document.querySelector('link[rel~=\"icon\"]'); return l ? l.href : ''; }")
-    assert icon and urlparse(icon).hostname in ("127.0.0.1", None)
+# No request leaves 127.0.0.1 on any page, and the favicon is local: test_browser.py::test_every_page_renders.
 
 
 def test_unigram_unknown_is_drawn_as_unknown(app):
