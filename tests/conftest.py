@@ -109,8 +109,48 @@ BROWSER_FIXTURES = {"app", "browser", "streamlit_server"}
 #: Names that run a page through AppTest: a test whose body (or a module-level helper or fixture it uses,
 #: followed to any depth) names one of them is in the ``apptest`` tier.
 APPTEST_SIGNS = {"AppTest", "open_page", "app_test", "run_scenario"}
-#: Tests over ~10 s each on the 2-core machine (file, or file::test name without parameters).
-SLOW: set[str] = set()
+#: Tests kept out of the fast tier: a whole file, or ``file::test`` (all its parameters). Measured on the
+#: 2-core machine (bench/test_durations.py over a junit XML): each is seconds or more (subprocesses, big
+#: corpora, every shelf entry loaded, many tokenizers loaded for one check).
+SLOW: set[str] = {
+    "test_hostile.py",  # builds the CLI's hostile corpus (50 MB files, FIFOs) and runs the CLI on it
+    "test_fresh_clone.py",  # clones the repository and runs pytest in the clone
+    "test_train_determinism.py",  # trains in new processes
+    "test_shelf.py::test_every_entry_loads_offline_and_round_trips",
+    "test_shelf.py::test_tokenizer_json_entries_equal_the_library_on_generated_text",
+    "test_shelf.py::test_table_matches_encoding_on_varied_text",
+    "test_replay_shelf.py::test_every_bpe_of_the_shelf_is_offered_and_nothing_else",
+    "test_replay_shelf.py::test_replay_equals_the_library_on_seeded_multiscript_words",
+    "test_stream_train.py::test_train_on_a_100_mb_corpus_in_bounded_memory",
+    "test_stream_train.py::test_bpe_train_corpus_file_equals_the_whole_text",
+    "test_stream_train.py::test_evaluate_corpus_file_equals_the_whole_text",
+    "test_stream_train.py::test_streamed_word_counts_equal_the_whole_text",
+    "test_stream.py::test_workers_output_is_byte_identical",
+    "test_stream.py::test_dask_local_cluster_is_identical",
+    "test_stream.py::test_unreachable_scheduler_is_one_line",
+    "test_stream.py::test_compare_evaluate_round_trip_equal_whole",
+    "test_inspect.py::test_merges_are_explained_for_every_bpe_not_only_tiktoken",
+    "test_inspect.py::test_the_merge_explanation_follows_the_word",
+    "test_zoo_parity.py::test_adapter_and_replay_match_reference",
+    "test_zoo.py::test_every_entry_loads_offline_with_hash_checked",
+    "test_zoo.py::test_user_files_detect_format",
+    "test_zoo.py::test_user_tiktoken_file_with_chosen_pattern",
+    "test_parity_adapters.py::test_differential_tiktoken_family",
+    "test_parity_adapters.py::test_differential_tokenizers_adapter",
+    "test_parity_models.py::test_differential_bpe_trainer_merges",
+    "test_align.py::test_degenerate_inputs_end_within_a_cpu_and_memory_limit",
+    "test_untrusted_pages.py::test_the_cli_turns_the_same_panic_into_one_line",
+    "test_cli.py::test_bad_input_one_line_error",
+    "test_cli.py::test_bad_corpus_files",
+    "test_algos_cli.py::test_real_subprocess",
+    "test_algos_cli.py::test_pretokenize_all_and_one",
+    "test_zoo_cli.py::test_module_entry_point_runs",
+    "test_train_cli.py::test_module_entry_point",
+    "test_adapters.py::test_special_text_is_plain_text_by_default",
+    "test_adapters.py::test_special_text_is_flagged",
+    "test_boundaries.py::test_codepoint_tokens_never_cut_a_codepoint_and_are_valid",
+    "test_recipes.py::test_recipe_trains_with_specials_first",
+}
 
 
 def _apptest_names(path: Path, cache: dict[Path, set[str]] = {}) -> set[str]:  # noqa: B006 - a per-process memo

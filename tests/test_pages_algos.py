@@ -10,7 +10,6 @@ from tests import helpers
 from tests.helpers import shown
 
 
-
 def open_page(name: str) -> AppTest:
     return helpers.open_page(name, timeout=120, check=False)
 
