@@ -17,6 +17,7 @@ class BaselineTokenizer(PretrainedTokenizer):
     """The three baselines of :mod:`core.tokens` behind the same adapter."""
 
     specials: dict[str, int] = {}
+    family = "baseline"
 
     def __init__(self, entry: "ZooEntry", inner) -> None:  # noqa: ANN001 - a core.tokens baseline
         self.entry = entry

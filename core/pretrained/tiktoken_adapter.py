@@ -10,8 +10,8 @@ import numpy as np
 
 from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
-from ..tokens import TokenTable, build_table
-from .adapter import PretrainedTokenizer, check_text
+from ..tokens import SpecialProbe, TokenTable, build_table
+from .adapter import PretrainedTokenizer, TiktokenReplay, check_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import regex
@@ -54,6 +54,21 @@ def run_chunks(text: str, max_run: int, max_chunk: int) -> list[str]:
     return out or [""]
 
 
+def tiktoken_probes(enc) -> list[SpecialProbe]:  # noqa: ANN001 - tiktoken.Encoding
+    """The three ways ``tiktoken`` can encode user text: ``encode`` refuses special-token text by default;
+    ``allowed_special="all"`` is what an unsafe app does; ``encode_ordinary`` never makes control ids."""
+    specials = {enc.encode_single_token(s): s for s in enc.special_tokens_set}
+
+    def pairs(ids: list[int]) -> list[tuple[int, str | None]]:
+        return [(i, None) for i in ids]  # tiktoken has no unknown token: a special id came from its spelling
+
+    return [
+        SpecialProbe("library default (encode)", lambda text: pairs(enc.encode(text)), specials),
+        SpecialProbe('allowed_special="all"', lambda text: pairs(enc.encode(text, allowed_special="all")), specials),
+        SpecialProbe("encode_ordinary", lambda text: pairs(enc.encode_ordinary(text)), specials),
+    ]
+
+
 class TiktokenTokenizer(PretrainedTokenizer):
     """Byte-level BPE run by the real ``tiktoken`` engine.
 
@@ -64,6 +79,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
     """
 
     replayable = True
+    family = "tiktoken"
 
     def __init__(self, entry: "ZooEntry", ranks: dict[bytes, int], pattern: str, specials: dict[str, int]) -> None:
         import tiktoken
@@ -109,6 +125,17 @@ class TiktokenTokenizer(PretrainedTokenizer):
     def engine(self):  # noqa: ANN201 - tiktoken.Encoding
         """The underlying ``tiktoken.Encoding`` (for benchmarks and parity tests)."""
         return self._enc
+
+    @property
+    def split_pattern(self) -> str:  # type: ignore[override]
+        return self.pattern
+
+    def replay_source(self) -> TiktokenReplay:
+        return TiktokenReplay(self.ranks, self.pattern)
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """tiktoken's own three modes (the library's, not the adapter's: that is what an app calling it gets)."""
+        return tiktoken_probes(self._enc)
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         check_text(text)  # subtle: tiktoken would replace a lone surrogate with U+FFFD silently
