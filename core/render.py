@@ -646,7 +646,7 @@ def render_encoding(
     is the container's ``dir``: "ltr", "rtl", or "auto" (decided here from
     the first strong character, see :func:`text_direction`). ``link``, if
     given, maps a token to a URL (or None): that chip becomes a link
-    (see :func:`core.analysis.inspect.chip_links`). ``colour_by``: "position"
+    (see :func:`pages._urls.chip_links`). ``colour_by``: "position"
     (neighbours differ) or "token" (the same token bytes always get the same
     colour, e.g. across the rows of the BPE stepper). ``unknown``: ids of the
     model's unknown token; those chips are drawn as unknown (``UNK`` tag, red dashed).
@@ -713,7 +713,7 @@ def render_pieces(
     None). The token is piece ``k`` placed in the joined pieces: ``byte_start``
     is the byte offset of the piece in ``b"".join(pieces)``, and when the pieces
     join to valid UTF-8, ``start``/``end`` are code point offsets in that text
-    (see :func:`core.analysis.inspect.chip_links` and :func:`core.analysis.inspect.piece_links`).
+    (see :func:`pages._urls.chip_links` and :func:`pages._urls.piece_links`).
 
     Results are memoised (a stepper redraws the same word segmentations on
     every step); with ``link``, on the URLs it gives.

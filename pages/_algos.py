@@ -58,7 +58,7 @@ def html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], row_classe
 def spans_chips(text: str, spans: Sequence[tuple[int, int]], ids: Sequence[int | None] | None = None,
                 link: Callable[[Token], str | None] | None = None) -> str:
     """Token chips for code point spans of ``text`` (cuts inside letters are marked by core.render);
-    ``link`` as in :func:`core.render.render_encoding` (e.g. :func:`core.analysis.inspect.chip_links`)."""
+    ``link`` as in :func:`core.render.render_encoding` (e.g. :func:`pages._urls.chip_links`)."""
     enc = Encoding(text, tokens_from_char_spans(text, list(spans), ids))
     return render_encoding(enc, link=link)
 

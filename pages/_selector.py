@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from core.analysis.inspect import chip_links
+from pages._urls import chip_links
 from core.i18n import N_
 from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import zoo

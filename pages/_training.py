@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 import streamlit as st
 
 from core.analysis import evaluate as E
+from core.analysis import roundtrip as RT
 from core.analysis import recipes as R
 from core.assets import BUNDLED_CORPUS
 from core.render import visible_text
@@ -131,7 +132,7 @@ def tok_key(tok) -> str:  # noqa: ANN001
     subtle: the id (recipe and size asked) is part of the key, because two
     sizes can give byte-identical files (byte-gpt2 stuck at the same size).
     """
-    if isinstance(tok, R.TrainedTokenizer):
+    if tok.trained_json is not None:
         return f"{tok.id}:{tok.sha256}"
     return f"baseline:{tok.id}"
 
@@ -144,7 +145,7 @@ def bundled_trained(recipe: str, size: int) -> R.TrainedTokenizer:
     return train_cached(sha, recipe, size, R.DEFAULT_MIN_FREQUENCY, split.seed, split.train)
 
 
-def diff_html(parts: Sequence[E.DiffPart]) -> str:
+def diff_html(parts: Sequence[RT.DiffPart]) -> str:
     """Two lines, original and decoded, with the differing stretches highlighted (escaped, whitespace visible)."""
     orig, dec = [], []
     lost, changed, original, decoded = (esc(m) for m in (_("lost"), _("changed or added"), _("original"), _("decoded")))

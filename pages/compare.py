@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from core.analysis.inspect import chip_links
+from pages._urls import chip_links
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer, summarize
 from core.pretrained.catalog import shared_by

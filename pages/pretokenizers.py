@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.analysis import pretok_compare as pc
-from core.analysis.inspect import piece_links
+from pages._urls import piece_links
 from core.i18n import N_
 from core.render import legend_html, render_pieces
 from pages._algos import asset_text, html_table, inject_css

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.inspect import chip_links
+from pages._urls import chip_links
 from core.i18n import N_
 from core.pretrained import zoo
 from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, offered, replay, replay_trained

@@ -6,7 +6,7 @@ import time
 
 import streamlit as st
 
-from core.analysis.inspect import chip_links, piece_links
+from pages._urls import chip_links, piece_links
 from core.i18n import N_
 from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
 from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize

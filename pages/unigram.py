@@ -5,7 +5,7 @@ import math
 
 import streamlit as st
 
-from core.analysis.inspect import chip_links
+from pages._urls import chip_links
 from core.i18n import N_
 from core.models import unigram as ug
 from core.render import render_pieces, text_direction

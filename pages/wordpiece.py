@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.inspect import chip_links
+from pages._urls import chip_links
 from core.i18n import N_
 from core.models import wordpiece as wp
 from pages._algos import html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece

@@ -205,7 +205,7 @@ def test_core_writes_its_ui_sentences_as_templates(path):
 
 
 def test_hard_case_names_are_in_the_catalogs():
-    from core.analysis.evaluate import HARD_CASES
+    from core.analysis.roundtrip import HARD_CASES
     from core.i18n import extract
 
     ids = {m.id for m in extract() if m.id}
@@ -386,7 +386,7 @@ def test_training_progress_detail_is_data_the_page_translates():
 
 
 def test_hard_case_names_are_shown_translated_on_the_special_tokens_page():
-    from core.analysis.evaluate import HARD_CASES
+    from core.analysis.roundtrip import HARD_CASES
 
     at = open_page("special_tokens", {"lang": "hi"})
     hi = translator("hi")

@@ -189,7 +189,7 @@ def test_encoding_from_pieces_and_page_wrapper():
 def test_render_pieces_links_are_escaped_url_encoded_and_same_tab():
     from urllib.parse import parse_qs, urlparse
 
-    from core.analysis.inspect import chip_links, piece_links
+    from pages._urls import chip_links, piece_links
 
     def hrefs(out: str) -> list[str]:
         return [h.replace("&amp;", "&") for h in re.findall(r'<a class="tl-link" href="([^"]*)" target="_self">', out)]

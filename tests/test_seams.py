@@ -3,9 +3,9 @@
 Read with ``ast`` over ``core/``, ``pages/`` and ``app.py`` (like the layout
 rule in ``tests/test_layout.py``):
 
-- (a) no ``isinstance``/``issubclass`` test against an adapter class (any
-  class defined in ``core/pretrained/adapter.py`` or
-  ``core/pretrained/*_adapter.py``) outside those adapter modules: callers
+- (a) no ``isinstance``/``issubclass`` test against an adapter class
+  (``PretrainedTokenizer`` or any class defined in ``core/pretrained/*_adapter.py``)
+  outside the adapter modules: callers
   ask the adapter (``tok.normalizer_layer()``, ``tok.replay_source()``,
   ``tok.injection_checkers()``...) instead of switching on its kind;
 - (b) no read of another module's private attribute: ``expr._name`` (one
@@ -25,12 +25,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: (file relative to the repository, ``expr._name`` as written) -> why it may stay.
+#: (path prefix relative to the repository, ``expr._name`` as written) -> why it may stay.
 ALLOWED: dict[tuple[str, str], str] = {
-    ("core/cli/zoo.py", "argparse._SubParsersAction"):
-        "argparse has no public name for the type add_subparsers() returns; used only as an annotation",
-    ("core/cli/shelf.py", "argparse._SubParsersAction"):
-        "argparse has no public name for the type add_subparsers() returns; used only as an annotation",
+    ("core/cli/", "argparse._SubParsersAction"):
+        "argparse has no public name for the type add_subparsers() returns; each CLI group's register() is annotated "
+        "with it",
 }
 
 #: Private names that are a public API of the standard library (namedtuple's methods, ``sys._getframe``).
@@ -49,10 +48,11 @@ def is_adapter_module(root: Path, path: Path) -> bool:
 
 
 def adapter_classes(root: Path) -> set[str]:
-    """Names of the classes defined in the adapter modules."""
-    out: set[str] = set()
+    """Names of the adapter classes: ``PretrainedTokenizer`` and every class of a ``*_adapter.py`` module
+    (the records ``adapter.py`` hands out, such as a replay source, are data and may be tested)."""
+    out: set[str] = {"PretrainedTokenizer"}
     for path in sources(root):
-        if is_adapter_module(root, path):
+        if is_adapter_module(root, path) and path.name != "adapter.py":
             tree = ast.parse(path.read_text(encoding="utf-8"))
             out |= {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
     return out
@@ -119,7 +119,7 @@ def private_reads(root: Path) -> list[str]:
             if attr in own:
                 continue
             text = ast.unparse(node)
-            if (rel, text) in ALLOWED:
+            if any(rel.startswith(prefix) and text == allowed for prefix, allowed in ALLOWED):
                 continue
             found.append(f"{rel}:{node.lineno}: {text}")
     return found
@@ -135,9 +135,10 @@ def test_no_module_reads_another_modules_private_attribute():
 
 def test_every_allowed_read_is_still_there():
     """An allow-list entry whose read is gone is removed (so the list stays the list of exceptions)."""
-    for rel, text in ALLOWED:
-        tree = ast.parse((REPO / rel).read_text(encoding="utf-8"))
-        assert any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for n in ast.walk(tree)), (rel, text)
+    for prefix, text in ALLOWED:
+        trees = [ast.parse(p.read_text(encoding="utf-8")) for p in sources(REPO)
+                 if p.relative_to(REPO).as_posix().startswith(prefix)]
+        assert any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for t in trees for n in ast.walk(t)), text
 
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:

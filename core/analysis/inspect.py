@@ -33,20 +33,16 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Sequence
-from urllib.parse import quote
 
 import regex
 
 from ..i18n import N_, T_, _, current, localize, ngettext, use_lang
 from ..i18n import quote as quote_word
-from ..pretrained.adapter import PretrainedTokenizer
-from ..pretrained.baseline_adapter import BaselineTokenizer
-from ..pretrained.hf_adapter import HFTokenizer
-from ..pretrained.sentencepiece_adapter import SentencePieceTokenizer
-from ..pretrained.tiktoken_adapter import TiktokenTokenizer
+from ..pipeline.pattern import PiecePart, atom_re, atoms, regex_pieces
+from ..pretrained.adapter import PretrainedTokenizer, TiktokenReplay
 from ..text.boundaries import BoundaryReport
 from ..text.units import CodePointInfo, Span, char_byte_offsets, codepoint_info, graphemes, utf8_hex
-from ..tokens import Encoding, Token
+from ..tokens import Encoding
 from .pretok_compare import mark_splits
 
 #: Longest text the inspector explains (code points). It is a word inspector.
@@ -247,108 +243,13 @@ def check_word(text: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def split_alternatives(pattern: str) -> list[str]:
-    """Top-level ``|`` alternatives of a regex (parentheses, classes and escapes respected).
-
-    >>> split_alternatives(r"'s|(?:a|b)+|[|x]|\\|")
-    ["'s", '(?:a|b)+', '[|x]', '\\\\|']
-    """
-    out, cur, depth, in_class, i = [], [], 0, False, 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\" and i + 1 < len(pattern):
-            cur.append(pattern[i : i + 2])
-            i += 2
-            continue
-        if in_class:
-            if c == "]" and not (cur and cur[-1] in ("[", "[^")):
-                in_class = False
-        elif c == "[":
-            in_class = True
-            if pattern[i + 1 : i + 2] == "^":
-                cur.append("[^")
-                i += 2
-                continue
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            out.append("".join(cur))
-            cur = []
-            i += 1
-            continue
-        cur.append(c)
-        i += 1
-    out.append("".join(cur))
-    return out
-
-
-# An atom that can repeat: a property, a shorthand class or a bracket class, with its quantifier.
-_ATOM = regex.compile(r"(\\[pP]\{[^}]+\}|\\[sSdDwW]|\[(?:\\.|[^\]\\])+\])(\{\d*,?\d*\}|[+*?])?([+?])?")
-
-
-@dataclass(frozen=True)
-class _Atom:
-    source: str
-    atom: str
-    quantifier: str
-
-    @property
-    def repeats(self) -> bool:
-        return self.quantifier.startswith(("+", "*")) or (self.quantifier.startswith("{") and "," in self.quantifier)
-
-
-@lru_cache(maxsize=32)
-def _atoms(alternative: str) -> tuple[_Atom, ...]:
-    return tuple(_Atom(m.group(0), m.group(1), (m.group(2) or "") + (m.group(3) or "")) for m in _ATOM.finditer(alternative))
-
-
-@lru_cache(maxsize=256)
-def _atom_re(atom: str) -> regex.Pattern[str]:
-    return regex.compile(atom)
-
-
-@lru_cache(maxsize=16)
-def _grouped(pattern: str) -> tuple[regex.Pattern[str], tuple[str, ...]]:
-    """The pattern with every top-level alternative in a named group ``a0``, ``a1``...
-
-    subtle: as in :mod:`core.pretrained.replay`, ``$`` becomes ``\\Z`` (the Rust regex
-    engine tiktoken uses has no "before a final newline" meaning).
-    """
-    alts = tuple(split_alternatives(pattern))
-    grouped = "|".join(f"(?P<a{k}>{a})" for k, a in enumerate(alts))
-    return regex.compile(regex.sub(r"(?<!\\)\$", r"\\Z", grouped)), alts
-
-
-@dataclass(frozen=True)
-class PiecePart:
-    """One pre-tokenizer piece and the regex alternative that matched it."""
-
-    text: str
-    start: int
-    end: int
-    alternative: str
-
-
-def regex_pieces(text: str, pattern: str) -> list[PiecePart]:
-    """Pieces of ``text`` under ``pattern``, each with the top-level alternative that matched it."""
-    compiled, alts = _grouped(pattern)
-    out = []
-    for m in compiled.finditer(text):
-        if m.end() > m.start():
-            k = int((m.lastgroup or "a0")[1:])
-            out.append(PiecePart(m.group(), m.start(), m.end(), alts[k]))
-    return out
-
-
 def _why_stop(piece: PiecePart, nxt: str) -> tuple[str, str] | None:
     """(regex part, sentence tail) explaining why ``piece``'s alternative did not take ``nxt``."""
     last = piece.text[-1]
-    for at in reversed(_atoms(piece.alternative)):
-        if not at.repeats or not _atom_re(at.atom).fullmatch(last):
+    for at in reversed(atoms(piece.alternative)):
+        if not at.repeats or not atom_re(at.atom).fullmatch(last):
             continue
-        if not _atom_re(at.atom).fullmatch(nxt):
+        if not atom_re(at.atom).fullmatch(nxt):
             cat = unicodedata.category(nxt)
             klass = _MAJOR_CLASS.get(cat[0], cat)
             return at.source, _("{regex} does not match a {kind} ({klass}, category {category})").format(
@@ -412,29 +313,18 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
     """What ``tok``'s own normalizer does to ``text`` (tiktoken and baselines have none)."""
     from ..pipeline.normalize import normalize_with
 
-    fn: Callable[[str], str] | None = None
-    name = ""
-    if isinstance(tok, SentencePieceTokenizer):
-        sp = tok._sp  # noqa: SLF001 - same package: the adapter's SentencePiece processor
-
-        def fn(s: str) -> str:
-            out = sp.normalize(s).replace("\u2581", " ")
-            # SentencePiece adds one dummy-prefix space; that is its pre-tokenizer, not a change of letters
-            return out[1:] if out.startswith(" ") and not s.startswith(" ") else out
-
-        name = _("SentencePiece normalizer")
-    elif isinstance(tok, HFTokenizer) and tok._tok.normalizer is not None:  # noqa: SLF001
-        norm = tok._tok.normalizer  # noqa: SLF001
-        fn, name = norm.normalize_str, type(norm).__name__
-    if fn is None:
+    info = tok.normalizer()
+    if info is None:
         n = len(text.encode("utf-8"))
         line = (ngettext("tiktoken runs no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
                          "tiktoken runs no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.", n)
-                if isinstance(tok, TiktokenTokenizer) else
+                if tok.family == "tiktoken" else
                 ngettext("This tokenizer has no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
                          "This tokenizer has no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.",
                          n))
         return Layer("normalizer", _("Normalizer"), (Reason("unchanged", line.format(count=_n(n))),))
+    fn: Callable[[str], str] = info.normalize
+    name = localize(info.name)
     # Word by word (each distinct word once): fast on a whole file, and whitespace handling is the
     # pre-tokenizer's business (SentencePiece turns spaces into ▁ there).
     words = list(dict.fromkeys(text.split()))
@@ -455,17 +345,19 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
     return Layer("normalizer", _("Normalizer"), tuple(reasons))
 
 
-def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
+def _tiktoken_layers(tok: PretrainedTokenizer, text: str, enc: Encoding) -> list[Layer]:
     from ..models.bpe import tiktoken_rank_of
     from ..pretrained.replay import replay
 
-    parts, pre = pretokenizer_reasons(text, tok.pattern, label=_("{tokenizer}'s split regex").format(tokenizer=tok.id))
+    source = tok.replay_source()
+    assert isinstance(source, TiktokenReplay) and tok.split_pattern is not None  # the tiktoken family has both
+    parts, pre = pretokenizer_reasons(text, tok.split_pattern, label=_("{tokenizer}'s split regex").format(tokenizer=tok.id))
     rep = replay(tok, text)
     # the regex above runs with Unicode 17.0; where tiktoken's engine (older tables) cuts otherwise, say so
     pre = list(pre) + [Reason("engine", _("At {char}: {note}; the merges below follow the model.").format(
                                 char=_q(n.char), note=localize(n.message)))
                        for n in rep.notes]
-    rank_of = tiktoken_rank_of(tok.ranks)
+    rank_of = tiktoken_rank_of(source.ranks)
     model: list[Reason] = []
     for p in rep.pieces:
         steps = p.trace.steps
@@ -588,18 +480,20 @@ def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.m
 
 
 @lru_cache(maxsize=8)
-def _sp_unigram(tok: SentencePieceTokenizer):  # noqa: ANN202 - UnigramModel | None
+def _sp_unigram(tok: PretrainedTokenizer):  # noqa: ANN202 - UnigramModel | None
     """The Unigram model inside a SentencePiece tokenizer, or None for a BPE (or other) model."""
     from ..models.unigram import UnigramError, load_sentencepiece
 
+    proto = tok.model_proto()
+    if proto is None:
+        return None
     try:
-        return load_sentencepiece(tok._sp.serialized_model_proto(), source=tok.id)  # noqa: SLF001
+        return load_sentencepiece(proto, source=tok.id)
     except UnigramError:
         return None
 
 
-def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[Layer]:
-    sp = tok._sp  # noqa: SLF001 - same package
+def _sentencepiece_layers(tok: PretrainedTokenizer, text: str, enc: Encoding) -> list[Layer]:
     pre = [Reason("metaspace", _("SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in "
                                  "front) and the model sees the whole text."))]
     unigram = _sp_unigram(tok)
@@ -612,20 +506,19 @@ def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[La
     ids = [t.id for t in enc.tokens]
     fallback: dict[int, list[int]] = {}
     for k, tid in enumerate(ids):
-        if tid is not None and sp.is_byte(tid):
+        if tid is not None and tok.is_byte_piece(tid):
             fallback.setdefault(enc.tokens[k].start, []).append(k)
     for start, ks in fallback.items():
         ch = enc.text[start] if start < len(enc.text) else ""
         model.append(Reason("byte-fallback", ngettext(
             "{char} is not in the vocabulary, so it falls back to {count} byte piece {pieces}.",
             "{char} is not in the vocabulary, so it falls back to {count} byte pieces {pieces}.", len(ks)).format(
-            char=_cp(ch), count=_n(len(ks)), pieces=" ".join(sp.id_to_piece(ids[k]) for k in ks))))
-    pieces = [sp.id_to_piece(i) for i in ids if i is not None]
+            char=_cp(ch), count=_n(len(ks)), pieces=" ".join(tok.id_to_token(ids[k]) or "" for k in ks))))  # type: ignore[arg-type]
+    pieces = [tok.id_to_token(i) or "" for i in ids if i is not None]
     for a, b in zip(pieces, pieces[1:]):
-        if sp.is_byte(sp.piece_to_id(a)) or sp.is_byte(sp.piece_to_id(b)):
+        if any(i is not None and tok.is_byte_piece(i) for i in (tok.token_to_id(a), tok.token_to_id(b))):
             continue
-        joined = sp.piece_to_id(a + b)
-        if joined == sp.unk_id():
+        if tok.token_to_id(a + b) in (None, tok.unk_id):
             model.append(Reason("no-merge", _("No piece {joined} in this vocabulary, so {left} and {right} stay "
                                               "apart.").format(joined=_q(a + b), left=_q(a), right=_q(b))))
     if not model:
@@ -634,23 +527,20 @@ def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[La
             Layer("model", _("Model: SentencePiece BPE merges (replayed, highest score first)"), tuple(model))]
 
 
-def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
-    import json
-
-    cfg = json.loads(tok._json)  # noqa: SLF001 - same package
-    mtype = (cfg.get("model") or {}).get("type")
-    pre_tok = tok._tok.pre_tokenizer  # noqa: SLF001
-    norm = tok._tok.normalizer  # noqa: SLF001
-    text = norm.normalize_str(text) if norm is not None else text  # later stages see the normalized text
+def _hf_layers(tok: PretrainedTokenizer, text: str, enc: Encoding) -> list[Layer]:
+    mtype = tok.model_type()
+    pre_tok = tok.pre_tokenizer()
+    norm = tok.normalizer()
+    text = norm.normalize(text) if norm is not None else text  # later stages see the normalized text
     pre: list[Reason] = []
     if pre_tok is None:
         pre.append(Reason("none", _("No pre-tokenizer: the model sees the whole text.")))
     else:
-        spans = pre_tok.pre_tokenize_str(text)
+        spans = pre_tok.split(text)
         pre.append(Reason("pieces", ngettext("The {pre_tokenizer} pre-tokenizer makes {count} piece: {pieces}.",
                                              "The {pre_tokenizer} pre-tokenizer makes {count} pieces: {pieces}.",
                                              len(spans)).format(
-            pre_tokenizer=type(pre_tok).__name__, count=_n(len(spans)), pieces=" | ".join(_q(s) for s, _o in spans)),
+            pre_tokenizer=pre_tok.name, count=_n(len(spans)), pieces=" | ".join(_q(s) for s, _o in spans)),
             tuple(_("{piece} at {offsets}").format(piece=_q(s), offsets=str(o)) for s, o in spans)))
         cuts = [Span(s, a, b) for s, (a, b) in spans]
         for m in mark_splits(text, cuts):
@@ -660,7 +550,7 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
     if mtype == "WordPiece":
         from ..models.wordpiece import encode_word, load_tokenizer_json, split_words
 
-        vocab = load_tokenizer_json(tok._json, source=tok.id)  # noqa: SLF001
+        vocab = load_tokenizer_json(tok.tokenizer_json or "", source=tok.id)
         for word, _s, _e in split_words(text):
             tr = encode_word(word, vocab)
             ev = tuple((_("at {position}: tried {candidates} -> {match}") if st.match else
@@ -677,12 +567,12 @@ def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
     elif mtype == "Unigram":
         from ..models.unigram import load_tokenizer_json
 
-        model += _unigram_reasons(text, load_tokenizer_json(tok._json, source=tok.id))  # noqa: SLF001
+        model += _unigram_reasons(text, load_tokenizer_json(tok.tokenizer_json or "", source=tok.id))
     else:
         replayed = _replayed_merges(tok, enc.text, adjacent=True)
         model += replayed or []
-        vocab = tok._tok.get_vocab()  # noqa: SLF001
-        pieces = [tok._tok.id_to_token(t.id) for t in enc.tokens if t.id is not None]  # noqa: SLF001
+        vocab = tok.vocab()
+        pieces = [tok.id_to_token(t.id) or "" for t in enc.tokens if t.id is not None]
         for a, b in zip(pieces, pieces[1:]) if replayed is None else ():
             if a + b not in vocab:
                 model.append(Reason("no-merge", _("No token {joined} in this vocabulary, so {left} and {right} stay "
@@ -779,6 +669,18 @@ def _verdict(enc: Encoding, counts: Counts, layers: Sequence[Layer]) -> str:
         count=_n(counts.tokens), reasons=_("; ").join(parts))
 
 
+def _baseline_layers(tok: PretrainedTokenizer, text: str, enc: Encoding) -> list[Layer]:
+    return [Layer("model", _("Model"), (Reason("baseline", _("{algorithm}: no vocabulary decides the cuts.").format(
+        algorithm=_(tok.entry.algorithm))),))]
+
+
+#: The pre-tokenizer and model layers of each backend family (:attr:`PretrainedTokenizer.family`).
+_FAMILY_LAYERS: dict[str, Callable[[PretrainedTokenizer, str, Encoding], list[Layer]]] = {
+    "tiktoken": _tiktoken_layers, "sentencepiece": _sentencepiece_layers, "tokenizers": _hf_layers,
+    "baseline": _baseline_layers,
+}
+
+
 def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = None, lang: str = "en",
             digits: str = "western") -> TokenizerView:
     """The tokens of ``text`` under ``tok`` with the reasons per layer and a verdict.
@@ -799,15 +701,9 @@ def _explain(tok: PretrainedTokenizer, text: str, translation: str | None) -> To
     check_word(text)
     enc = tok.encode(text)
     layers: list[Layer] = [normalizer_layer(tok, text)]
-    if isinstance(tok, TiktokenTokenizer):
-        layers += _tiktoken_layers(tok, text)
-    elif isinstance(tok, SentencePieceTokenizer):
-        layers += _sentencepiece_layers(tok, enc)
-    elif isinstance(tok, HFTokenizer):
-        layers += _hf_layers(tok, text, enc)
-    elif isinstance(tok, BaselineTokenizer):
-        layers.append(Layer("model", _("Model"), (Reason("baseline", _("{algorithm}: no vocabulary decides the cuts.").format(
-            algorithm=_(tok.entry.algorithm))),)))
+    family_layers = _FAMILY_LAYERS.get(tok.family)
+    if family_layers is not None:
+        layers += family_layers(tok, text, enc)
     layers.append(bytes_layer(enc))
     counts = Counts.of(enc)
     view_t = None
@@ -836,7 +732,7 @@ def inspect_word(text: str, tokenizers: Sequence[PretrainedTokenizer], *, transl
 
 
 # ---------------------------------------------------------------------------
-# From a token chip to the inspector
+# The word around a position (pages/_urls.py turns it into a link to the inspector)
 # ---------------------------------------------------------------------------
 
 _WORD = regex.compile(r"[\p{L}\p{M}\p{N}\u200c\u200d'’ʻʼ]+")
@@ -865,46 +761,13 @@ def word_at(text: str, index: int) -> str | None:
     return None  # pragma: no cover - a non-space index is always inside some \S+ run
 
 
-#: The inspector page's URL path (the file stem of pages/inspector.py).
-INSPECTOR_PATH = "inspector"
-
-
-def inspector_href(word: str, tokenizer_ids: Sequence[str] = ()) -> str:
-    """A relative link that opens the inspector on ``word`` with these tokenizers."""
-    href = f"{INSPECTOR_PATH}?word={quote(word, safe='')}"
-    if tokenizer_ids:
-        href += "&tok=" + quote(",".join(tokenizer_ids), safe=",")
-    return href
-
-
-def chip_links(text: str, tokenizer_ids: Sequence[str] = (), *, offset: int = 0) -> Callable[[Token], str | None]:
-    """For :func:`core.render.render_encoding`'s ``link``: each chip opens the inspector on its word.
-
-    ``offset``: the tokens are positioned in a part of ``text`` that starts at
-    this code point (e.g. one pre-tokenized piece drawn with
-    :func:`core.render.render_pieces`), so the word is looked up in the whole text.
-    """
-    cache: dict[int, str | None] = {}
-
-    def link(token: Token) -> str | None:
-        if token.start not in cache:
-            i, end = token.start + offset, token.end + offset
-            while i < end - 1 and text[i].isspace():  # " রাজ": the word after the leading space
-                i += 1
-            word = _word_index(text).word_at(i) if end > i else None
-            cache[token.start] = inspector_href(word, tokenizer_ids) if word else None
-        return cache[token.start]
-
-    return link
-
-
 @lru_cache(maxsize=4)
-def _word_index(text: str) -> "_WordIndex":
+def word_index(text: str) -> "WordIndex":
     """One index per text, shared by every chip link on it (a page draws many pieces of one text)."""
-    return _WordIndex(text)
+    return WordIndex(text)
 
 
-class _WordIndex:
+class WordIndex:
     """:func:`word_at` for many positions of one text: the runs are found once, looked up by bisection."""
 
     def __init__(self, text: str) -> None:
@@ -924,27 +787,3 @@ class _WordIndex:
                 a, b = runs[k]
                 return self._text[a:b][:MAX_WORD_CHARS]
         return None  # pragma: no cover - a non-space index is always inside some run
-
-
-def piece_links(text: str, pieces: Sequence[bytes], spans: Sequence[tuple[int, int]],
-                tokenizer_ids: Sequence[str] = ()) -> Callable[[Token], str | None]:
-    """For :func:`core.render.render_pieces`'s ``link`` when the pieces do not read back
-    as ``text`` (a pre-tokenizer dropped or replaced spaces): piece ``k`` came from
-    the code point span ``spans[k]`` of ``text`` and its chip opens the inspector on
-    the word there (the first non-space character of the span).
-    """
-    word_link = chip_links(text, tokenizer_ids)
-    by_byte: dict[int, tuple[int, int]] = {}
-    pos = 0
-    for piece, span in zip(pieces, spans):
-        if piece:  # an empty piece draws an empty chip at the next piece's offset
-            by_byte.setdefault(pos, span)
-        pos += len(piece)
-
-    def link(token: Token) -> str | None:
-        span = by_byte.get(token.byte_start)
-        if span is None:
-            return None
-        return word_link(Token(None, b"", 0, 0, span[0], span[1]))
-
-    return link

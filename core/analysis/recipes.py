@@ -41,7 +41,7 @@ from ..i18n import N_, T_, _, message_of, use_lang
 from ..text import limits
 from ..text.native import fence
 from ..text.units import bytelevel_bytes
-from ..tokens import Encoding, Token, tokens_from_char_spans
+from ..tokens import Encoding, SpecialProbe, Token, tokens_from_char_spans
 
 #: Special tokens every recipe reserves (ids 0-3, in this order).
 SPECIAL_TOKENS: tuple[str, ...] = ("[UNK]", "[PAD]", "[CLS]", "[SEP]")
@@ -282,6 +282,17 @@ class TrainedTokenizer:
     def special_ids(self) -> frozenset[int]:
         """Ids of the added tokens marked special (all reserved entries, [UNK] included)."""
         return frozenset(i for i, a in self.hf.get_added_tokens_decoder().items() if a.special)
+
+    @property
+    def trained_json(self) -> str:
+        """Trained here: the ``tokenizer.json`` (see :class:`core.tokens.Tokenizer`)."""
+        return self.json
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """``tokenizers``' own two modes on this file (what an app loading it with the library gets)."""
+        from ..pretrained.hf_adapter import hf_probes
+
+        return hf_probes(self.hf)
 
 
 @fence(T_("training"))
@@ -622,6 +633,13 @@ class VocabBaseline:
 
     def token_text(self, token_id: int) -> str:
         return UNK if token_id == 0 else self._by_id[token_id]
+
+    #: Not a ``tokenizer.json``: there is nothing to save, reload or pad.
+    trained_json = None
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """One mode, its own encode: it has no control token user text could become ([UNK] is id 0)."""
+        return [SpecialProbe("built in", lambda text: [(t.id, None) for t in self.encode(text).tokens], {})]  # type: ignore[misc]
 
 
 #: Baselines shown in the metrics table: id -> (label, unit, minimum count).

@@ -41,8 +41,9 @@ from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
 from ..text.units import UNICODE_VERSION
-from .evaluate import INJECTION_PROBES, OUTCOME_LABELS, char_diff, failure_reason, injection_check
+from .injection import INJECTION_PROBES, OUTCOME_LABELS, injection_check
 from .inspect import Reason, normalizer_layer
+from .roundtrip import char_diff, failure_reason
 from .tax import embedding_params
 
 #: Default model width for the embedding-parameter column.

@@ -45,9 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     for group in GROUPS:
         group.register(sub)
     for choice in sub.choices.values():  # also accepted after the subcommand: python -m core inspect --lang bn
-        if not any("--lang" in a.option_strings for a in choice._actions):  # noqa: SLF001
+        try:
             choice.add_argument("--lang", choices=list(LANGS), default=argparse.SUPPRESS,
                                 help="language of the human-readable text (default: en)")
+        except argparse.ArgumentError:  # the subcommand has its own --lang (argparse refuses a second one)
+            pass
     return parser
 
 
