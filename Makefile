@@ -11,7 +11,7 @@ setup:  ## install the pinned requirements and fetch the checkpoint shelf once
 	$(PYTHON) -m core zoo install
 
 test-fast:  ## the quick tier: no browser, no AppTest, nothing marked slow
-	$(PYTHON) -m pytest -q -m "not browser and not slow and not apptest"
+	$(PYTHON) -m pytest -q -m "not browser and not apptest and not slow"
 
 test: lint  ## what CI runs after installing: lint, then the full suite
 	$(PYTHON) -m pytest -q
