@@ -46,9 +46,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
-from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 STEPS = 5
 
@@ -64,7 +64,7 @@ class Stats:
 class Session:
     """One browser-like session: a websocket, the page's widget ids, and a rerun helper."""
 
-    def __init__(self, ws, stats: Stats, run_timeout: float) -> None:  # noqa: ANN001
+    def __init__(self, ws, stats: Stats, run_timeout: float) -> None:
         self.ws = ws
         self.stats = stats
         self.run_timeout = run_timeout

@@ -189,7 +189,7 @@ def translator(lang: str = DEFAULT_LANG, digits: str = "western") -> Translator:
     return Translator(lang, digits, _translations(lang))
 
 
-_current: ContextVar[Translator] = ContextVar("tokenizer_lab_lang", default=Translator(DEFAULT_LANG))
+_current: ContextVar[Translator] = ContextVar("tokenizer_lab_lang", default=Translator(DEFAULT_LANG))  # noqa: B039 - never mutated
 
 
 @contextmanager
@@ -293,8 +293,8 @@ class Message(str):
     def translated(self, t: Translator | None = None) -> str:
         """The sentence in ``t``'s language (default: the current one, see :func:`use_lang` / :func:`activate`)."""
         t = t or current()
-        text = t._t.gettext(self.template) if self.plural is None else t._t.ngettext(self.template, self.plural,
-                                                                                      self.n or 0)
+        text = t._t.gettext(self.template) if self.plural is None else t._t.ngettext(  # noqa: SLF001 - Translator is defined above
+            self.template, self.plural, self.n or 0)
         return _ValueFormatter(t).vformat(text, (), self.values)
 
 
@@ -413,7 +413,7 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
         want = set().union(*(placeholders(i) for i in ids))
         for s in strs:
             try:
-                have = placeholders(s)
+                have = placeholders(s or "")  # (not empty: checked above)
             except ValueError as exc:
                 out.append(f"{lang}: bad format string in {key!r}: {exc}")
                 continue

@@ -35,7 +35,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence
 
 from ..i18n import N_, T_, _, message_of, use_lang
 from ..text import limits
@@ -87,7 +87,7 @@ class Recipe:
         """A fresh untrained ``tokenizers.Tokenizer`` and its trainer."""
         from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
-        common = dict(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), show_progress=False)
+        common: dict[str, Any] = dict(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), show_progress=False)
         if self.name == "bpe":
             tok = Tokenizer(models.BPE(unk_token=UNK))
             tok.normalizer = normalizers.NFC()
@@ -367,7 +367,7 @@ def train_iter(
     t0 = time.perf_counter()
     try:
         tok.train_from_iterator(texts(), trainer=trainer, length=length)
-    except Exception as exc:  # the Rust trainers raise plain exceptions; say which recipe failed, in one line
+    except Exception as exc:  # noqa: BLE001 - the Rust trainers raise plain exceptions; say which recipe failed, in one line
         raise RecipeError(T_("{recipe} could not be trained on this text ({reason})", recipe=r.label,
                              reason=(str(exc).splitlines() or [type(exc).__name__])[0][:160])) from None
     seconds = time.perf_counter() - t0
@@ -554,7 +554,7 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
         raise LoadError(message_of(exc)) from None
     try:
         tok = Tokenizer.from_str(text)
-    except Exception as exc:  # tokenizers raises plain Exception for bad configs
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises plain Exception for bad configs
         msg = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
         raise LoadError(T_("{name} is corrupted: the tokenizers library rejects it ({reason})", name=name,
                            reason=msg)) from None
@@ -650,7 +650,7 @@ BASELINES: dict[str, tuple[str, Literal["words", "codepoints"], int]] = {
 }
 
 
-def train_baseline(name: str, lines: Sequence[str]) -> VocabBaseline:
+def train_baseline(name: str, lines: Iterable[str]) -> VocabBaseline:
     """Build baseline ``name`` (a key of :data:`BASELINES`) from training ``lines``."""
     try:
         label, unit, min_count = BASELINES[name]

@@ -167,7 +167,7 @@ def _specials(tok: PretrainedTokenizer, text: str) -> SpecialHandling:
     probe = " ".join(INJECTION_PROBES)
     try:
         results = injection_check(tok, probe, tok.name)
-        probes = tuple((r.mode, r.outcome, localize(r.detail)) for r in results)
+        probes: tuple[tuple[str, str, str], ...] = tuple((r.mode, r.outcome, localize(r.detail)) for r in results)
     except TypeError as exc:  # a tokenizer kind the checker does not know
         probes = (("n/a", "unknown", str(exc)),)
     return SpecialHandling(tok.entry.specials or _("not stated"), tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
@@ -418,7 +418,7 @@ def _to_html(report: Report) -> str:
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
-        probe_rows = [{"mode": _(m), "outcome": _(OUTCOME_LABELS.get(o, o)), "detail": d} for m, o, d in sp.probes]
+        probe_rows: list[dict[str, object]] = [{"mode": _(m), "outcome": _(OUTCOME_LABELS.get(o, o)), "detail": d} for m, o, d in sp.probes]
         found = ", ".join(sp.found_in_text) if sp.found_in_text else _("none")
         about = _("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
             algorithm=_(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=localize(t.source),

@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar, cast
 
 from ..text import limits
 from ..text.units import cluster_bounds
@@ -404,7 +404,8 @@ class TaxCounts:
         if not o.cells:
             return self
         return TaxCounts(
-            tuple(tuple(tuple(a + b for a, b in zip(x, y)) for x, y in zip(tl, ol)) for tl, ol in zip(self.cells, o.cells)),
+            tuple(tuple(cast("tuple[int, int, int, int]", tuple(a + b for a, b in zip(x, y))) for x, y in zip(tl, ol))
+                  for tl, ol in zip(self.cells, o.cells)),
             self.rows + o.rows,
         )
 

@@ -57,12 +57,12 @@ def parse_tsv(text: str, *, label: str = T_("uploaded TSV")) -> ParallelText:
     ['ঘর']
     """
     lines = [ln.rstrip("\r") for ln in text.lstrip("\ufeff").split("\n")]
-    lines = [(n, ln) for n, ln in enumerate(lines, 1) if ln.strip()]
-    if not lines:
+    numbered = [(n, ln) for n, ln in enumerate(lines, 1) if ln.strip()]
+    if not numbered:
         raise ParallelError(T_("{name} is empty", name=label))
-    header = parse_header(lines[0][1], label)
+    header = parse_header(numbered[0][1], label)
     rows = []
-    for n, ln in lines[1:]:
+    for n, ln in numbered[1:]:
         cells = tuple(c.strip() for c in ln.split("\t"))
         if len(cells) != len(header):
             raise ParallelError(T_("{label}: line {line} has {count} cells, the header has {header}", label=label, line=n,

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from ..analysis import pretok_compare
 from ..assets import sample_lines
 from ..models import unigram, wordpiece
 from ..pipeline import normalize as norm
 from ..text import limits
+from ..text.units import CodePointInfo
 from .common import CliError, int_range, read_file_bytes, text_arg
 
 #: Largest vocabulary trained on the bundled sample (``--vocab sample`` / ``--tokenizer sample``).
@@ -173,7 +174,7 @@ def _normalize(args: argparse.Namespace) -> dict[str, Any]:
         res = norm.normalize(text, args.form)
         extra = {}
 
-    def cps(cs):
+    def cps(cs: Iterable[CodePointInfo]) -> list[dict[str, str]]:
         return [{"char": c.char, "hex": c.hex, "name": c.name, "category": c.category} for c in cs]
 
     return {

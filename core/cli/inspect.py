@@ -100,7 +100,7 @@ def _whole_counts(path: str, specs: list[str], toks: list, args: argparse.Namesp
     counts = {}
     for n, (given, tok) in enumerate(zip(specs, toks)):
         spec = stream.TokSpec(given, args.pattern)  # how a worker process finds this tokenizer again
-        cut = "text" if stream.can_cut_text(tok) else "none"
+        cut: stream.Cut = "text" if stream.can_cut_text(tok) else "none"
         chunks = stream.iter_chunks(path, cut=cut)
         if n == 0:  # the first pass also hashes the file and keeps its first chunk
             chunks = _hashing(chunks, digest, keep)

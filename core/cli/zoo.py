@@ -106,7 +106,7 @@ def _tokenize_streamed(args: argparse.Namespace) -> Any:
     """``tokenize --file F --summary|--jsonl``: the file in chunks cut where the tokens cannot change."""
     spec = stream.TokSpec(args.tokenizer, args.pattern)
     tok = stream.load_spec(spec)  # here first: a bad tokenizer is one error line before any worker starts
-    cut = "text" if stream.can_cut_text(tok) else "none"
+    cut: stream.Cut = "text" if stream.can_cut_text(tok) else "none"
     size, workers, scheduler = stream_setup(args.file, args)
     total = run_streamed(stream.tokenize_shard, stream.TokenizeTask(spec, jsonl=args.jsonl),
                          stream.iter_chunks(args.file, cut=cut), stream.TextCounts(), size=size,

@@ -20,11 +20,14 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..i18n import N_, T_, _, message_of, ngettext
 from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tokenizers.normalizers import Normalizer
 
 #: Longest text we align code point by code point (longer text is cut, with a notice).
 MAX_CHARS = 5000
@@ -56,14 +59,14 @@ FORMS: dict[str, Form] = {
 }
 
 
-def make_normalizer(form: str):
+def make_normalizer(form: str) -> Normalizer:
     """The ``tokenizers`` normalizer for a form name in :data:`FORMS`."""
     from tokenizers import normalizers as n
 
     simple = {"NFC": n.NFC, "NFD": n.NFD, "NFKC": n.NFKC, "NFKD": n.NFKD}
     if form in simple:
         return simple[form]()
-    bert = {
+    bert: dict[str, dict[str, Any]] = {
         "bert-uncased": dict(lowercase=True, strip_accents=None),
         "bert-uncased-keep-accents": dict(lowercase=True, strip_accents=False),
         "bert-cased": dict(lowercase=False, strip_accents=None),
@@ -75,7 +78,7 @@ def make_normalizer(form: str):
 
 
 def bert_normalizer(*, lowercase: bool, strip_accents: bool | None, clean_text: bool = True,
-                    handle_chinese_chars: bool = True):
+                    handle_chinese_chars: bool = True) -> Normalizer:
     """The real ``BertNormalizer`` with any settings."""
     from tokenizers import normalizers as n
 
@@ -170,18 +173,18 @@ def _rows(before: str, after: str) -> tuple[CodePointRow, ...]:
         parent[find(x)] = find(y)
 
     ops = opcodes([u for u, _ in bu], [u for u, _ in au]).opcodes  # bounded: a coarse block past the cap
-    for op, i1, i2, j1, j2 in ops:
-        if op == "equal":
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
             for k in range(i2 - i1):
                 union(("b", bu[i1 + k][1]), ("a", au[j1 + k][1]))
-        elif op == "replace":
+        elif tag == "replace":
             nodes = [("b", bu[k][1]) for k in range(i1, i2)] + [("a", au[k][1]) for k in range(j1, j2)]
             for n in nodes[1:]:
                 union(nodes[0], n)
     # Groups in reading order: the order in which the diff first touches them.
     order: list[tuple[str, int]] = []
     members: dict[tuple[str, int], tuple[set[int], set[int]]] = {}
-    for op, i1, i2, j1, j2 in ops:
+    for _tag, i1, i2, j1, j2 in ops:
         for side, units, lo, hi in (("b", bu, i1, i2), ("a", au, j1, j2)):
             for k in range(lo, hi):
                 root = find((side, units[k][1]))
@@ -208,7 +211,7 @@ def _rows(before: str, after: str) -> tuple[CodePointRow, ...]:
     return tuple(rows)
 
 
-def align(before: str, after: str, norm) -> tuple[tuple[ClusterDiff, ...], str]:
+def align(before: str, after: str, norm: Callable[[str], str]) -> tuple[tuple[ClusterDiff, ...], str]:
     """Pair each grapheme cluster of ``before`` with what it became.
 
     Each cluster is normalized alone; when the pieces join to the whole
@@ -321,7 +324,7 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tu
     return tuple(out)
 
 
-def normalize_with(text: str, norm, name: str) -> NormalizeResult:
+def normalize_with(text: str, norm: Callable[[str], str], name: str) -> NormalizeResult:
     """Normalize with any callable ``str -> str`` (for example a ``normalize_str``)."""
     notice = ""
     if len(text) > MAX_CHARS:
@@ -375,18 +378,18 @@ class RuleError(ValueError):
     """A rule that the tokenizers regex engine rejects."""
 
 
-def build_rules(rules: Sequence[Rule], *, nfc: bool = True):
+def build_rules(rules: Sequence[Rule], *, nfc: bool = True) -> Normalizer:
     """A ``tokenizers.normalizers.Sequence`` of ``Replace`` (after NFC by default)."""
     from tokenizers import Regex
     from tokenizers import normalizers as n
 
-    steps = [n.NFC()] if nfc else []
+    steps: list[Normalizer] = [n.NFC()] if nfc else []
     for i, r in enumerate(rules, 1):
         if not r.pattern:
             raise RuleError(T_("rule {index}: the pattern is empty", index=i))
         try:
             steps.append(n.Replace(Regex(r.pattern) if r.regex else r.pattern, r.replacement))
-        except Exception as exc:  # the Rust regex engine raises a plain Exception
+        except Exception as exc:  # noqa: BLE001 - the Rust regex engine raises a plain Exception
             raise RuleError(T_("rule {index}: {pattern} is not a valid regex ({reason})", index=i, pattern=repr(r.pattern),
                                reason=str(exc))) from None
     return n.Sequence(steps)
@@ -398,7 +401,7 @@ def rules_json(rules: Sequence[Rule], *, nfc: bool = True) -> str:
     return json.dumps(json.loads(norm.__getstate__()), ensure_ascii=False, indent=2)
 
 
-def normalizer_from_json(text: str):
+def normalizer_from_json(text: str) -> Normalizer:
     """Load a normalizer JSON (as exported) back into a ``tokenizers`` normalizer."""
     from tokenizers import Tokenizer
 
