@@ -129,11 +129,23 @@ class Tokenizer(Protocol):
     :class:`TokenizerDefaults`).
     """
 
-    id: str
-    name: str
-    #: The ``tokenizer.json`` this tokenizer was trained (or loaded) into here; None for library tokenizers.
-    #: Doubles as the capability "trained here": the save/reload proof and the padding demo need it.
-    trained_json: str | None
+    @property
+    def id(self) -> str:
+        """Stable id (a shelf id, a file name, a recipe)."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """Display name."""
+        ...
+
+    @property
+    def trained_json(self) -> str | None:
+        """The ``tokenizer.json`` this tokenizer was trained (or loaded) into here; None for library tokenizers.
+
+        Doubles as the capability "trained here": the save/reload proof and the padding demo need it.
+        """
+        ...
 
     @property
     def vocab_size(self) -> int: ...
@@ -183,8 +195,14 @@ class TokenizerDefaults:
 
     def special_probes(self) -> list[SpecialProbe]:
         """One mode: the tokenizer's own encode (it has no control tokens text could become)."""
-        return [SpecialProbe("built in", lambda text: [(t.id, None) for t in self.encode(text).tokens],  # type: ignore[attr-defined,misc]
+        return [SpecialProbe("built in", lambda text: [(t.id, None) for t in self.encode(text).tokens],  # type: ignore[attr-defined]
                              {})]
+
+
+def count_tokens(tok: Tokenizer, texts: Sequence[str]) -> int:
+    """Tokens of each text encoded on its own, summed: ``tok``'s own ``count_tokens`` when it has a faster one."""
+    counter = getattr(tok, "count_tokens", None)
+    return counter(texts) if counter is not None else sum(len(tok.encode(t).tokens) for t in texts)
 
 
 def token_table(tok: Tokenizer, text: str) -> "TokenTable":

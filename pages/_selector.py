@@ -19,7 +19,6 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from pages._urls import chip_links
 from core.i18n import N_
 from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import zoo
@@ -30,6 +29,7 @@ from core.render import render_table
 from core.text import limits
 from core.tokens import EncodingStats, Tokenizer, table_stats, token_table
 from pages._shared import Md, _, bpe_trace, current_lang, md_escape, md_format, sample, tr
+from pages._urls import chip_links
 
 #: Merges trained on the sample (it runs out of pairs before this on the bundled text).
 MAX_SAMPLE_MERGES = 2000

@@ -14,8 +14,8 @@ from typing import Any, Callable, Sequence
 import streamlit as st
 
 from core.analysis import evaluate as E
-from core.analysis import roundtrip as RT
 from core.analysis import recipes as R
+from core.analysis import roundtrip as RT
 from core.assets import BUNDLED_CORPUS
 from core.render import visible_text
 from pages._shared import _, esc, localize, md_format

@@ -12,7 +12,6 @@ from urllib.parse import quote
 from core.analysis.inspect import word_index
 from core.tokens import Token
 
-
 #: The inspector page's URL path (the file stem of pages/inspector.py).
 INSPECTOR_PATH = "inspector"
 

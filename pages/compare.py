@@ -7,7 +7,6 @@ import json
 import pandas as pd
 import streamlit as st
 
-from pages._urls import chip_links
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer, summarize
 from core.pretrained.catalog import shared_by
@@ -43,6 +42,7 @@ from pages._shared import (
     text_input,
     url_text,
 )
+from pages._urls import chip_links
 
 DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
 

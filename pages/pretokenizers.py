@@ -4,7 +4,6 @@ from __future__ import annotations
 import streamlit as st
 
 from core.analysis import pretok_compare as pc
-from pages._urls import piece_links
 from core.i18n import N_
 from core.render import legend_html, render_pieces
 from pages._algos import asset_text, html_table, inject_css
@@ -24,6 +23,7 @@ from pages._shared import (
     text_input,
     url_text,
 )
+from pages._urls import piece_links
 
 EXAMPLES = {
     "bn": (N_("Bangla"), "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),

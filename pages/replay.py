@@ -9,7 +9,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages._urls import chip_links
 from core.i18n import N_
 from core.pretrained import zoo
 from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, offered, replay, replay_trained
@@ -29,6 +28,7 @@ from pages._shared import (
     qp_sync,
     show_tokens,
 )
+from pages._urls import chip_links
 
 PRETRAINED = [i for i, e in zoo.ENTRIES.items() if offered(e)]
 #: Shelf entries that are not BPE, with their algorithm (the page says why they are not offered).

@@ -6,8 +6,8 @@ import streamlit as st
 
 from core.analysis import injection as INJ
 from core.analysis import padding as PAD
-from core.analysis import roundtrip as RT
 from core.analysis import recipes as R
+from core.analysis import roundtrip as RT
 from core.i18n import N_
 from core.tokens import Tokenizer
 from pages._shared import (

@@ -6,7 +6,6 @@ import time
 
 import streamlit as st
 
-from pages._urls import chip_links, piece_links
 from core.i18n import N_
 from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
 from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize
@@ -35,6 +34,7 @@ from pages._shared import (
     url_text,
 )
 from pages._stepkeys import step_keys
+from pages._urls import chip_links, piece_links
 
 CORPORA = {
     "toy": N_("Eight-word table"),

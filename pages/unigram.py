@@ -5,7 +5,6 @@ import math
 
 import streamlit as st
 
-from pages._urls import chip_links
 from core.i18n import N_
 from core.models import unigram as ug
 from core.render import render_pieces, text_direction
@@ -27,6 +26,7 @@ from pages._shared import (
     qp_sync,
     show_tokens,
 )
+from pages._urls import chip_links
 
 SOURCES = {
     "trained": N_("Trained here (UnigramTrainer on a bundled sample)"),

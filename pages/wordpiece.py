@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages._urls import chip_links
 from core.i18n import N_
 from core.models import wordpiece as wp
 from pages._algos import html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
@@ -25,6 +24,7 @@ from pages._shared import (
     text_input,
     url_text,
 )
+from pages._urls import chip_links
 
 TYPED_DEFAULT = "ঘর, দাম, ##ের, ##ে, ##র, ##ি"
 SOURCES = {

@@ -14,7 +14,6 @@ from ..i18n import N_, T_, Tn_
 from ..text.native import fence
 from ..tokens import SpecialProbe
 
-
 #: Control-token spellings a user might type (BERT, GPT, Llama/Mistral, chat templates).
 INJECTION_PROBES: tuple[str, ...] = (
     "[SEP]", "[CLS]", "[PAD]", "[UNK]", "[MASK]", "<|endoftext|>", "<s>", "</s>", "<unk>", "<pad>",
@@ -94,11 +93,9 @@ def injection_checkers(tok: Any, name: str | None = None) -> list[Callable[[str]
 
             probes, label = hf_probes(tok), name or "tokenizer.json"
         else:
-            try:
-                import tiktoken
-            except ImportError:  # pragma: no cover - pinned dependency
-                tiktoken = None
-            if tiktoken is not None and isinstance(tok, tiktoken.Encoding):
+            import tiktoken  # a pinned dependency
+
+            if isinstance(tok, tiktoken.Encoding):
                 from ..pretrained.tiktoken_adapter import tiktoken_probes
 
                 probes, label = tiktoken_probes(tok), name or tok.name

@@ -513,7 +513,7 @@ def _sentencepiece_layers(tok: PretrainedTokenizer, text: str, enc: Encoding) ->
         model.append(Reason("byte-fallback", ngettext(
             "{char} is not in the vocabulary, so it falls back to {count} byte piece {pieces}.",
             "{char} is not in the vocabulary, so it falls back to {count} byte pieces {pieces}.", len(ks)).format(
-            char=_cp(ch), count=_n(len(ks)), pieces=" ".join(tok.id_to_token(ids[k]) or "" for k in ks))))  # type: ignore[arg-type]
+            char=_cp(ch), count=_n(len(ks)), pieces=" ".join(tok.id_to_token(i) or "" for i in (ids[k] for k in ks) if i is not None))))
     pieces = [tok.id_to_token(i) or "" for i in ids if i is not None]
     for a, b in zip(pieces, pieces[1:]):
         if any(i is not None and tok.is_byte_piece(i) for i in (tok.token_to_id(a), tok.token_to_id(b))):
@@ -548,11 +548,11 @@ def _hf_layers(tok: PretrainedTokenizer, text: str, enc: Encoding) -> list[Layer
                 char=_cp(m.mark), base=_cp(m.base), kind=_(mark_kind(m.mark)))))
     model: list[Reason] = []
     if mtype == "WordPiece":
-        from ..models.wordpiece import encode_word, load_tokenizer_json, split_words
+        from ..models import wordpiece
 
-        vocab = load_tokenizer_json(tok.tokenizer_json or "", source=tok.id)
-        for word, _s, _e in split_words(text):
-            tr = encode_word(word, vocab)
+        wp_vocab = wordpiece.load_tokenizer_json(tok.tokenizer_json or "", source=tok.id)
+        for word, _s, _e in wordpiece.split_words(text):
+            tr = wordpiece.encode_word(word, wp_vocab)
             ev = tuple((_("at {position}: tried {candidates} -> {match}") if st.match else
                         _("at {position}: tried {candidates} -> no match")).format(
                 position=st.position, match=st.match,
@@ -565,9 +565,9 @@ def _hf_layers(tok: PretrainedTokenizer, text: str, enc: Encoding) -> list[Layer
                 model.append(Reason("longest-match", _("{word}: greedy longest match from the left gives {pieces}.").format(
                     word=_q(word), pieces=" ".join(tr.pieces)), ev[:MAX_EVIDENCE]))
     elif mtype == "Unigram":
-        from ..models.unigram import load_tokenizer_json
+        from ..models import unigram
 
-        model += _unigram_reasons(text, load_tokenizer_json(tok.tokenizer_json or "", source=tok.id))
+        model += _unigram_reasons(text, unigram.load_tokenizer_json(tok.tokenizer_json or "", source=tok.id))
     else:
         replayed = _replayed_merges(tok, enc.text, adjacent=True)
         model += replayed or []

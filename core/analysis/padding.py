@@ -13,7 +13,6 @@ from ..text.native import fence
 from .evaluate import EvalError
 
 
-
 @dataclass(frozen=True)
 class PaddedBatch:
     """A batch of sentences padded to one length, with its attention mask."""

@@ -18,7 +18,6 @@ from ..text.align import opcodes
 from ..text.native import fence
 from ..tokens import Encoding, Tokenizer
 
-
 # ---------------------------------------------------------------------------
 # Round trip
 # ---------------------------------------------------------------------------

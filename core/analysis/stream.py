@@ -40,7 +40,7 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
 
 from ..text import limits
 from ..text.units import cluster_bounds
-from ..tokens import Tokenizer
+from ..tokens import Tokenizer, token_table
 
 #: Target chunk size in bytes (a chunk ends at the last safe cut before it).
 CHUNK_BYTES = 1 << 20
@@ -337,7 +337,7 @@ def tokenize_shard(task: TokenizeTask, chunk: Chunk) -> tuple[TextCounts, str]:
         return counts, ""
     from ..text.units import utf8_hex
 
-    table = tok.table(chunk.text)
+    table = token_table(tok, chunk.text)
     b0 = chunk.byte_start
     c0 = chunk.char_start
     lines = []

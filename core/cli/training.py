@@ -25,9 +25,8 @@ from typing import Any
 
 from ..analysis import corpus as C
 from ..analysis import evaluate as E
-from ..analysis import injection, roundtrip
+from ..analysis import injection, roundtrip, stream
 from ..analysis import recipes as R
-from ..analysis import stream
 from ..assets import BUNDLED_CORPUS
 from ..text import limits
 from ..tokens import Tokenizer

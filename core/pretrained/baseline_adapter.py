@@ -36,6 +36,10 @@ class BaselineTokenizer(PretrainedTokenizer):
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         return [t.id for t in self.encode(text).tokens if t.id is not None]
 
+    def count_tokens(self, texts: Sequence[str]) -> int:
+        # every unit is a token, also those with no id (code points outside a vocabulary)
+        return sum(len(self.encode(t).tokens) for t in texts)
+
     def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
         toks = self._inner.encode(text).tokens
         return [-1 if t.id is None else t.id for t in toks], [(t.byte_start, t.byte_end) for t in toks], [t.data for t in toks]

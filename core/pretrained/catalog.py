@@ -48,10 +48,10 @@ class ZooError(ValueError):
 
 # The split regexes are declared once, in core.pipeline.pretokenize (checked there against
 # the forms tiktoken and llama-models declare).
-CL100K_PAT = PATTERNS["cl100k"].regex
+CL100K_PAT = str(PATTERNS["cl100k"].regex)
 #: o200k_base's pattern (also used by Llama 4).
-O200K_PAT = PATTERNS["o200k"].regex
-LLAMA3_PAT = PATTERNS["llama3"].regex
+O200K_PAT = str(PATTERNS["o200k"].regex)
+LLAMA3_PAT = str(PATTERNS["llama3"].regex)
 
 #: Split patterns a user may pick for an uploaded ``.tiktoken`` file.
 TIKTOKEN_PATTERNS: dict[str, str] = {"cl100k": CL100K_PAT, "o200k": O200K_PAT, "llama3": LLAMA3_PAT}

@@ -12,8 +12,7 @@ from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..text.units import bytelevel_bytes, char_byte_offsets
 from ..tokens import SpecialProbe, TokenTable, build_table
-from .adapter import (BYTE_PIECE, NormalizerInfo, PreTokenizerInfo, PretrainedTokenizer, TokenizersReplay, align_byte_spans,
-                      check_text)
+from .adapter import BYTE_PIECE, NormalizerInfo, PreTokenizerInfo, PretrainedTokenizer, TokenizersReplay, align_byte_spans, check_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -72,7 +71,8 @@ class HFTokenizer(PretrainedTokenizer):
         # merge replay (core.pretrained.replay) follows tokenizers' BPE; dropout would make merges random
         self.replayable = model.get("type") == "BPE" and not model.get("dropout")
         unk = model.get("unk_token")
-        self.unk_id = self._tok.token_to_id(unk) if isinstance(unk, str) else (model.get("unk_id") if model.get("type") == "Unigram" else None)
+        self.unk_id = (self._tok.token_to_id(unk) if isinstance(unk, str)
+                       else model.get("unk_id") if model.get("type") == "Unigram" else None)
         self._b2u = bytelevel_bytes() if self._byte_level else {}
         n = self._tok.get_vocab_size(with_added_tokens=True)
         self.entry = replace(entry, vocab_size=n) if not entry.vocab_size else entry
@@ -81,7 +81,7 @@ class HFTokenizer(PretrainedTokenizer):
     def from_bytes(cls, entry: "ZooEntry", data: bytes, where: str) -> "HFTokenizer":
         try:
             return cls(entry, data.decode("utf-8"))
-        except Exception as exc:  # tokenizers raises plain Exception on bad JSON
+        except Exception as exc:  # noqa: BLE001 - tokenizers raises plain Exception on bad JSON
             raise ValueError(T_("{where} is not a valid tokenizer.json ({reason})", where=where,
                                 reason=(str(exc).splitlines() or [type(exc).__name__])[0][:120])) from None
 

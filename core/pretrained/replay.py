@@ -400,8 +400,7 @@ def _replay_hf(tok: PretrainedTokenizer, source: TokenizersReplay, text: str) ->
             continue
         pts = tokenizers.PreTokenizedString(segment)
         if engine.normalizer is not None:
-            norm = engine.normalizer
-            pts.normalize(lambda ns: norm.normalize(ns))
+            pts.normalize(engine.normalizer.normalize)
         if engine.pre_tokenizer is not None:
             engine.pre_tokenizer.pre_tokenize(pts)
         for word, (start, end), _ in pts.get_splits(offset_referential="original", offset_type="char"):
@@ -419,7 +418,7 @@ def _replay_hf(tok: PretrainedTokenizer, source: TokenizersReplay, text: str) ->
             kept = [(t, b) for t, b in zip(got, trace.final) if t is not None]
             final = tuple(b for _, b in kept)
             pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, final,
-                                      tuple(t for t, _ in kept), False))  # type: ignore[misc]
+                                      tuple(t for t, _ in kept), False))
     return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), method="tokenizers")
 
 

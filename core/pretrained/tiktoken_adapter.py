@@ -90,7 +90,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
         self.specials = dict(specials)
         try:
             self._enc = tiktoken.Encoding(entry.id, pat_str=pattern, mergeable_ranks=ranks, special_tokens=self.specials)
-        except Exception as exc:  # the Rust core rejects bad tables/patterns with assorted errors
+        except Exception as exc:  # noqa: BLE001 - the Rust core rejects bad tables/patterns with assorted errors
             raise ValueError(T_("{source}: tiktoken cannot build this tokenizer ({reason})", source=entry.source,
                                 reason=str(exc))) from None
         size = max(max(ranks.values()), max(specials.values(), default=-1)) + 1

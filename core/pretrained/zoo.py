@@ -32,6 +32,7 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import cast
 
 from ..i18n import T_, message_of
 from ..text import limits
@@ -123,7 +124,7 @@ def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
     lineno = 0
     a2b = binascii.a2b_base64
     try:
-        for lineno, line in enumerate(data.splitlines(), 1):
+        for lineno, line in enumerate(data.splitlines(), 1):  # noqa: B007 - the except below names the line
             if not line:
                 continue
             tok, rank = line.split()
@@ -249,7 +250,7 @@ def _build(entry: ZooEntry) -> PretrainedTokenizer:
         elif fn == "llama4":
             specials = llama4_specials(len(ranks))
         else:
-            specials = dict(entry.options.get("specials", {}))  # type: ignore[arg-type]
+            specials = dict(cast("dict[str, int]", entry.options.get("specials", {})))
         return TiktokenTokenizer(entry, ranks, str(entry.options["pattern"]), specials)
     if entry.loader == "tekken":
         ranks, pattern, specials = parse_tekken(data, where)
@@ -311,7 +312,7 @@ def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTo
         raise ZooError(T_("{name} is empty", name=name))
     limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=T_("tokenizer file “{name}”", name=name))
     if kind == "auto":
-        kind = detect_kind(name, data)  # type: ignore[assignment]
+        kind = detect_kind(name, data)
     digest = sha256_hex(data)
     uid = f"user:{name}"
     if kind == "tiktoken":
@@ -450,7 +451,7 @@ def _fetch(url: str, timeout: float, max_bytes: int | None = None) -> bytes:
                 if len(data) > cap:
                     raise too_big(None)
                 box["data"] = data
-        except BaseException as exc:  # handed to the caller below
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below, re-raised in its thread
             box["error"] = exc
 
     worker = threading.Thread(target=run, daemon=True)
