@@ -11,7 +11,8 @@ import streamlit as st
 
 from core.assets import ALGOS, sample_lines
 from core.models import unigram, wordpiece
-from core.render import render_encoding, text_direction, text_lines_html
+from core.render import render_encoding, text_lines_html
+from core.text.bidi import text_direction
 from core.tokens import Encoding, Token, tokens_from_char_spans
 from pages._shared import _, esc, learn_lines
 

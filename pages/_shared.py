@@ -47,7 +47,7 @@ from core.i18n import (
 from core.i18n import localize as _localize
 from core.models.bpe import parse_word_table, train_bpe
 from core.render import CSS as TOKEN_CSS
-from core.render import md_code, md_text
+from core.markdown import Md, md_codes, md_escape, md_format  # noqa: F401 - re-exported to pages
 from core.tokens import EncodingStats
 
 #: Longest text the pages analyse (characters). Longer input is cut with a visible notice.
@@ -511,76 +511,6 @@ def _bpe_trace(corpus: str, *, words: str | None, merges: int, unit: str, tie_br
 def esc(text: object) -> str:
     """``text`` escaped for HTML (quotes too): every user string a page writes into HTML goes through this."""
     return html.escape(str(text), quote=True)
-
-
-class Md(str):
-    """Markdown that is safe to render as is: the result of :func:`md_escape` / :func:`md_format`.
-
-    :func:`md_format` inserts an ``Md`` value without escaping it again, so safe pieces compose.
-    """
-
-
-def md_escape(value: object) -> Md:
-    """``value`` as Markdown that shows exactly its text (no link, image, HTML or emphasis).
-
-    Every user string on its way to ``st.markdown``, ``st.caption``, ``st.error`` & co.,
-    a widget label or ``help=`` goes through this or :func:`md_format`
-    (``tests/test_md_sinks.py`` checks the pages).
-    """
-    return value if isinstance(value, Md) else Md(_md_user(value))
-
-
-#: Streamlit turns bare URLs and e-mail addresses in rendered text into live links (after Markdown's
-#: escapes are read), so escaping alone cannot stop them: a WORD JOINER (U+2060, invisible) after the
-#: scheme's colon, after ``www`` and before ``@`` breaks the match and the text still reads the same.
-_BARE_LINK = re.compile(r"(\\:)(?=//)|(?i:(www))(?=\\\.)|(?=\\@)")
-
-
-def _md_user(value: object) -> str:
-    """One user value as Markdown text: escaped (:func:`core.render.md_text`) and never a live link."""
-    return _BARE_LINK.sub(lambda m: (m.group(1) or m.group(2) or "") + "\u2060", md_text(value))
-
-
-_FORMATTER = string.Formatter()
-
-
-def md_format(template: str, **values: Any) -> Md:
-    """A trusted Markdown ``template`` (a literal, or a translated literal) with each ``{name}`` filled
-    with its value shown literally.
-
-    ``{name:spec}`` formats as ``str.format`` does, then escapes; ``{name!c}`` shows the value as a
-    code span; an :class:`Md` value (from this function or :func:`md_escape`) is inserted as is.
-    With no values the template is returned unchanged (a trusted Markdown string held in a variable,
-    e.g. a page's explanation).
-
-    >>> md_format("**{n:,}** tokens in {name} · id {tok!c}", n=1200, name="*x*", tok="a`b")
-    '**1,200** tokens in \\\\*x\\\\* · id ``a`b``'
-    """
-    if not values:
-        return Md(template)
-    out: list[str] = []
-    for literal, field, spec, conversion in _FORMATTER.parse(template):
-        out.append(literal)
-        if field is None:
-            continue
-        value, _used = _FORMATTER.get_field(field, (), values)
-        if isinstance(value, Md) and not spec and conversion is None:
-            out.append(value)
-            continue
-        if conversion == "r":
-            value = repr(value)
-        elif conversion == "s":
-            value = str(value)
-        text = format(value, spec or "")
-        piece = md_code(text) if conversion == "c" else _md_user(text)
-        # a right-to-left sentence (Persian) keeps each left-to-right value in its own bidi island (core.i18n)
-        out.append(isolate(piece) if isinstance(template, RtlTemplate) else piece)
-    return Md("".join(out))
-
-
-def md_codes(values: Any, sep: str = " ") -> Md:
-    """Each of ``values`` as a code span (shown literally), joined by ``sep``."""
-    return Md(sep.join(md_code(v) for v in values))
 
 
 def show_tokens(html_text: str) -> None:

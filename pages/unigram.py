@@ -8,7 +8,8 @@ import streamlit as st
 from core.analysis.inspect import chip_links
 from core.i18n import N_
 from core.models import unigram as ug
-from core.render import render_pieces, text_direction
+from core.render import render_pieces
+from core.text.bidi import text_direction
 from pages._algos import html_table, inject_css, trained_unigram
 from pages._charts import Arc, lattice_chart
 from pages._shared import (

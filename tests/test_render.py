@@ -17,9 +17,9 @@ from core.render import (
     render_encoding,
     render_pieces,
     standalone_page,
-    text_direction,
     visible_text,
 )
+from core.text.bidi import text_direction
 from core.tokens import Encoding, tokens_from_char_spans
 
 ALLOWED_TAGS = {"div", "span", "br"}

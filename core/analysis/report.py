@@ -39,7 +39,8 @@ from ..assets import REPO
 from ..i18n import N_, _, localize, ngettext, use_lang
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
-from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
+from ..markdown import md_code, md_text
+from ..render import legend_html, piece_label, render_encoding, standalone_page
 from ..text.units import UNICODE_VERSION
 from .evaluate import INJECTION_PROBES, OUTCOME_LABELS, char_diff, failure_reason, injection_check
 from .inspect import Reason, normalizer_layer
@@ -456,7 +457,7 @@ def _to_html(report: Report) -> str:
 
 
 def _md(value: object) -> str:
-    """A table cell: our own values formatted, every string escaped so it shows as text (:func:`core.render.md_text`)."""
+    """A table cell: our own values formatted, every string escaped so it shows as text (:func:`core.markdown.md_text`)."""
     if value is True or value is False:
         return _("yes") if value else _("NO")
     if isinstance(value, int):
@@ -478,7 +479,7 @@ def to_markdown(report: Report) -> str:
 
     Every value that comes from the input or a tokenizer file (names, file
     names, special-token spellings, reasons quoting the text) goes through
-    :func:`core.render.md_text` or :func:`core.render.md_code`, so a renderer
+    :func:`core.markdown.md_text` or :func:`core.markdown.md_code`, so a renderer
     with raw HTML enabled still shows it as literal text. Written in the report's language.
     """
     with use_lang(report.lang):
