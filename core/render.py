@@ -3,7 +3,7 @@
 Every page (baselines, BPE, WordPiece, pretrained tokenizers, replays) shows
 tokens through these functions, so the look and the safety rules live in one
 place. They return HTML strings; a page puts them on screen with
-``st.html(...)`` (see ``pages/_shared.py``: ``show_tokens``), a test can parse
+``st.html(...)`` (see ``pages/_layout.py``: ``show_tokens``), a test can parse
 them, and an export can wrap them with :func:`standalone_page`.
 
 API
