@@ -85,7 +85,7 @@ def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerV
                 lines = "".join(f'<div class="tl-ev" dir="auto">{_isolate(html.escape(e))}</div>' for e in r.evidence)
                 summary = esc(_("evidence ({count})").format(count=len(r.evidence)))
                 ev = f'<details><summary>{summary}</summary><div class="tl-evidence">{lines}</div></details>'
-            out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{_isolate(html.escape(r.text))}{ev}</li>')
+            out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{_isolate(html.escape(localize(r.text)))}{ev}</li>')
         out.append("</ul></div>")
     out.append("</div>")
     return "".join(out)

@@ -61,7 +61,7 @@ if not chosen:
 
 results, notice = pc.compare(text, chosen)
 if notice:
-    st.warning(md_escape(notice))
+    st.warning(md_escape(localize(notice)))
 
 summary = [[f"<b>{esc(r.name)}</b>", str(len(r.pieces)),
             f'<span class="tl-algo-flag">{len(r.mark_splits)}</span>' if r.mark_splits else "0", esc(_(r.description))]

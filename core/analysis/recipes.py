@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Literal, Sequence
 
-from ..i18n import N_, T_, _, message_of, use_lang
+from ..i18n import N_, T_, message_of, translator
 from ..text import limits
 from ..text.native import fence
 from ..text.units import bytelevel_bytes
@@ -485,8 +485,8 @@ def vocab_note_parts(recipe: Recipe, tok, lines: Iterable[str], requested: int, 
 
 def render_note(parts: Sequence[tuple[str, Sequence[tuple[str, str]]]], lang: str = "en") -> str:
     """The sentences of :func:`vocab_note_parts` in ``lang`` (English by default), joined by spaces."""
-    with use_lang(lang):
-        return " ".join(_(template).format(**dict(values)) for template, values in parts)
+    t = translator(lang)
+    return " ".join(t.gettext(template).format(**dict(values)) for template, values in parts)
 
 
 def vocab_note(recipe: Recipe, tok, lines: Iterable[str], requested: int, obtained: int,  # noqa: ANN001
