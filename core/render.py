@@ -293,14 +293,14 @@ def _codepoint_lines(chars: str, limit: int = 12) -> list[str]:
 
 def token_title(token: Token, index: int, source_text: str | None = None, *, lang: str = DEFAULT_LANG) -> str:
     """Plain-text tooltip in ``lang``: position, id, hex bytes, code points (not yet escaped)."""
-    _ = translator(lang).gettext
-    head = _("token {index}").format(index=index + 1)
+    gettext = translator(lang).gettext
+    head = gettext("token {index}").format(index=index + 1)
     if token.id is not None:
         head += f" · id {token.id}"
     if token.special:
-        head += " · " + _("SPECIAL (control token)")
-    lines = [head, _("bytes ({count}): {hex}").format(count=len(token.data),
-                                                      hex=utf8_hex(token.data) if token.data else _("(none)"))]
+        head += " · " + gettext("SPECIAL (control token)")
+    lines = [head, gettext("bytes ({count}): {hex}").format(count=len(token.data),
+                                                      hex=utf8_hex(token.data) if token.data else gettext("(none)"))]
     valid = True
     try:
         token.data.decode("utf-8")
@@ -309,10 +309,10 @@ def token_title(token: Token, index: int, source_text: str | None = None, *, lan
     if valid:
         chars = token.data.decode("utf-8")
     else:
-        lines.append(_("not valid UTF-8 on its own (part of a character)"))
+        lines.append(gettext("not valid UTF-8 on its own (part of a character)"))
         chars = source_text[token.start : token.end] if source_text is not None else ""
         if chars:
-            lines.append(_("touches:"))
+            lines.append(gettext("touches:"))
     lines.extend(_codepoint_lines(chars))
     return "\n".join(lines)
 
@@ -364,12 +364,12 @@ def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool
     touched = "" if source_text is None or _is_utf8(token.data) else source_text[token.start : token.end]
     title_rest, inner = _chip_parts(token.data, token.id if show_ids else None, token.special, touched,
                                     direction == "rtl", t.lang)
-    _ = t.gettext
+    gettext = t.gettext
     if unknown:
-        title_rest = " · " + html.escape(_("UNKNOWN: the model has no piece for this text (it becomes the unknown "
+        title_rest = " · " + html.escape(gettext("UNKNOWN: the model has no piece for this text (it becomes the unknown "
                                            "token)"), quote=True) + title_rest
         inner = f'<span class="tl-unk-tag" dir="ltr">UNK</span>{inner}'
-    head = html.escape(_("token {index}").format(index=index + 1), quote=True)
+    head = html.escape(gettext("token {index}").format(index=index + 1), quote=True)
     chip = f'<span class="{cls}" dir="{direction}" title="{head}{title_rest}">{inner}</span>'
     href = link(token) if link is not None else None
     if href:  # the chip opens another view (e.g. the word inspector) in the same tab
@@ -692,11 +692,11 @@ def _render_pieces_cached(
 def legend_html(lang: str = DEFAULT_LANG) -> str:
     """A one-line key to the chips and the three separator shapes, in ``lang``."""
     t = translator(lang)
-    _ = t.gettext
+    gettext = t.gettext
     # (babel on Python 3.11 does not look inside f-string fields: the messages are looked up first)
     tok, clean, in_letter, in_cp, part, ws = (html.escape(m) for m in (
-        _("token"), _("clean boundary"), _("cut inside a letter (grapheme cluster)"), _("cut inside a code point"),
-        _("bytes that are not a whole character"), _("space, tab, newline")))
+        gettext("token"), gettext("clean boundary"), gettext("cut inside a letter (grapheme cluster)"), gettext("cut inside a code point"),
+        gettext("bytes that are not a whole character"), gettext("space, tab, newline")))
     return (
         '<div class="tl-legend">'
         f'<span class="tl-tok tl-c0">{tok}</span>'

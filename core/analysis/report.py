@@ -136,24 +136,24 @@ class Report:
 
 
 def _versions(tx: Translator) -> tuple[tuple[str, str], ...]:
-    _ = tx.gettext
+    gettext = tx.gettext
     out = [("python", platform.python_version()), ("unicode (grapheme rules)", UNICODE_VERSION)]
     try:
         commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, timeout=5, check=False).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit = ""
-    out.append(("tokenizer lab", f"git {commit}" if commit else _("unknown revision")))
+    out.append(("tokenizer lab", f"git {commit}" if commit else gettext("unknown revision")))
     for lib in LIBRARIES:
         try:
             out.append((lib, metadata.version(lib)))
         except metadata.PackageNotFoundError:
-            out.append((lib, _("not installed")))
+            out.append((lib, gettext("not installed")))
     return tuple(out)
 
 
 def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool, tx: Translator) -> str:  # noqa: ANN001 - Encoding
-    _ = tx.gettext
+    gettext = tx.gettext
     if ok:
         return "decode(encode(text)) == text"
     decoded = tok.decode(enc.tokens)
@@ -161,33 +161,33 @@ def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool, tx: Translat
     reason = localize(failure_reason(text, decoded), tx)
     if not first:
         return reason
-    return _("{reason}; first difference: {original} -> {decoded}").format(
+    return gettext("{reason}; first difference: {original} -> {decoded}").format(
         reason=reason, original=repr(first.original), decoded=repr(first.decoded))
 
 
 def _specials(tok: PretrainedTokenizer, text: str, tx: Translator) -> SpecialHandling:
-    _ = tx.gettext
+    gettext = tx.gettext
     probe = " ".join(INJECTION_PROBES)
     try:
         results = injection_check(tok, probe, tok.name)
         probes = tuple((r.mode, r.outcome, localize(r.detail, tx)) for r in results)
     except TypeError as exc:  # a tokenizer kind the checker does not know
         probes = (("n/a", "unknown", str(exc)),)
-    return SpecialHandling(tok.entry.specials or _("not stated"), tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
+    return SpecialHandling(tok.entry.specials or gettext("not stated"), tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
 
 
 def _file(tok: PretrainedTokenizer, tx: Translator) -> str:
     """Where the tokenizer file lives, without any path of this machine: the package
     (with its installed version) and the file inside it, or the user file's name."""
-    _ = tx.gettext
+    gettext = tx.gettext
     entry = tok.entry
     if entry.loader == "baseline":
-        return _("built in")
+        return gettext("built in")
     if entry.package:
         try:
             version = metadata.version(entry.package.split(".")[0].replace("_", "-"))
         except metadata.PackageNotFoundError:
-            version = _("not installed")
+            version = gettext("not installed")
         return f"{entry.package} {version}: {entry.file}"
     return Path(entry.file or entry.source).name  # a user file or Hub id: its name only
 
@@ -234,45 +234,45 @@ def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, englis
 def _build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None, d_model: int,
                   label: str | None, parallel_label: str | None, title: str | None,
                   progress: Callable[[int, int, str], None] | None, lang: str) -> Report:
-    _ = translator(lang).gettext
+    gettext = translator(lang).gettext
     if not text.strip():
-        raise ReportError(_("the text is empty"))
+        raise ReportError(gettext("the text is empty"))
     if len(text) > MAX_REPORT_CHARS:
-        raise ReportError(_("the text is {count} code points; a report takes at most {limit}").format(
+        raise ReportError(gettext("the text is {count} code points; a report takes at most {limit}").format(
             count=f"{len(text):,}", limit=f"{MAX_REPORT_CHARS:,}"))
     if not tokenizers:
-        raise ReportError(_("choose at least one tokenizer"))
+        raise ReportError(gettext("choose at least one tokenizer"))
     if d_model <= 0:
-        raise ReportError(_("d_model must be a positive number"))
+        raise ReportError(gettext("d_model must be a positive number"))
     if english is not None and not english.strip():
         english = None
     steps = len(tokenizers) + 1
 
     def section(k: int, t: PretrainedTokenizer) -> TokenizerReport:
         if progress is not None:
-            progress(k, steps, _("encoding with {tokenizer} ({index} of {total})").format(
+            progress(k, steps, gettext("encoding with {tokenizer} ({index} of {total})").format(
                 tokenizer=getattr(t, "id", t), index=k + 1, total=len(tokenizers)))
         return tokenizer_section(t, text, english=english, d_model=d_model, lang=lang)
 
     sections = tuple(section(k, t) for k, t in enumerate(tokenizers))
     if progress is not None:
-        progress(len(tokenizers), steps, _("checking normalization forms"))
+        progress(len(tokenizers), steps, gettext("checking normalization forms"))
     forms = []
     words = list(dict.fromkeys(text.split()))
     for form in ("NFKC", "bert-uncased"):
         fn = make_normalizer(form).normalize_str
         changed = [w for w in words if fn(w) != w]  # each distinct word once: fast on a whole file
         res = normalize_with(" ".join(changed[:500]), fn, form)
-        note = _("{count} of {total} distinct words change.").format(
+        note = gettext("{count} of {total} distinct words change.").format(
             count=f"{len(changed):,}", total=f"{len(words):,}") if changed else ""
         forms.append((form, tuple(Reason(w.kind, localize(w.message, translator(lang)), w.examples)
                                   for w in res.warnings), note))
     data = text.encode("utf-8")
     return Report(
-        title=title or _("Tokenizer checkpoint report"), created=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        label=label or _("pasted text"), lang=lang,
+        title=title or gettext("Tokenizer checkpoint report"), created=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        label=label or gettext("pasted text"), lang=lang,
         chars=len(text), words=len(text.split()), bytes=len(data), text_sha256=hashlib.sha256(data).hexdigest(),
-        parallel_label=(parallel_label or _("English text")) if english is not None else None, d_model=d_model,
+        parallel_label=(parallel_label or gettext("English text")) if english is not None else None, d_model=d_model,
         tokenizers=sections, text_normalization=tuple(forms), versions=_versions(translator(lang)),
     )  # fmt: skip
 
@@ -296,7 +296,7 @@ def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Repo
     replaced by the whole-file figures; the detail sections stay those of
     the first part, and :attr:`Report.sample_note` says so.
     """
-    _, ngettext = translator(report.lang).gettext, translator(report.lang).ngettext
+    gettext, ngettext = translator(report.lang).gettext, translator(report.lang).ngettext
     sections = []
     for t in report.tokenizers:
         c = whole.counts[t.summary.tokenizer]
@@ -316,7 +316,7 @@ def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Repo
                               "decode(encode(text)) != text in {count} chunks of the file, beyond the first part shown "
                               "here", c.round_trip_failures).format(count=f"{c.round_trip_failures:,}")
         sections.append(replace(t, summary=summary, english_tokens=english, premium=premium, round_trip=detail))
-    note = _("The figures cover the whole file ({total} characters); token chips, normalization, special-token and "
+    note = gettext("The figures cover the whole file ({total} characters); token chips, normalization, special-token and "
              "round-trip details are shown for its first {shown} characters.").format(
         total=f"{whole.chars:,}", shown=f"{sample_chars:,}")
     return replace(report, chars=whole.chars, words=whole.words, bytes=whole.bytes, text_sha256=whole.sha256,
@@ -354,9 +354,9 @@ _COLUMNS = (N_("tokenizer"), N_("tokens"), N_("tokens/word"), N_("chars/token"),
 
 
 def _cell(key: str, value: object, tx: Translator) -> str:
-    _ = tx.gettext
+    gettext = tx.gettext
     if isinstance(value, bool):
-        yes_no = _("yes") if value else _("NO")
+        yes_no = gettext("yes") if value else gettext("NO")
         return f'<td class="{"ok" if value else "bad"}">{_e(yes_no)}</td>'
     if isinstance(value, int) and key in _NUMERIC:
         return f'<td class="num">{value:,}</td>'
@@ -365,19 +365,19 @@ def _cell(key: str, value: object, tx: Translator) -> str:
 
 
 def _table_html(rows: list[dict[str, object]], tx: Translator) -> str:
-    _ = tx.gettext
+    gettext = tx.gettext
     if not rows:
         return ""
     keys = list(rows[0])
-    head = "".join(f"<th>{_e(_(k))}</th>" for k in keys)
+    head = "".join(f"<th>{_e(gettext(k))}</th>" for k in keys)
     body = "".join("<tr>" + "".join(_cell(k, r.get(k, ""), tx) for k in keys) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _reasons_html(reasons: Sequence[Reason], tx: Translator) -> str:
-    _ = tx.gettext
+    gettext = tx.gettext
     if not reasons:
-        return "<p>" + _e(_("none")) + "</p>"
+        return "<p>" + _e(gettext("none")) + "</p>"
     items = []
     for r in reasons:
         ex = f"<br><small>{_e('; '.join(r.evidence[:6]))}</small>" if r.evidence else ""
@@ -405,37 +405,37 @@ def to_html(report: Report) -> str:
     """The report as one self-contained HTML document (inline CSS, no external requests), in its language."""
     r = report
     tx = translator(r.lang)
-    _ = tx.gettext
+    gettext = tx.gettext
     # the messages are looked up outside f-string fields (babel's extractor does not see inside them)
     out = [f"<style>{_REPORT_CSS}</style>", f"<h1>{_e(r.title)}</h1>",
            "<p>" + _e(_head_line(r, tx)).replace(_e(r.text_sha256), f"<code>{_e(r.text_sha256)}</code>") + "</p>"]
     if r.sample_note:
         out.append(f"<p><b>{_e(r.sample_note)}</b></p>")
     if r.parallel_label:
-        out.append("<p>" + _e(_("Premium: tokens of the text divided by tokens of its English version ({label}), same "
+        out.append("<p>" + _e(gettext("Premium: tokens of the text divided by tokens of its English version ({label}), same "
                                "tokenizer (Petrov et al. 2023).").format(label=r.parallel_label)) + "</p>")
-    summary_note = _("Embedding parameters at d_model = {d_model} (vocabulary × d_model).").format(d_model=f"{r.d_model:,}")
-    out.append("<h2>" + _e(_("Summary")) + f"</h2><p>{_e(summary_note)}</p>")
+    summary_note = gettext("Embedding parameters at d_model = {d_model} (vocabulary × d_model).").format(d_model=f"{r.d_model:,}")
+    out.append("<h2>" + _e(gettext("Summary")) + f"</h2><p>{_e(summary_note)}</p>")
     out.append(_table_html([t.row for t in r.tokenizers], tx))
-    out.append("<p>" + _e(_("cut% = share of token boundaries inside a letter (grapheme cluster); bad% = share of "
+    out.append("<p>" + _e(gettext("cut% = share of token boundaries inside a letter (grapheme cluster); bad% = share of "
                            "tokens that are not valid UTF-8 on their own; figures are computed by the same functions "
                            "as the app's compare page.")) + "</p>")
-    out.append("<h2>" + _e(_("Tokenizers")) + "</h2>" + legend_html(r.lang))
-    h_norm, h_special, h_round = _e(_("Normalization")), _e(_("Special tokens")), _e(_("Round trip:"))
+    out.append("<h2>" + _e(gettext("Tokenizers")) + "</h2>" + legend_html(r.lang))
+    h_norm, h_special, h_round = _e(gettext("Normalization")), _e(gettext("Special tokens")), _e(gettext("Round trip:"))
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
-        probe_rows = [{"mode": _(m), "outcome": _(OUTCOME_LABELS.get(o, o)), "detail": d} for m, o, d in sp.probes]
-        found = ", ".join(sp.found_in_text) if sp.found_in_text else _("none")
-        about = _("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
-            algorithm=_(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=localize(t.source, tx),
+        probe_rows = [{"mode": gettext(m), "outcome": gettext(OUTCOME_LABELS.get(o, o)), "detail": d} for m, o, d in sp.probes]
+        found = ", ".join(sp.found_in_text) if sp.found_in_text else gettext("none")
+        about = gettext("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
+            algorithm=gettext(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=localize(t.source, tx),
             sha="\x00S\x00")
         about = _e(about).replace("\x00F\x00", f"<code>{_e(t.file)}</code>").replace(
             "\x00S\x00", f"<code>{_e(t.sha256 or 'n/a')}</code>")
-        policy = _("{policy}. Spelled in the text: {found}.").format(policy=localize(sp.policy, tx), found=found)
-        probe = _e(_("Probe {probe}:").format(probe="\x00P\x00")).replace(
+        policy = gettext("{policy}. Spelled in the text: {found}.").format(policy=localize(sp.policy, tx), found=found)
+        probe = _e(gettext("Probe {probe}:").format(probe="\x00P\x00")).replace(
             "\x00P\x00", f"<code>{_e(' '.join(INJECTION_PROBES))}</code>")
-        chips_head = _("Tokens (first {shown} of {total})").format(shown=f"{min(REPORT_CHIPS, s.tokens):,}",
+        chips_head = gettext("Tokens (first {shown} of {total})").format(shown=f"{min(REPORT_CHIPS, s.tokens):,}",
                                                                    total=f"{s.tokens:,}")
         out.append(
             f'<section data-tokenizer="{_e(s.tokenizer)}"><h3>{_e(s.name)}</h3>'
@@ -447,12 +447,12 @@ def to_html(report: Report) -> str:
             f"<p>{probe}</p>{_table_html(probe_rows, tx)}"
             f"<h4>{_e(chips_head)}</h4>{t.chips_html}</section>"
         )
-    out.append("<section><h2>" + _e(_("If a pipeline normalizes this text")) + "</h2>")
-    nothing = "<p>" + _e(_("no losses or changes flagged")) + "</p>"
+    out.append("<section><h2>" + _e(gettext("If a pipeline normalizes this text")) + "</h2>")
+    nothing = "<p>" + _e(gettext("no losses or changes flagged")) + "</p>"
     for form, warnings, notice in r.text_normalization:
         note = f" <small>{_e(notice)}</small>" if notice else ""
         out.append(f"<h4>{_e(form)}</h4>{note}" + (_reasons_html(warnings, tx) if warnings else nothing))
-    out.append("</section><section><h2>" + _e(_("Versions")) + "</h2>")
+    out.append("</section><section><h2>" + _e(gettext("Versions")) + "</h2>")
     out.append(_table_html([{"component": k, "version": v} for k, v in r.versions], tx))
     out.append("</section>")
     return standalone_page("".join(out), r.title, lang=r.lang)
@@ -465,20 +465,20 @@ def to_html(report: Report) -> str:
 
 def _md(value: object, tx: Translator) -> str:
     """A table cell: our own values formatted, every string escaped so it shows as text (:func:`core.markdown.md_text`)."""
-    _ = tx.gettext
+    gettext = tx.gettext
     if value is True or value is False:
-        return _("yes") if value else _("NO")
+        return gettext("yes") if value else gettext("NO")
     if isinstance(value, int):
         return f"{value:,}"
     return str(value) if isinstance(value, float) else md_text(value)
 
 
 def _table_md(rows: list[dict[str, object]], tx: Translator) -> list[str]:
-    _ = tx.gettext
+    gettext = tx.gettext
     if not rows:
         return []
     keys = list(rows[0])
-    lines = ["| " + " | ".join(_md(_(k), tx) for k in keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
+    lines = ["| " + " | ".join(_md(gettext(k), tx) for k in keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
     lines += ["| " + " | ".join(_md(row.get(k, ""), tx) for k in keys) + " |" for row in rows]
     return lines + [""]
 
@@ -506,40 +506,40 @@ def _md_fill(template: str, **values: str) -> str:
 def _to_markdown(report: Report) -> str:
     r, t_ = report, md_text
     tx = translator(r.lang)
-    _ = tx.gettext
+    gettext = tx.gettext
     out = [f"# {t_(r.title)}", "",
-           _md_fill(_("Created {created} · input: {label} · {chars} characters · {words} words · {bytes} bytes · sha256 "
+           _md_fill(gettext("Created {created} · input: {label} · {chars} characters · {words} words · {bytes} bytes · sha256 "
                       "{sha}"), created=t_(r.created), label=t_(r.label), chars=f"{r.chars:,}", words=f"{r.words:,}",
                     bytes=f"{r.bytes:,}", sha=md_code(r.text_sha256)), ""]
     if r.sample_note:
         out += [f"**{t_(r.sample_note)}**", ""]
     if r.parallel_label:
-        out += [_md_fill(_("Premium: tokens of the text divided by tokens of its English version ({label})."),
+        out += [_md_fill(gettext("Premium: tokens of the text divided by tokens of its English version ({label})."),
                          label=t_(r.parallel_label)), ""]
-    out += ["## " + t_(_("Summary")), "",
-            _md_fill(_("Embedding parameters at d_model = {d_model}."), d_model=f"{r.d_model:,}"), ""]
+    out += ["## " + t_(gettext("Summary")), "",
+            _md_fill(gettext("Embedding parameters at d_model = {d_model}."), d_model=f"{r.d_model:,}"), ""]
     out += _table_md([t.row for t in r.tokenizers], tx)
-    out += ["## " + t_(_("Tokenizers")), ""]
+    out += ["## " + t_(gettext("Tokenizers")), ""]
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
         out += [f"### {t_(s.name)}", "",
-                _md_fill(_("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
-                         algorithm=t_(_(t.algorithm)), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
+                _md_fill(gettext("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
+                         algorithm=t_(gettext(t.algorithm)), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
                          source=t_(localize(t.source, tx)), sha=md_code(t.sha256 or "n/a")), "",
                 f"**{t_(_tokens_line(t, tx))}**", "",
-                t_(_("Round trip:")) + " " + t_(t.round_trip), "", t_(_("Normalization")) + ":", ""]
+                t_(gettext("Round trip:")) + " " + t_(t.round_trip), "", t_(gettext("Normalization")) + ":", ""]
         out += [f"- {t_(x.text)}" for x in t.normalization] + [""]
-        found = ", ".join(md_code(x) for x in sp.found_in_text) or t_(_("none"))
-        out += [_md_fill(_("Special tokens: {policy}. Spelled in the text: {found}."), policy=t_(localize(sp.policy, tx)),
+        found = ", ".join(md_code(x) for x in sp.found_in_text) or t_(gettext("none"))
+        out += [_md_fill(gettext("Special tokens: {policy}. Spelled in the text: {found}."), policy=t_(localize(sp.policy, tx)),
                          found=found), ""]
-        out += _table_md([{"mode": _(m), "outcome": _(OUTCOME_LABELS.get(o, o)), "detail": d}
+        out += _table_md([{"mode": gettext(m), "outcome": gettext(OUTCOME_LABELS.get(o, o)), "detail": d}
                           for m, o, d in sp.probes], tx)
-        out += [_md_fill(_("First tokens: {tokens}"), tokens=md_code(" | ".join(t.first_tokens))), ""]
-    out += ["## " + t_(_("If a pipeline normalizes this text")), ""]
-    nothing = "- " + t_(_("no losses or changes flagged"))
+        out += [_md_fill(gettext("First tokens: {tokens}"), tokens=md_code(" | ".join(t.first_tokens))), ""]
+    out += ["## " + t_(gettext("If a pipeline normalizes this text")), ""]
+    nothing = "- " + t_(gettext("no losses or changes flagged"))
     for form, warnings, notice in r.text_normalization:
         out += [f"### {t_(form)}", ""] + ([t_(notice), ""] if notice else [])
         out += ([f"- {t_(w.text)}" for w in warnings] if warnings else [nothing]) + [""]
-    out += ["## " + t_(_("Versions")), ""] + _table_md([{"component": k, "version": v} for k, v in r.versions], tx)
+    out += ["## " + t_(gettext("Versions")), ""] + _table_md([{"component": k, "version": v} for k, v in r.versions], tx)
     return "\n".join(out)
