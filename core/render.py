@@ -326,7 +326,7 @@ def _sep_html(kind: BoundaryKind, t: Translator) -> str:
 
 
 #: Longest token (bytes) whose chip parts are cached: a cache of 65,536 entries stays a few MB even when
-#: hostile input makes every token a new long word (issue 16: caches keyed on user input are bounded).
+#: hostile input makes every token a new long word (a cache keyed on user input is bounded, or input can fill memory).
 MAX_CACHED_TOKEN_BYTES = 64
 
 

@@ -165,7 +165,7 @@ def add_session_tokenizer(tok: PretrainedTokenizer, file_bytes: int = 0) -> None
     _session_costs()[tok.id] = cost
 
 
-# -- Session tokenizer budget (issue 16: uploads and trained tokenizers per session are capped) --------------
+# -- Session tokenizer budget (uploads and trained tokenizers per session are capped: memory is shared) ------
 #: Session state key of the estimated memory of each session tokenizer (id -> bytes).
 SESSION_COST_KEY = "session_tokenizer_bytes"
 

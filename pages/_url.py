@@ -30,7 +30,7 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     last wrote (a chip or example link was followed, see :data:`NAV_SCRIPT`);
     otherwise the widget stays the source of truth.
 
-    A URL value is never trusted (issue 16): one that does not cast or is not
+    A URL value is never trusted (anyone can write a link): one that does not cast or is not
     in ``choices`` is refused, a number outside ``lo``..``hi`` is clamped (and
     snapped to ``lo`` + a multiple of ``step``), text is cut to ``max_len``
     characters, and unknown items of a comma list are dropped; each time with

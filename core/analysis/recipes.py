@@ -125,7 +125,8 @@ class Recipe:
         raise RecipeError(T_("recipe {name} has no builder", name=repr(self.name)))  # pragma: no cover - RECIPES is closed
 
 
-#: Why the WordPiece and Unigram recipes are not reproducible across processes (issue 16): checked by
+#: Why the WordPiece and Unigram recipes are not reproducible across processes (said on screen, so a second run
+#: differing is not taken for a bug): checked by
 #: training the same corpus in fresh processes (tests/test_train_determinism.py).
 NOT_DETERMINISTIC_WHY = N_(
     "The tokenizers library keeps the corpus's words in a hash map whose order is randomised per process "
