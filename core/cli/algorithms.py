@@ -221,7 +221,7 @@ def _pretokenize(args: argparse.Namespace) -> dict[str, Any]:
                 "pieces": [{"text": p.text, "start": p.start, "end": p.end} for p in r.pieces],
                 "mark_splits": [{"offset": m.offset, "base": m.base, "mark": m.mark, "label": m.label}
                                 for m in r.mark_splits],
-                # where the model's regex engine (older tables) cuts otherwise than Unicode 17.0: the model saw those cuts
+                # where the model's regex engine (older tables) cuts otherwise than Unicode 17.0 (the model saw them)
                 "engine_notes": [{"offset": n.offset, "message": n.message} for n in r.engine_notes],
             }
             for r in results

@@ -430,7 +430,7 @@ def apply_rules(text: str, rules: Sequence[Rule], *, nfc: bool = True) -> Normal
     from ..text.native import NativeError, fenced
 
     try:
-        with fenced(T_("the rules")):  # a rule the regex engine gives up on panics in Rust: one error, not a dead server
+        with fenced(T_("the rules")):  # a rule the regex engine gives up on panics in Rust: one error, not a crash
             return normalize_with(text, build_rules(rules, nfc=nfc).normalize_str, "rules")
     except NativeError as exc:
         raise RuleError(message_of(exc)) from None
