@@ -30,33 +30,10 @@ def _app_css() -> str:
 #: With a right-to-left language the whole app is laid out right to left; code points, hex bytes, ids,
 #: code and tokenizer names stay left to right in their own bidi islands; token lines keep the
 #: direction core.render gives each of them.
-RTL_CSS = """
-.stApp, [data-testid="stSidebar"], [data-testid="stMain"], .stMainBlockContainer {direction: rtl}
-.stMarkdown, .stCaption, h1, h2, h3, h4, h5, label, [data-testid="stAlert"], [data-testid="stExpander"] summary,
-[data-testid="stSidebarNav"] span, .stMultiSelect, .stSelectbox, .tl-chart-title, .tl-chart-legend, .tl-legend,
-.tl-reasons, .tl-verdict, table {text-align: right}
-.tl-reasons ul {margin: .1rem 1rem .5rem 0 !important}
-code, pre, .tl-hex, .tl-hexrun, .tl-ltr, [data-testid="stCode"], .tl-id {direction: ltr; unicode-bidi: isolate}
-textarea, input {unicode-bidi: plaintext}
-[data-testid="stSlider"] {direction: ltr}
-"""
+RTL_CSS = (ASSETS / "rtl.css").read_text(encoding="utf-8")
 
-
-CLASSROOM_CSS = """
-.stMainBlockContainer{padding-top:2.2rem !important;padding-bottom:2rem !important}
-h1{font-size:2.2rem !important;padding-bottom:.2rem !important}
-.tl-tokens{font-size:2.1rem !important;line-height:2.3}
-.tl-words .tl-tokens,.tl-pairs .tl-tokens,.tl-enc-steps .tl-tokens,.tl-watch .tl-tokens{font-size:1.7rem !important;line-height:1.9}
-.tl-legend{font-size:1.1rem}
-.stMarkdown p, .stCaption, label p, [data-testid="stExpander"] summary p {font-size:1.25rem !important}
-.stButton button p, .stButton button div{font-size:1.25rem !important;white-space:nowrap}
-.stTextArea textarea, .stTextInput input, .stNumberInput input, [data-baseweb="select"] div{font-size:1.3rem !important}
-.tl-watch{font-size:1.6rem !important}
-.tl-words td,.tl-words th,.tl-pairs td,.tl-pairs th,.tl-algo-table td,.tl-algo-table th{font-size:1.3rem}
-.tl-chart-title,.tl-chart-legend{font-size:1.2rem !important}
-.tl-sep-g{width:1.1em !important}
-.tl-sep-cp{width:1.4em !important}
-"""
+#: Classroom (projector) display: bigger token text, chips and labels.
+CLASSROOM_CSS = (ASSETS / "classroom.css").read_text(encoding="utf-8")
 
 
 def page_header(title: str, why: str) -> None:
