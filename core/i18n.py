@@ -237,6 +237,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 # ---------------------------------------------------------------------------
 
 
+class Verbatim(str):
+    """A value a :class:`Message` writes exactly as given: no native digits, no bidi isolate. For figures a
+    sentence has always shown as plain text (the normalization warnings' counts), so making the sentence a
+    Message does not change what it shows."""
+
+
 class _ValueFormatter(string.Formatter):
     """Fills a template's fields for one :class:`Translator`: a nested :class:`Message` in that language, whole
     numbers in its digits (``{n:,}`` with its grouping), and for a right-to-left language every value that holds
@@ -246,6 +252,8 @@ class _ValueFormatter(string.Formatter):
         self.t = t
 
     def format_field(self, value: object, format_spec: str) -> str:
+        if isinstance(value, Verbatim):
+            return format(str(value), format_spec)
         english = self.t.lang == DEFAULT_LANG
         if isinstance(value, Message):
             text = value.translated(self.t)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Sequence
 
-from ..i18n import N_, T_, Message, Tn_, message_of
+from ..i18n import N_, T_, Message, Tn_, Verbatim, message_of
 from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
 
@@ -291,24 +291,24 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tu
                 compat.setdefault(tag, []).append(f"{ch} ({codepoint_info(ch).hex}) -> {unicodedata.normalize('NFKC', ch)!r}")
         if c.before.lower() == c.after and c.before != c.after:
             lowered += 1
-    # the sentences are Messages (a page shows them in its reader's language); counts are passed as text so they
-    # keep Western digits, as they always have here; kinds and examples do not change
+    # the sentences are Messages (a page shows them in its reader's language); counts are Verbatim: plain Western
+    # digits, as they have always been shown here; kinds and examples do not change
     if removed:
         out.append(Warning("marks-removed", Tn_(
             "{count} letter lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
             "changes the word (the uncased-BERT trap).",
             "{count} letters lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
-            "changes the word (the uncased-BERT trap).", len(removed), count=str(len(removed))), tuple(removed[:12])))
+            "changes the word (the uncased-BERT trap).", len(removed), count=Verbatim(len(removed))), tuple(removed[:12])))
     for tag, ex in compat.items():
         what = T_(_COMPAT_WORDS[tag]) if tag in _COMPAT_WORDS else T_("a character is replaced by a look-alike")
         out.append(Warning("compatibility", T_("Compatibility mapping: {what}; the meaning can change.", what=what),
                            tuple(dict.fromkeys(ex))[:12]))
     if lowered:
         out.append(Warning("lowercased", Tn_("{count} character was lowercased.",
-                                             "{count} characters were lowercased.", lowered, count=str(lowered))))
+                                             "{count} characters were lowercased.", lowered, count=Verbatim(lowered))))
     for ch, name in ((ZWJ, "ZERO WIDTH JOINER (U+200D)"), (ZWNJ, "ZERO WIDTH NON-JOINER (U+200C)")):
         if ch in before:
-            count = str(before.count(ch))
+            count = Verbatim(before.count(ch))
             message = (T_("The text contains {count} {name}, kept here. No normalization form unifies text written "
                           "with and without it, so look-alike words can get different tokens.", count=count, name=name)
                        if ch in after else
@@ -328,8 +328,8 @@ def normalize_with(text: str, norm, name: str) -> NormalizeResult:
     """Normalize with any callable ``str -> str`` (for example a ``normalize_str``)."""
     notices: list[Message] = []
     if len(text) > MAX_CHARS:
-        notices.append(T_("Only the first {shown} of {total} characters are shown.", shown=str(MAX_CHARS),
-                          total=str(len(text))))
+        notices.append(T_("Only the first {shown} of {total} characters are shown.", shown=Verbatim(MAX_CHARS),
+                          total=Verbatim(len(text))))
         text = text[:MAX_CHARS]
     after = norm(text)
     clusters, how = align(text, after, norm)
