@@ -37,9 +37,9 @@ from typing import Any, Callable, Sequence
 
 from ..assets import REPO
 from ..i18n import N_, Translator, localize, translator, use_lang
+from ..markdown import md_code, md_text
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
-from ..markdown import md_code, md_text
 from ..render import legend_html, piece_label, render_encoding, standalone_page
 from ..text.units import UNICODE_VERSION
 from .evaluate import INJECTION_PROBES, OUTCOME_LABELS, char_diff, failure_reason, injection_check
