@@ -10,7 +10,7 @@ minute: open Paste and see, open the BPE stepper, press Next five times
 
 Why this client and not browsers: a Chromium tab costs 100-300 MB and a
 core's worth of layout per rerun, so 30 of them on this 2-core machine
-would measure the browsers (the issue's 20-session run found "the browsers
+would measure the browsers (an earlier 20-session browser run found "the browsers
 on the same 2 cores caused most of the latency"). A protobuf websocket
 client costs the server exactly what a browser costs it (the same script
 runs, the same messages are built and sent) and almost nothing itself.

@@ -10,7 +10,7 @@
    result computed) and a rerun (loaded tokenizers kept by the engine), for
    the old four and for eight shelf tokenizers; RSS of the process after.
 3. Token counts of every entry on the five-language sample (first row of
-   ``assets/parallel.tsv``) and on the issue's Bangla sentence.
+   ``assets/parallel.tsv``) and on the Bangla sentence the shelf was chosen on.
 
 Run: ``python bench/shelf.py`` (needs ``python -m core zoo install`` first). Prints JSON.
 """

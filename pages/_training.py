@@ -17,8 +17,10 @@ from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.analysis import roundtrip as RT
 from core.assets import BUNDLED_CORPUS
+from core.markdown import md_format
 from core.render import visible_text
-from pages._shared import _, esc, localize, md_format
+from pages._lang import _, localize
+from pages._layout import esc
 
 #: Longest corpus the page trains on (characters); larger ones are refused with this limit named.
 MAX_TRAIN_CHARS = 2_000_000

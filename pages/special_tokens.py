@@ -9,23 +9,13 @@ from core.analysis import padding as PAD
 from core.analysis import recipes as R
 from core.analysis import roundtrip as RT
 from core.i18n import N_
+from core.markdown import md_escape, md_format
 from core.tokens import Tokenizer
-from pages._shared import (
-    MAX_UPLOAD_MB,
-    _,
-    decode_upload,
-    esc,
-    localize,
-    md_escape,
-    md_format,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    text_input,
-    url_text,
-)
+from pages._lang import _, localize, num
+from pages._layout import esc, page_header
+from pages._text_input import MAX_UPLOAD_MB, decode_upload, text_input
 from pages._training import DIFF_CSS, bundled_trained, diff_html
+from pages._url import qp_init, qp_sync, url_text
 
 TRAINED_SIZE = 2000
 #: Tokenizers trained here (on the bundled corpus at 2,000) and pretrained zoo ids offered on this page.

@@ -237,7 +237,7 @@ def scenario_uploads(uploader: str) -> list[dict[str, Any]]:
     return steps
 
 
-def scenario_urls(page: str) -> list[dict[str, Any]]:
+def scenario_links(page: str) -> list[dict[str, Any]]:
     """Every URL parameter at once set to each garbage value, in a fresh session each time."""
     steps = []
     for value in GARBAGE_VALUES:
@@ -258,7 +258,7 @@ def scenario_pastes(page: str) -> list[dict[str, Any]]:
 
 
 SCENARIOS = {"panic-upload": scenario_panic_upload, "rules": scenario_rule_patterns, "uploads": scenario_uploads,
-             "urls": scenario_urls, "pastes": scenario_pastes}
+             "urls": scenario_links, "pastes": scenario_pastes}
 
 
 # ---------------------------------------------------------------------------

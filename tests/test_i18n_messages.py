@@ -318,11 +318,14 @@ def test_wordpiece_notes_and_the_unk_reason_are_translated():
 
 def test_upload_errors_of_wordpiece_unigram_and_compare_are_translated(monkeypatch):
     """zoo / loader / upload errors that reach the UI (issue 15 item 2), with the English kept in ``str(exc)``."""
-    import pages._shared as shared
+    import pages._controls
+    import pages._lang
+    import pages._url
 
     # AppTest calls the widgets' format_func (translated labels) from the test's thread, where there is no session
     # language: give that thread the page's language, so a rerun finds the labels it drew
-    monkeypatch.setattr(shared, "current_lang", lambda: "bn")
+    for module in (pages._lang, pages._controls, pages._url):
+        monkeypatch.setattr(module, "current_lang", lambda: "bn")
     from core.models import unigram as ug
     from core.models import wordpiece as wp
     from core.pretrained import zoo

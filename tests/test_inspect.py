@@ -21,7 +21,7 @@ from core.pipeline.pattern import regex_pieces, split_alternatives
 from core.pipeline.pretokenize import PATTERNS, pretokenize
 from core.pretrained import zoo
 from core.pretrained.replay import replay, split_pieces
-from pages._urls import chip_links
+from pages._links import chip_links
 
 WORD = "রাজশাহী"
 

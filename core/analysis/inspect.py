@@ -732,7 +732,7 @@ def inspect_word(text: str, tokenizers: Sequence[PretrainedTokenizer], *, transl
 
 
 # ---------------------------------------------------------------------------
-# The word around a position (pages/_urls.py turns it into a link to the inspector)
+# The word around a position (pages/_links.py turns it into a link to the inspector)
 # ---------------------------------------------------------------------------
 
 _WORD = regex.compile(r"[\p{L}\p{M}\p{N}\u200c\u200d'’ʻʼ]+")

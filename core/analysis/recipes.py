@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Iterable, Literal, Sequence
 
-from ..i18n import N_, T_, _, message_of, use_lang
+from ..i18n import N_, T_, message_of, translator
 from ..text import limits
 from ..text.native import fence
 from ..text.units import bytelevel_bytes
@@ -125,7 +125,8 @@ class Recipe:
         raise RecipeError(T_("recipe {name} has no builder", name=repr(self.name)))  # pragma: no cover - RECIPES is closed
 
 
-#: Why the WordPiece and Unigram recipes are not reproducible across processes (issue 16): checked by
+#: Why the WordPiece and Unigram recipes are not reproducible across processes (said on screen, so a second run
+#: differing is not taken for a bug): checked by
 #: training the same corpus in fresh processes (tests/test_train_determinism.py).
 NOT_DETERMINISTIC_WHY = N_(
     "The tokenizers library keeps the corpus's words in a hash map whose order is randomised per process "
@@ -496,8 +497,8 @@ def vocab_note_parts(recipe: Recipe, tok, lines: Iterable[str], requested: int, 
 
 def render_note(parts: Sequence[tuple[str, Sequence[tuple[str, str]]]], lang: str = "en") -> str:
     """The sentences of :func:`vocab_note_parts` in ``lang`` (English by default), joined by spaces."""
-    with use_lang(lang):
-        return " ".join(_(template).format(**dict(values)) for template, values in parts)
+    t = translator(lang)
+    return " ".join(t.gettext(template).format(**dict(values)) for template, values in parts)
 
 
 def vocab_note(recipe: Recipe, tok, lines: Iterable[str], requested: int, obtained: int,  # noqa: ANN001

@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, func: Callable[[argparse.Namespace], Any]) -> int:
     try:
-        # a native library's panic is one line too (issue 16), without Rust's own report above it
+        # a native library's panic is one line too (bad input is an error, not a crash), without Rust's report above it
         with hushed_panic_reports(), fenced(args.command):
             result = func(args)
     except BrokenPipeError:  # streamed output piped into `head`

@@ -146,7 +146,7 @@ def _replay(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "steps": [{"rank": s.rank, "pieces_hex": [utf8_hex(p) for p in s.pieces]} for s in r.steps()],
         "final_ids": r.final_ids,
-        # where tiktoken's engine (older Unicode tables) cuts otherwise than Unicode 17.0 would (issue 12)
+        # where tiktoken's engine (older Unicode tables) cuts otherwise than Unicode 17.0: the model saw those cuts
         "notes": [{"piece": k, "offset": n.offset, "message": n.message} for k, n in r.piece_notes()],
     }
 

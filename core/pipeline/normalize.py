@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..i18n import N_, T_, _, message_of, ngettext
+from ..i18n import N_, T_, Message, Tn_, Verbatim, message_of
 from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
 
@@ -294,47 +294,54 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tu
                 compat.setdefault(tag, []).append(f"{ch} ({codepoint_info(ch).hex}) -> {unicodedata.normalize('NFKC', ch)!r}")
         if c.before.lower() == c.after and c.before != c.after:
             lowered += 1
-    # the sentences are in the current language (core.i18n.use_lang); kinds and examples do not change
+    # the sentences are Messages (a page shows them in its reader's language); counts are Verbatim: plain Western
+    # digits, as they have always been shown here; kinds and examples do not change
     if removed:
-        out.append(Warning("marks-removed", ngettext(
+        out.append(Warning("marks-removed", Tn_(
             "{count} letter lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
             "changes the word (the uncased-BERT trap).",
             "{count} letters lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
-            "changes the word (the uncased-BERT trap).", len(removed)).format(count=len(removed)), tuple(removed[:12])))
+            "changes the word (the uncased-BERT trap).", len(removed), count=Verbatim(len(removed))), tuple(removed[:12])))
     for tag, ex in compat.items():
-        what = _(_COMPAT_WORDS[tag]) if tag in _COMPAT_WORDS else _("a character is replaced by a look-alike")
-        out.append(Warning("compatibility", _("Compatibility mapping: {what}; the meaning can change.").format(what=what),
+        what = T_(_COMPAT_WORDS[tag]) if tag in _COMPAT_WORDS else T_("a character is replaced by a look-alike")
+        out.append(Warning("compatibility", T_("Compatibility mapping: {what}; the meaning can change.", what=what),
                            tuple(dict.fromkeys(ex))[:12]))
     if lowered:
-        out.append(Warning("lowercased", ngettext("{count} character was lowercased.",
-                                                  "{count} characters were lowercased.", lowered).format(count=lowered)))
+        out.append(Warning("lowercased", Tn_("{count} character was lowercased.",
+                                             "{count} characters were lowercased.", lowered, count=Verbatim(lowered))))
     for ch, name in ((ZWJ, "ZERO WIDTH JOINER (U+200D)"), (ZWNJ, "ZERO WIDTH NON-JOINER (U+200C)")):
         if ch in before:
-            template = (_("The text contains {count} {name}, kept here. No normalization form unifies text written with "
-                          "and without it, so look-alike words can get different tokens.") if ch in after else
-                        _("The text contains {count} {name}, REMOVED here. No normalization form unifies text written "
-                          "with and without it, so look-alike words can get different tokens."))
-            out.append(Warning("zero-width", template.format(count=before.count(ch), name=name)))
+            count = Verbatim(before.count(ch))
+            message = (T_("The text contains {count} {name}, kept here. No normalization form unifies text written "
+                          "with and without it, so look-alike words can get different tokens.", count=count, name=name)
+                       if ch in after else
+                       T_("The text contains {count} {name}, REMOVED here. No normalization form unifies text written "
+                          "with and without it, so look-alike words can get different tokens.", count=count, name=name))
+            out.append(Warning("zero-width", message))
     has_new, has_old = KHANDA_TA in before, KHANDA_TA_OLD in before
     if has_new or has_old:
-        which = _("both spellings") if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
-        out.append(Warning("khanda-ta", _(
+        which = T_("both spellings") if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
+        out.append(Warning("khanda-ta", T_(
             "Khanda ta (ৎ) can be written as U+09CE or as ত + ্ + ZWJ (U+09A4 U+09CD U+200D); this text uses {which}. "
-            "NFC and NFKC keep them different, so the same word can tokenize two ways.").format(which=which)))
+            "NFC and NFKC keep them different, so the same word can tokenize two ways.", which=which)))
     return tuple(out)
 
 
 def normalize_with(text: str, norm: Callable[[str], str], name: str) -> NormalizeResult:
     """Normalize with any callable ``str -> str`` (for example a ``normalize_str``)."""
-    notice = ""
+    notices: list[Message] = []
     if len(text) > MAX_CHARS:
-        notice = _("Only the first {shown} of {total} characters are shown.").format(shown=MAX_CHARS, total=len(text))
+        notices.append(T_("Only the first {shown} of {total} characters are shown.", shown=Verbatim(MAX_CHARS),
+                          total=Verbatim(len(text))))
         text = text[:MAX_CHARS]
     after = norm(text)
     clusters, how = align(text, after, norm)
     if how == "coarse":
-        notice = (notice + " " if notice else "") + _(
-            "The change is too long to align character by character here; its changed stretch is shown as one block.")
+        notices.append(T_("The change is too long to align character by character here; its changed stretch is shown "
+                          "as one block."))
+    # two notes are one Message (a template that is no catalog entry), so each sentence is translated where shown
+    notice = notices[0] if len(notices) == 1 else Message("{first} {second}", values=dict(
+        first=notices[0], second=notices[1])) if notices else ""
     return NormalizeResult(name, text, after, clusters, warnings_for(text, after, clusters), how, notice)
 
 
@@ -426,7 +433,7 @@ def apply_rules(text: str, rules: Sequence[Rule], *, nfc: bool = True) -> Normal
     from ..text.native import NativeError, fenced
 
     try:
-        with fenced(T_("the rules")):  # a rule the regex engine gives up on panics in Rust (issue 16)
+        with fenced(T_("the rules")):  # a rule the regex engine gives up on panics in Rust: one error, not a crash
             return normalize_with(text, build_rules(rules, nfc=nfc).normalize_str, "rules")
     except NativeError as exc:
         raise RuleError(message_of(exc)) from None

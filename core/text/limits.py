@@ -255,7 +255,7 @@ def parse_tokenizer_json(data: bytes, where: str) -> dict:
 
 
 # ---------------------------------------------------------------------------
-# Per-session budget for uploaded and trained tokenizers (issue 16)
+# Per-session budget for uploaded and trained tokenizers (one session must not fill the server's memory)
 # ---------------------------------------------------------------------------
 
 #: Most tokenizers one app session may upload or add from the Train page.
