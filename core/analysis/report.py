@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..assets import REPO
-from ..i18n import N_, _, localize, ngettext, use_lang
+from ..i18n import N_, _, localize, ngettext, translator, use_lang
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
@@ -189,15 +189,16 @@ def _file(tok: PretrainedTokenizer) -> str:
 
 
 def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | None, d_model: int,
-                      chips: int = REPORT_CHIPS) -> TokenizerReport:
-    """One tokenizer's figures on ``text`` (the compare page's :func:`summarize` plus the extras)."""
+                      chips: int = REPORT_CHIPS, lang: str = "en") -> TokenizerReport:
+    """One tokenizer's figures on ``text`` (the compare page's :func:`summarize` plus the extras); the
+    normalizer's reasons in ``lang``."""
     enc = tok.encode(text)
     summary = summarize(tok, enc)
     english_tokens = premium = None
     if english is not None:
         english_tokens = len(tok.encode(english).tokens)
         premium = summary.tokens / english_tokens if english_tokens else None
-    norm = normalizer_layer(tok, text).reasons
+    norm = normalizer_layer(tok, text, translator(lang)).reasons
     return TokenizerReport(
         summary=summary, algorithm=tok.entry.algorithm, vocab_size=tok.vocab_size,
         embedding_params=embedding_params(tok.vocab_size, d_model), english_tokens=english_tokens, premium=premium,
@@ -243,7 +244,7 @@ def _build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, engli
         if progress is not None:
             progress(k, steps, _("encoding with {tokenizer} ({index} of {total})").format(
                 tokenizer=getattr(t, "id", t), index=k + 1, total=len(tokenizers)))
-        return tokenizer_section(t, text, english=english, d_model=d_model)
+        return tokenizer_section(t, text, english=english, d_model=d_model, lang=lang)
 
     sections = tuple(section(k, t) for k, t in enumerate(tokenizers))
     if progress is not None:

@@ -51,7 +51,7 @@ def _tokenizers(spec: str, pattern: str) -> list:
 def _inspect(args: argparse.Namespace) -> dict[str, Any]:
     toks = _tokenizers(args.tokenizers, args.pattern)
     try:
-        ins = inspect_word(args.word, toks, translation=args.translation, lang=current().lang)
+        ins = inspect_word(args.word, toks, translation=args.translation, lang=args.lang)
     except InspectError as exc:
         raise CliError(str(exc)) from None
     f = ins.facts

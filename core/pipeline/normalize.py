@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..i18n import N_, T_, _, message_of, ngettext
+from ..i18n import N_, T_, Translator, current, message_of
 from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
 
@@ -273,8 +273,12 @@ def _is_mark(ch: str) -> bool:
     return unicodedata.category(ch).startswith("M")
 
 
-def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tuple[Warning, ...]:
-    """Plain-language warnings for the change ``before`` -> ``after``."""
+def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff], *,
+                 t: Translator | None = None) -> tuple[Warning, ...]:
+    """Plain-language warnings for the change ``before`` -> ``after``, in ``t``'s language (the word inspector
+    passes its reader's; without ``t``, the current language of :func:`core.i18n.use_lang`)."""
+    t = t or current()
+    _, ngettext = t.gettext, t.ngettext
     out: list[Warning] = []
     removed: list[str] = []
     compat: dict[str, list[str]] = {}
@@ -294,7 +298,7 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tu
                 compat.setdefault(tag, []).append(f"{ch} ({codepoint_info(ch).hex}) -> {unicodedata.normalize('NFKC', ch)!r}")
         if c.before.lower() == c.after and c.before != c.after:
             lowered += 1
-    # the sentences are in the current language (core.i18n.use_lang); kinds and examples do not change
+    # the sentences are in t's language; kinds and examples do not change
     if removed:
         out.append(Warning("marks-removed", ngettext(
             "{count} letter lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
@@ -324,8 +328,11 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tu
     return tuple(out)
 
 
-def normalize_with(text: str, norm: Callable[[str], str], name: str) -> NormalizeResult:
-    """Normalize with any callable ``str -> str`` (for example a ``normalize_str``)."""
+def normalize_with(text: str, norm: Callable[[str], str], name: str, *, t: Translator | None = None) -> NormalizeResult:
+    """Normalize with any callable ``str -> str`` (for example a ``normalize_str``); notices and warnings in
+    ``t``'s language (default: the current one)."""
+    t = t or current()
+    _ = t.gettext
     notice = ""
     if len(text) > MAX_CHARS:
         notice = _("Only the first {shown} of {total} characters are shown.").format(shown=MAX_CHARS, total=len(text))
@@ -335,7 +342,7 @@ def normalize_with(text: str, norm: Callable[[str], str], name: str) -> Normaliz
     if how == "coarse":
         notice = (notice + " " if notice else "") + _(
             "The change is too long to align character by character here; its changed stretch is shown as one block.")
-    return NormalizeResult(name, text, after, clusters, warnings_for(text, after, clusters), how, notice)
+    return NormalizeResult(name, text, after, clusters, warnings_for(text, after, clusters, t=t), how, notice)
 
 
 def normalize(text: str, form: str = "NFC") -> NormalizeResult:
