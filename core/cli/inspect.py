@@ -32,7 +32,7 @@ from ..analysis.report import (
     to_markdown,
     with_whole_text,
 )
-from ..i18n import _, current
+from ..i18n import _
 from ..pretrained import zoo
 from ..render import piece_label
 from .common import CliError, add_stream_options, int_range, run_streamed, stream_setup, write_atomic
@@ -133,7 +133,7 @@ def _report(args: argparse.Namespace) -> dict[str, Any]:
     sample = first[:MAX_REPORT_CHARS]
     try:
         report = build_report(sample, toks, english=english, d_model=args.d_model, label=Path(args.file).name,
-                              parallel_label=Path(args.parallel).name if args.parallel else None, lang=current().lang)
+                              parallel_label=Path(args.parallel).name if args.parallel else None, lang=args.lang)
     except ReportError as exc:
         raise CliError(str(exc)) from None
     whole = WholeText(any_counts.chars, any_counts.words, any_counts.bytes, sha, counts,
