@@ -124,8 +124,11 @@ from ..i18n import Translator, localize, translator
 from ..i18n import quote as quote_word
 
 def f(msg, x, t: Translator):
-    _, ngettext = t.gettext, t.ngettext
-    return _("x"), ngettext("a", "b", 2), localize(msg, t), quote_word(x, t.lang), msg.translated(t)
+    return t.gettext("x"), t.ngettext("a", "b", 2), localize(msg, t), quote_word(x, t.lang), msg.translated(t)
+
+def h(t: Translator):
+    _ = t.gettext  # a name bound in the function is not the ambient one
+    return _("x")
 
 def g(msg, lang="en"):
     return f(msg, "x", translator(lang))

@@ -245,7 +245,6 @@ def check_word(text: str) -> str:
 
 def _why_stop(piece: PiecePart, nxt: str, t: Translator) -> tuple[str, str] | None:
     """(regex part, sentence tail in ``t``'s language) explaining why ``piece``'s alternative did not take ``nxt``."""
-    _ = t.gettext
     last = piece.text[-1]
     for at in reversed(atoms(piece.alternative)):
         if not at.repeats or not atom_re(at.atom).fullmatch(last):
@@ -253,10 +252,10 @@ def _why_stop(piece: PiecePart, nxt: str, t: Translator) -> tuple[str, str] | No
         if not atom_re(at.atom).fullmatch(nxt):
             cat = unicodedata.category(nxt)
             klass = _MAJOR_CLASS.get(cat[0], cat)
-            return at.source, _("{regex} does not match a {kind} ({klass}, category {category})").format(
-                regex=at.atom + at.quantifier, kind=_(mark_kind(nxt)), klass=klass, category=cat)
+            return at.source, t.gettext("{regex} does not match a {kind} ({klass}, category {category})").format(
+                regex=at.atom + at.quantifier, kind=t.gettext(mark_kind(nxt)), klass=klass, category=cat)
         if at.quantifier.startswith("{"):
-            return at.source, _("{regex} takes at most {count} in a row").format(
+            return at.source, t.gettext("{regex} takes at most {count} in a row").format(
                 regex=at.atom + at.quantifier, count=at.quantifier.strip("{}+?").split(",")[-1])
     return None
 
@@ -272,12 +271,11 @@ def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-token
     alternative that took all of it.
     """
     t = t or translator()
-    _ = t.gettext
     parts = regex_pieces(text, pattern)
     marks = {m.offset for m in mark_splits(text, [Span(p.text, p.start, p.end) for p in parts])}
     reasons: list[Reason] = []
     if len(parts) == 1 and parts[0].start == 0 and parts[0].end == len(text):
-        reasons.append(Reason("whole", _("{splitter} keeps {text} as one piece: the alternative {alternative} matches "
+        reasons.append(Reason("whole", t.gettext("{splitter} keeps {text} as one piece: the alternative {alternative} matches "
                                          "all of it.").format(splitter=label, text=_q(text, t=t),
                                                               alternative=parts[0].alternative),
                               (parts[0].alternative,)))
@@ -285,10 +283,10 @@ def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-token
     for prev, cur in zip(parts, parts[1:]):
         at = cur.start
         nxt = text[at]
-        evidence = tuple(_("piece {piece} matched {alternative}").format(piece=_q(p.text, t=t), alternative=p.alternative)
+        evidence = tuple(t.gettext("piece {piece} matched {alternative}").format(piece=_q(p.text, t=t), alternative=p.alternative)
                          for p in (prev, cur))
         if nxt.isspace() or prev.text[-1].isspace():
-            reasons.append(Reason("space", _("{splitter} splits at the space before {text}.").format(
+            reasons.append(Reason("space", t.gettext("{splitter} splits at the space before {text}.").format(
                 splitter=label, text=_q(cur.text.strip(), t=t)), evidence))
             continue
         why = _why_stop(prev, nxt, t)
@@ -296,16 +294,16 @@ def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-token
         values = {"char": _cp(nxt), "base": _cp(text[at - 1]), "why": why[1] if why else "",
                   "alternative": prev.alternative, "piece": _q(prev.text, t=t)}
         if kind == "mark-split":
-            line = (_("split before {char} from {base} because {why}") if why else
-                    _("split before {char} from {base}: the alternative {alternative} stops after {piece}"))
+            line = (t.gettext("split before {char} from {base} because {why}") if why else
+                    t.gettext("split before {char} from {base}: the alternative {alternative} stops after {piece}"))
         else:
-            line = (_("split before {char} because {why}") if why else
-                    _("split before {char}: the alternative {alternative} stops after {piece}"))
+            line = (t.gettext("split before {char} because {why}") if why else
+                    t.gettext("split before {char}: the alternative {alternative} stops after {piece}"))
         line = line.format(**values)
         if cur.text[0] == nxt and unicodedata.category(nxt).startswith("M") and cur.alternative != prev.alternative:
-            line += _("; the {kind} then starts the next piece {piece} (matched by {alternative})").format(
-                kind=_(mark_kind(nxt)), piece=_q(cur.text, t=t), alternative=cur.alternative)
-        reasons.append(Reason(kind, line + _("."), evidence))
+            line += t.gettext("; the {kind} then starts the next piece {piece} (matched by {alternative})").format(
+                kind=t.gettext(mark_kind(nxt)), piece=_q(cur.text, t=t), alternative=cur.alternative)
+        reasons.append(Reason(kind, line + t.gettext("."), evidence))
     return parts, reasons
 
 
@@ -320,18 +318,17 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str, t: Translator | None =
     from ..pipeline.normalize import normalize_with
 
     t = t or translator()
-    _, ngettext = t.gettext, t.ngettext
 
     info = tok.normalizer()
     if info is None:
         n = len(text.encode("utf-8"))
-        line = (ngettext("tiktoken runs no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
+        line = (t.ngettext("tiktoken runs no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
                          "tiktoken runs no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.", n)
                 if tok.family == "tiktoken" else
-                ngettext("This tokenizer has no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
+                t.ngettext("This tokenizer has no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
                          "This tokenizer has no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.",
                          n))
-        return Layer("normalizer", _("Normalizer"), (Reason("unchanged", line.format(count=_n(n, t=t))),))
+        return Layer("normalizer", t.gettext("Normalizer"), (Reason("unchanged", line.format(count=_n(n, t=t))),))
     fn: Callable[[str], str] = info.normalize
     name = localize(info.name, t)
     # Word by word (each distinct word once): fast on a whole file, and whitespace handling is the
@@ -339,33 +336,32 @@ def normalizer_layer(tok: PretrainedTokenizer, text: str, t: Translator | None =
     words = list(dict.fromkeys(text.split()))
     changed = [w for w in words if fn(w) != w]
     if not changed:
-        line = (_("The {normalizer} leaves {text} unchanged.").format(normalizer=name, text=_q(text, t=t)) if len(words) == 1
-                else _("The {normalizer} leaves all {count} distinct words unchanged.").format(
+        line = (t.gettext("The {normalizer} leaves {text} unchanged.").format(normalizer=name, text=_q(text, t=t)) if len(words) == 1
+                else t.gettext("The {normalizer} leaves all {count} distinct words unchanged.").format(
                     normalizer=name, count=_n(len(words), t=t)))
-        return Layer("normalizer", _("Normalizer"), (Reason("unchanged", line),))
+        return Layer("normalizer", t.gettext("Normalizer"), (Reason("unchanged", line),))
     result = normalize_with(" ".join(changed[:500]), fn, name, t=t)
     examples = tuple(f"{_q(w, t=t)} -> {_q(fn(w), t=t)}" for w in changed[:MAX_EVIDENCE])
-    head = (_("The {normalizer} changes {text} to {result}.").format(normalizer=name, text=_q(text, t=t), result=_q(fn(text), t=t))
+    head = (t.gettext("The {normalizer} changes {text} to {result}.").format(normalizer=name, text=_q(text, t=t), result=_q(fn(text), t=t))
             if len(words) == 1 else
-            _("The {normalizer} changes {count} of {total} distinct words, e.g. {examples}.").format(
+            t.gettext("The {normalizer} changes {count} of {total} distinct words, e.g. {examples}.").format(
                 normalizer=name, count=_n(len(changed), t=t), total=_n(len(words), t=t), examples=", ".join(examples[:3])))
     reasons = [Reason("changed", head, examples)]
     reasons += [Reason(w.kind, w.message, w.examples) for w in result.warnings]
-    return Layer("normalizer", _("Normalizer"), tuple(reasons))
+    return Layer("normalizer", t.gettext("Normalizer"), tuple(reasons))
 
 
 def _tiktoken_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator) -> list[Layer]:
     from ..models.bpe import tiktoken_rank_of
     from ..pretrained.replay import replay
 
-    _, ngettext = t.gettext, t.ngettext
     source = tok.replay_source()
     assert isinstance(source, TiktokenReplay) and tok.split_pattern is not None  # the tiktoken family has both
     parts, pre = pretokenizer_reasons(text, tok.split_pattern, t=t,
-                                      label=_("{tokenizer}'s split regex").format(tokenizer=tok.id))
+                                      label=t.gettext("{tokenizer}'s split regex").format(tokenizer=tok.id))
     rep = replay(tok, text)
     # the regex above runs with Unicode 17.0; where tiktoken's engine (older tables) cuts otherwise, say so
-    pre = list(pre) + [Reason("engine", _("At {char}: {note}; the merges below follow the model.").format(
+    pre = list(pre) + [Reason("engine", t.gettext("At {char}: {note}; the merges below follow the model.").format(
                                 char=_q(n.char, t=t), note=localize(n.message, t)))
                        for n in rep.notes]
     rank_of = tiktoken_rank_of(source.ranks)
@@ -373,45 +369,45 @@ def _tiktoken_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Tran
     for p in rep.pieces:
         steps = p.trace.steps
         if p.direct and len(p.trace.initial) > 1 and not steps:
-            model.append(Reason("direct", _("{text} is itself one token (id {id}).").format(text=_q(p.text, t=t),
+            model.append(Reason("direct", t.gettext("{text} is itself one token (id {id}).").format(text=_q(p.text, t=t),
                                                                                             id=p.final_ids[0])))
         elif steps:
-            ev = tuple(_("rank {rank}: {left} + {right} -> {merged}").format(
+            ev = tuple(t.gettext("rank {rank}: {left} + {right} -> {merged}").format(
                 rank=s.rank, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=_show(s.left + s.right, t=t))
                 for s in steps)
             ranks = sorted({s.rank for s in steps})
             model.append(Reason(
                 "merge",
-                ngettext("In {text}: {count} merge from the {bytes} bytes (lowest rank {low}, highest {high}) gives "
+                t.ngettext("In {text}: {count} merge from the {bytes} bytes (lowest rank {low}, highest {high}) gives "
                          "{pieces}: {list}.",
                          "In {text}: {count} merges from the {bytes} bytes (lowest rank {low}, highest {high}) give "
                          "{pieces}: {list}.", len(steps)).format(
                     text=_q(p.text, t=t), count=_n(len(steps), t=t), bytes=_n(len(p.trace.initial), t=t), low=ranks[0], high=ranks[-1],
-                    pieces=ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final), t=t)),
+                    pieces=t.ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final), t=t)),
                     list=" | ".join(_show(b, t=t) for b in p.final)),
                 ev[:MAX_EVIDENCE],
             ))
             if p.direct and p.final != p.trace.final:
-                model.append(Reason("direct", _("{text} is in the vocabulary as one token (id {id}), so tiktoken takes "
+                model.append(Reason("direct", t.gettext("{text} is in the vocabulary as one token (id {id}), so tiktoken takes "
                                                 "it whole.").format(text=_q(p.text, t=t), id=p.final_ids[0])))
         else:
-            model.append(Reason("single", _("{text} is a single byte {hex}: nothing to merge.").format(
+            model.append(Reason("single", t.gettext("{text} is a single byte {hex}: nothing to merge.").format(
                 text=_q(p.text, t=t), hex=utf8_hex(p.final[0]))))
         for a, b in zip(p.final, p.final[1:]):
-            model.append(Reason("no-merge", _("No merge for {left_hex} + {right_hex} in this vocabulary (no token "
+            model.append(Reason("no-merge", t.gettext("No merge for {left_hex} + {right_hex} in this vocabulary (no token "
                                               "{joined_hex}), so {left} and {right} stay apart.").format(
                 left_hex=utf8_hex(a), right_hex=utf8_hex(b), joined_hex=utf8_hex(a + b), left=_show(a, t=t), right=_show(b, t=t))))
     for p, q in zip(rep.pieces, rep.pieces[1:]):
         a, b = p.final[-1], q.final[0]
         if rank_of(a, b) is not None and not (p.text[-1:].isspace() or q.text[:1].isspace()):
-            model.append(Reason("blocked", _("{left_hex} + {right_hex} is a token (rank {rank}) but the pre-tokenizer cut "
+            model.append(Reason("blocked", t.gettext("{left_hex} + {right_hex} is a token (rank {rank}) but the pre-tokenizer cut "
                                              "between them, and merges never cross a cut.").format(
                 left_hex=utf8_hex(a), right_hex=utf8_hex(b), rank=rank_of(a, b))))
     if not rep.matches_library:  # pragma: no cover - replay is checked against tiktoken in the tests
-        model.append(Reason("mismatch", _("The replay differs from the library's own ids; the library's tokens are "
+        model.append(Reason("mismatch", t.gettext("The replay differs from the library's own ids; the library's tokens are "
                                           "shown.")))
-    return [Layer("pre-tokenizer", _("Pre-tokenizer (split regex)"), tuple(pre)),
-            Layer("model", _("Model: byte-level BPE merges (replayed in rank order)"), tuple(model))]
+    return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer (split regex)"), tuple(pre)),
+            Layer("model", t.gettext("Model: byte-level BPE merges (replayed in rank order)"), tuple(model))]
 
 
 def _replayed_merges(tok: PretrainedTokenizer, text: str, t: Translator, *, adjacent: bool = False) -> list[Reason] | None:
@@ -425,7 +421,6 @@ def _replayed_merges(tok: PretrainedTokenizer, text: str, t: Translator, *, adja
     """
     from ..pretrained.replay import ReplayError, replay
 
-    _, ngettext = t.gettext, t.ngettext
     try:
         rep = replay(tok, text)
     except (ReplayError, ValueError):  # not BPE, or text over the replay limit: the other reasons still stand
@@ -437,20 +432,20 @@ def _replayed_merges(tok: PretrainedTokenizer, text: str, t: Translator, *, adja
             continue
         merged = [s.left + s.right for s in steps]
         final = " | ".join(_show(b, t=t) for b in p.final)
-        parts = ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final), t=t))
+        parts = t.ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final), t=t))
         if p.scores:
-            ev = tuple(_("score {score}: {left} + {right} -> {merged}").format(
+            ev = tuple(t.gettext("score {score}: {left} + {right} -> {merged}").format(
                 score=_n(sc, 2, t=t), left=_show(st.left, t=t), right=_show(st.right, t=t), merged=_show(m, t=t))
                 for st, sc, m in zip(steps, p.scores, merged))
-            line = ngettext("In {text}: {count} merge from the {start} starting pieces, highest score first, gives "
+            line = t.ngettext("In {text}: {count} merge from the {start} starting pieces, highest score first, gives "
                             "{pieces}: {list}.",
                             "In {text}: {count} merges from the {start} starting pieces, highest score first, give "
                             "{pieces}: {list}.", len(steps))
         else:
-            ev = tuple(_("rank {rank}: {left} + {right} -> {merged}").format(
+            ev = tuple(t.gettext("rank {rank}: {left} + {right} -> {merged}").format(
                 rank=st.rank, left=_show(st.left, t=t), right=_show(st.right, t=t), merged=_show(m, t=t))
                 for st, m in zip(steps, merged))
-            line = ngettext("In {text}: {count} merge from the {start} starting pieces, lowest rank in the merge list "
+            line = t.ngettext("In {text}: {count} merge from the {start} starting pieces, lowest rank in the merge list "
                             "first, gives {pieces}: {list}.",
                             "In {text}: {count} merges from the {start} starting pieces, lowest rank in the merge list "
                             "first, give {pieces}: {list}.", len(steps))
@@ -462,10 +457,10 @@ def _replayed_merges(tok: PretrainedTokenizer, text: str, t: Translator, *, adja
             if p.final != p.trace.final:  # finished otherwise (added token, byte fallback): not a merge question
                 continue
             for a, b in zip(p.final, p.final[1:]):
-                out.append(Reason("no-merge", _("No merge in the merge list joins {left} and {right}, so they stay "
+                out.append(Reason("no-merge", t.gettext("No merge in the merge list joins {left} and {right}, so they stay "
                                                 "apart.").format(left=_show(a, t=t), right=_show(b, t=t))))
     if not rep.matches_library:  # pragma: no cover - replay is checked against each library in the tests
-        out.append(Reason("mismatch", _("The replay differs from the library's own ids; the library's tokens are "
+        out.append(Reason("mismatch", t.gettext("The replay differs from the library's own ids; the library's tokens are "
                                         "shown.")))
     return out
 
@@ -474,7 +469,6 @@ def _unigram_reasons(text: str, model, t: Translator) -> list[Reason]:  # noqa: 
     """Best path and runner-up per word as the model cuts the text (:func:`core.models.unigram.encode_words`)."""
     from ..models.unigram import SPACE, encode_words
 
-    _ = t.gettext
     out = []
     for lat in encode_words(text, model, k=2):
         w = lat.word.replace(SPACE, " ").strip(" ") or lat.word
@@ -482,11 +476,11 @@ def _unigram_reasons(text: str, model, t: Translator) -> list[Reason]:  # noqa: 
         values = {"word": _q(w, t=t), "best": " | ".join(best.pieces), "score": _n(best.score, 2, t=t)}
         if len(lat.top) > 1:
             ru = lat.top[1]
-            line = _("{word}: best path {best} (log-probability {score}); runner-up {runner_up} ({runner_score}, "
+            line = t.gettext("{word}: best path {best} (log-probability {score}); runner-up {runner_up} ({runner_score}, "
                      "{gap} lower).").format(runner_up=" | ".join(ru.pieces), runner_score=_n(ru.score, 2, t=t),
                                              gap=_n(best.score - ru.score, 2, t=t), **values)
         else:
-            line = _("{word}: best path {best} (log-probability {score}); no other segmentation exists.").format(**values)
+            line = t.gettext("{word}: best path {best} (log-probability {score}); no other segmentation exists.").format(**values)
         evidence = tuple(f"{e.piece} [{e.start},{e.end}) {e.score:.2f}" for e in lat.edges)[:MAX_EVIDENCE]
         out.append(Reason("viterbi", line, evidence))
     return out
@@ -507,24 +501,23 @@ def _sp_unigram(tok: PretrainedTokenizer):  # noqa: ANN202 - UnigramModel | None
 
 
 def _sentencepiece_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator) -> list[Layer]:
-    _, ngettext = t.gettext, t.ngettext
-    pre = [Reason("metaspace", _("SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in "
+    pre = [Reason("metaspace", t.gettext("SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in "
                                  "front) and the model sees the whole text."))]
     unigram = _sp_unigram(tok)
     if unigram is not None:
         # the model's own normalizer runs inside encode_words
-        return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
-                Layer("model", _("Model: SentencePiece Unigram (Viterbi over the lattice)"),
+        return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+                Layer("model", t.gettext("Model: SentencePiece Unigram (Viterbi over the lattice)"),
                       tuple(_unigram_reasons(enc.text, unigram, t)))]
     model: list[Reason] = list(_replayed_merges(tok, enc.text, t) or [])
-    ids = [t.id for t in enc.tokens]
+    ids = [tk.id for tk in enc.tokens]
     fallback: dict[int, list[int]] = {}
     for k, tid in enumerate(ids):
         if tid is not None and tok.is_byte_piece(tid):
             fallback.setdefault(enc.tokens[k].start, []).append(k)
     for start, ks in fallback.items():
         ch = enc.text[start] if start < len(enc.text) else ""
-        model.append(Reason("byte-fallback", ngettext(
+        model.append(Reason("byte-fallback", t.ngettext(
             "{char} is not in the vocabulary, so it falls back to {count} byte piece {pieces}.",
             "{char} is not in the vocabulary, so it falls back to {count} byte pieces {pieces}.", len(ks)).format(
             char=_cp(ch), count=_n(len(ks), t=t),
@@ -534,34 +527,33 @@ def _sentencepiece_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t:
         if any(i is not None and tok.is_byte_piece(i) for i in (tok.token_to_id(a), tok.token_to_id(b))):
             continue
         if tok.token_to_id(a + b) in (None, tok.unk_id):
-            model.append(Reason("no-merge", _("No piece {joined} in this vocabulary, so {left} and {right} stay "
+            model.append(Reason("no-merge", t.gettext("No piece {joined} in this vocabulary, so {left} and {right} stay "
                                               "apart.").format(joined=_q(a + b, t=t), left=_q(a, t=t), right=_q(b, t=t))))
     if not model:
-        model.append(Reason("pieces", _("Every piece is in the vocabulary: {pieces}.").format(pieces=" | ".join(pieces))))
-    return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
-            Layer("model", _("Model: SentencePiece BPE merges (replayed, highest score first)"), tuple(model))]
+        model.append(Reason("pieces", t.gettext("Every piece is in the vocabulary: {pieces}.").format(pieces=" | ".join(pieces))))
+    return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+            Layer("model", t.gettext("Model: SentencePiece BPE merges (replayed, highest score first)"), tuple(model))]
 
 
 def _hf_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator) -> list[Layer]:
-    _, ngettext = t.gettext, t.ngettext
     mtype = tok.model_type()
     pre_tok = tok.pre_tokenizer()
     norm = tok.normalizer()
     text = norm.normalize(text) if norm is not None else text  # later stages see the normalized text
     pre: list[Reason] = []
     if pre_tok is None:
-        pre.append(Reason("none", _("No pre-tokenizer: the model sees the whole text.")))
+        pre.append(Reason("none", t.gettext("No pre-tokenizer: the model sees the whole text.")))
     else:
         spans = pre_tok.split(text)
-        pre.append(Reason("pieces", ngettext("The {pre_tokenizer} pre-tokenizer makes {count} piece: {pieces}.",
+        pre.append(Reason("pieces", t.ngettext("The {pre_tokenizer} pre-tokenizer makes {count} piece: {pieces}.",
                                              "The {pre_tokenizer} pre-tokenizer makes {count} pieces: {pieces}.",
                                              len(spans)).format(
             pre_tokenizer=pre_tok.name, count=_n(len(spans), t=t), pieces=" | ".join(_q(s, t=t) for s, _o in spans)),
-            tuple(_("{piece} at {offsets}").format(piece=_q(s, t=t), offsets=str(o)) for s, o in spans)))
+            tuple(t.gettext("{piece} at {offsets}").format(piece=_q(s, t=t), offsets=str(o)) for s, o in spans)))
         cuts = [Span(s, a, b) for s, (a, b) in spans]
         for m in mark_splits(text, cuts):
-            pre.append(Reason("mark-split", _("split before {char} from {base}: the {kind} is cut from its base.").format(
-                char=_cp(m.mark), base=_cp(m.base), kind=_(mark_kind(m.mark)))))
+            pre.append(Reason("mark-split", t.gettext("split before {char} from {base}: the {kind} is cut from its base.").format(
+                char=_cp(m.mark), base=_cp(m.base), kind=t.gettext(mark_kind(m.mark)))))
     model: list[Reason] = []
     if mtype == "WordPiece":
         from ..models import wordpiece
@@ -569,16 +561,16 @@ def _hf_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator
         wp_vocab = wordpiece.load_tokenizer_json(tok.tokenizer_json or "", source=tok.id)
         for word, _s, _e in wordpiece.split_words(text):
             tr = wordpiece.encode_word(word, wp_vocab)
-            ev = tuple((_("at {position}: tried {candidates} -> {match}") if st.match else
-                        _("at {position}: tried {candidates} -> no match")).format(
+            ev = tuple((t.gettext("at {position}: tried {candidates} -> {match}") if st.match else
+                        t.gettext("at {position}: tried {candidates} -> no match")).format(
                 position=st.position, match=st.match,
                 candidates=", ".join(c.piece for c in st.candidates[:8]) + (" …" if len(st.candidates) > 8 else ""))
                 for st in tr.steps)
             if tr.unk:
-                model.append(Reason("unk", _("{word}: {reason}.").format(word=_q(word, t=t), reason=localize(tr.reason, t)),
+                model.append(Reason("unk", t.gettext("{word}: {reason}.").format(word=_q(word, t=t), reason=localize(tr.reason, t)),
                                     ev[:MAX_EVIDENCE]))
             else:
-                model.append(Reason("longest-match", _("{word}: greedy longest match from the left gives {pieces}.").format(
+                model.append(Reason("longest-match", t.gettext("{word}: greedy longest match from the left gives {pieces}.").format(
                     word=_q(word, t=t), pieces=" ".join(tr.pieces)), ev[:MAX_EVIDENCE]))
     elif mtype == "Unigram":
         from ..models import unigram
@@ -588,22 +580,21 @@ def _hf_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator
         replayed = _replayed_merges(tok, enc.text, t, adjacent=True)
         model += replayed or []
         vocab = tok.vocab()
-        pieces = [tok.id_to_token(t.id) or "" for t in enc.tokens if t.id is not None]
+        pieces = [tok.id_to_token(tk.id) or "" for tk in enc.tokens if tk.id is not None]
         for a, b in zip(pieces, pieces[1:]) if replayed is None else ():
             if a + b not in vocab:
-                model.append(Reason("no-merge", _("No token {joined} in this vocabulary, so {left} and {right} stay "
+                model.append(Reason("no-merge", t.gettext("No token {joined} in this vocabulary, so {left} and {right} stay "
                                                   "apart.").format(joined=_q(a + b, t=t), left=_q(a, t=t), right=_q(b, t=t))))
         if not model:
-            model.append(Reason("pieces", _("Pieces: {pieces}.").format(pieces=" | ".join(pieces))))
-    return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
-            Layer("model", _("Model: {algorithm}").format(algorithm=mtype or _("unknown")), tuple(model))]
+            model.append(Reason("pieces", t.gettext("Pieces: {pieces}.").format(pieces=" | ".join(pieces))))
+    return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+            Layer("model", t.gettext("Model: {algorithm}").format(algorithm=mtype or t.gettext("unknown")), tuple(model))]
 
 
 def bytes_layer(enc: Encoding, t: Translator | None = None) -> Layer:
     """Which tokens end inside a code point or inside a letter (grapheme cluster), in ``t``'s language
     (English by default)."""
     t = t or translator()
-    _ = t.gettext
     text = enc.text
     offsets = char_byte_offsets(text)
     clusters = graphemes(text)
@@ -621,7 +612,7 @@ def bytes_layer(enc: Encoding, t: Translator | None = None) -> Layer:
             ch = text[ci]
             inside = b.byte_offset - offsets[ci]
             total = offsets[ci + 1] - offsets[ci]
-            reasons.append(Reason("inside-codepoint", _(
+            reasons.append(Reason("inside-codepoint", t.gettext(
                 "token {index} ({token}) ends inside {char}: {inside} of its {total} bytes ({hex}) are in this token, "
                 "the rest in token {next_index} ({next_token}).").format(
                 index=b.index, token=_show(left.data, t=t), char=_cp(ch), inside=inside, total=total,
@@ -630,13 +621,13 @@ def bytes_layer(enc: Encoding, t: Translator | None = None) -> Layer:
             ci = right.start
             cl = owner_cluster.get(ci)
             letter = cl.text if cl else text[ci]
-            reasons.append(Reason("inside-letter", _(
+            reasons.append(Reason("inside-letter", t.gettext(
                 "token {index} ({token}) ends inside the letter {letter}: {left} and {right} are in different "
                 "tokens.").format(index=b.index, token=_show(left.data, t=t), letter=_q(letter, t=t), left=_cp(text[ci - 1]),
                                   right=_cp(text[ci]))))
     if not reasons:
-        reasons.append(Reason("clean", _("Every boundary falls between letters (grapheme clusters).")))
-    return Layer("bytes", _("Bytes and letters"), tuple(reasons))
+        reasons.append(Reason("clean", t.gettext("Every boundary falls between letters (grapheme clusters).")))
+    return Layer("bytes", t.gettext("Bytes and letters"), tuple(reasons))
 
 
 def _script(text: str) -> str:
@@ -660,39 +651,37 @@ def _open_tail(data: bytes) -> bytes:
 
 
 def _verdict(enc: Encoding, counts: Counts, layers: Sequence[Layer], t: Translator) -> str:
-    _, ngettext = t.gettext, t.ngettext
     parts = []
     kinds = Counter(r.kind for la in layers for r in la.reasons)
     if kinds["mark-split"]:
-        parts.append(ngettext("the split regex cuts {count} mark from its base",
+        parts.append(t.ngettext("the split regex cuts {count} mark from its base",
                               "the split regex cuts {count} marks from their bases", kinds["mark-split"]).format(
             count=_n(kinds["mark-split"], t=t)))
     if counts.partial_tokens:
-        tails = Counter(utf8_hex(t) for t in (_open_tail(tok.data) for tok in enc.tokens) if t)
-        widest = max(sum(ord(c) > 0x7F for c in t.data.decode("utf-8", errors="ignore")) for t in enc.tokens)
+        tails = Counter(utf8_hex(tail) for tail in (_open_tail(tok.data) for tok in enc.tokens) if tail)
+        widest = max(sum(ord(c) > 0x7F for c in tk.data.decode("utf-8", errors="ignore")) for tk in enc.tokens)
         script = _script(enc.text)
         if tails and widest <= 1 and script:
-            parts.append(_("no {script} merges beyond single characters and the byte prefix {prefix}").format(
-                script=_(script), prefix=tails.most_common(1)[0][0]))
-        parts.append(_("{count} of {total} tokens are not whole characters").format(
+            parts.append(t.gettext("no {script} merges beyond single characters and the byte prefix {prefix}").format(
+                script=t.gettext(script), prefix=tails.most_common(1)[0][0]))
+        parts.append(t.gettext("{count} of {total} tokens are not whole characters").format(
             count=_n(counts.partial_tokens, t=t), total=_n(counts.tokens, t=t)))
     if kinds["byte-fallback"]:
-        parts.append(ngettext("{count} character falls back to bytes", "{count} characters fall back to bytes",
+        parts.append(t.ngettext("{count} character falls back to bytes", "{count} characters fall back to bytes",
                               kinds["byte-fallback"]).format(count=_n(kinds["byte-fallback"], t=t)))
     if kinds["unk"]:
-        parts.append(ngettext("{count} word becomes the unknown token", "{count} words become the unknown token",
+        parts.append(t.ngettext("{count} word becomes the unknown token", "{count} words become the unknown token",
                               kinds["unk"]).format(count=_n(kinds["unk"], t=t)))
-    parts.append(_("{count} of {total} boundaries fall inside letters").format(
-        count=_n(counts.inside_letter, t=t), total=_n(counts.boundaries, t=t)) if counts.boundaries else _("no boundaries"))
+    parts.append(t.gettext("{count} of {total} boundaries fall inside letters").format(
+        count=_n(counts.inside_letter, t=t), total=_n(counts.boundaries, t=t)) if counts.boundaries else t.gettext("no boundaries"))
     # TRANSLATORS: {reasons} are the clauses above joined by the list separator "; "
-    return ngettext("{count} token: {reasons}", "{count} tokens: {reasons}", counts.tokens).format(
-        count=_n(counts.tokens, t=t), reasons=_("; ").join(parts))
+    return t.ngettext("{count} token: {reasons}", "{count} tokens: {reasons}", counts.tokens).format(
+        count=_n(counts.tokens, t=t), reasons=t.gettext("; ").join(parts))
 
 
 def _baseline_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator) -> list[Layer]:
-    _ = t.gettext
-    return [Layer("model", _("Model"), (Reason("baseline", _("{algorithm}: no vocabulary decides the cuts.").format(
-        algorithm=_(tok.entry.algorithm))),))]
+    return [Layer("model", t.gettext("Model"), (Reason("baseline", t.gettext("{algorithm}: no vocabulary decides the cuts.").format(
+        algorithm=t.gettext(tok.entry.algorithm))),))]
 
 
 #: The pre-tokenizer and model layers of each backend family (:attr:`PretrainedTokenizer.family`).

@@ -278,7 +278,6 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff], *,
     """Plain-language warnings for the change ``before`` -> ``after``, in ``t``'s language (the word inspector
     passes its reader's; without ``t``, the current language of :func:`core.i18n.use_lang`)."""
     t = t or current()
-    _, ngettext = t.gettext, t.ngettext
     out: list[Warning] = []
     removed: list[str] = []
     compat: dict[str, list[str]] = {}
@@ -300,29 +299,29 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff], *,
             lowered += 1
     # the sentences are in t's language; kinds and examples do not change
     if removed:
-        out.append(Warning("marks-removed", ngettext(
+        out.append(Warning("marks-removed", t.ngettext(
             "{count} letter lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
             "changes the word (the uncased-BERT trap).",
             "{count} letters lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
             "changes the word (the uncased-BERT trap).", len(removed)).format(count=len(removed)), tuple(removed[:12])))
     for tag, ex in compat.items():
-        what = _(_COMPAT_WORDS[tag]) if tag in _COMPAT_WORDS else _("a character is replaced by a look-alike")
-        out.append(Warning("compatibility", _("Compatibility mapping: {what}; the meaning can change.").format(what=what),
+        what = t.gettext(_COMPAT_WORDS[tag]) if tag in _COMPAT_WORDS else t.gettext("a character is replaced by a look-alike")
+        out.append(Warning("compatibility", t.gettext("Compatibility mapping: {what}; the meaning can change.").format(what=what),
                            tuple(dict.fromkeys(ex))[:12]))
     if lowered:
-        out.append(Warning("lowercased", ngettext("{count} character was lowercased.",
+        out.append(Warning("lowercased", t.ngettext("{count} character was lowercased.",
                                                   "{count} characters were lowercased.", lowered).format(count=lowered)))
     for ch, name in ((ZWJ, "ZERO WIDTH JOINER (U+200D)"), (ZWNJ, "ZERO WIDTH NON-JOINER (U+200C)")):
         if ch in before:
-            template = (_("The text contains {count} {name}, kept here. No normalization form unifies text written with "
+            template = (t.gettext("The text contains {count} {name}, kept here. No normalization form unifies text written with "
                           "and without it, so look-alike words can get different tokens.") if ch in after else
-                        _("The text contains {count} {name}, REMOVED here. No normalization form unifies text written "
+                        t.gettext("The text contains {count} {name}, REMOVED here. No normalization form unifies text written "
                           "with and without it, so look-alike words can get different tokens."))
             out.append(Warning("zero-width", template.format(count=before.count(ch), name=name)))
     has_new, has_old = KHANDA_TA in before, KHANDA_TA_OLD in before
     if has_new or has_old:
-        which = _("both spellings") if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
-        out.append(Warning("khanda-ta", _(
+        which = t.gettext("both spellings") if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
+        out.append(Warning("khanda-ta", t.gettext(
             "Khanda ta (ৎ) can be written as U+09CE or as ত + ্ + ZWJ (U+09A4 U+09CD U+200D); this text uses {which}. "
             "NFC and NFKC keep them different, so the same word can tokenize two ways.").format(which=which)))
     return tuple(out)
@@ -332,15 +331,14 @@ def normalize_with(text: str, norm: Callable[[str], str], name: str, *, t: Trans
     """Normalize with any callable ``str -> str`` (for example a ``normalize_str``); notices and warnings in
     ``t``'s language (default: the current one)."""
     t = t or current()
-    _ = t.gettext
     notice = ""
     if len(text) > MAX_CHARS:
-        notice = _("Only the first {shown} of {total} characters are shown.").format(shown=MAX_CHARS, total=len(text))
+        notice = t.gettext("Only the first {shown} of {total} characters are shown.").format(shown=MAX_CHARS, total=len(text))
         text = text[:MAX_CHARS]
     after = norm(text)
     clusters, how = align(text, after, norm)
     if how == "coarse":
-        notice = (notice + " " if notice else "") + _(
+        notice = (notice + " " if notice else "") + t.gettext(
             "The change is too long to align character by character here; its changed stretch is shown as one block.")
     return NormalizeResult(name, text, after, clusters, warnings_for(text, after, clusters, t=t), how, notice)
 
