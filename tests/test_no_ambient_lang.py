@@ -26,17 +26,9 @@ AMBIENT_BY_DEFAULT = {"localize": 2, "quote": 2}
 
 EXEMPT = {"core/i18n.py"}
 EXEMPT_DIRS = ("core/cli/",)
-#: Modules still reading the ambient language, with what they may still call.
-SEAMS: dict[str, set[str]] = {
-    # being converted on the seams branch
-    "core/analysis/inspect.py": AMBIENT | set(AMBIENT_BY_DEFAULT) | {"translated"},
-    "core/analysis/evaluate.py": AMBIENT | set(AMBIENT_BY_DEFAULT) | {"translated"},
-}
-BRIDGES: dict[str, set[str]] = {
-    # sets the report's language around its one call into core.analysis.inspect.normalizer_layer, which still
-    # reads it (being converted on the seams branch); drop with the entries above
-    "core/analysis/report.py": {"use_lang"},
-}
+#: Modules still reading the ambient language, with what they may still call (none: keep it so).
+SEAMS: dict[str, set[str]] = {}
+BRIDGES: dict[str, set[str]] = {}
 ALLOWED = SEAMS | BRIDGES
 
 

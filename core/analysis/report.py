@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..assets import REPO
-from ..i18n import N_, Translator, localize, translator, use_lang
+from ..i18n import N_, Translator, localize, translator
 from ..markdown import md_code, md_text
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
@@ -204,10 +204,7 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
     if english is not None:
         english_tokens = len(tok.encode(english).tokens)
         premium = summary.tokens / english_tokens if english_tokens else None
-    # subtle: core.analysis.inspect still reads the ambient language (it is being converted on the seams branch);
-    # this is the one place that sets it for a call into it. Its sentences may be Messages: written here in ``lang``.
-    with use_lang(lang):
-        norm = tuple(replace(r, text=localize(r.text, tx)) for r in normalizer_layer(tok, text).reasons)
+    norm = normalizer_layer(tok, text, tx).reasons
     return TokenizerReport(
         summary=summary, algorithm=tok.entry.algorithm, vocab_size=tok.vocab_size,
         embedding_params=embedding_params(tok.vocab_size, d_model), english_tokens=english_tokens, premium=premium,

@@ -274,7 +274,7 @@ def _is_mark(ch: str) -> bool:
 
 
 def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tuple[Warning, ...]:
-    """Plain-language warnings for the change ``before`` -> ``after``."""
+    """Plain-language warnings for the change ``before`` -> ``after`` (Messages: shown in the reader's language)."""
     out: list[Warning] = []
     removed: list[str] = []
     compat: dict[str, list[str]] = {}
