@@ -177,7 +177,7 @@ def _file(tok: PretrainedTokenizer) -> str:
     """Where the tokenizer file lives, without any path of this machine: the package
     (with its installed version) and the file inside it, or the user file's name."""
     entry = tok.entry
-    if entry.loader == "baseline":
+    if entry.built_in:
         return _("built in")
     if entry.package:
         try:

