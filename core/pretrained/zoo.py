@@ -145,11 +145,12 @@ _discovered: tuple[str, ...] | None = None
 _discover_lock = threading.Lock()
 
 
-def adapter_module_names() -> list[str]:
-    """The ``*_adapter`` modules of this package, by file (``core.pretrained.hf_adapter``...), not imported."""
-    package = __name__.rpartition(".")[0]
-    here = [str(Path(__file__).parent)]
-    return sorted(f"{package}.{m.name}" for m in pkgutil.iter_modules(here) if m.name.endswith("_adapter"))
+def adapter_module_names(where: Path | None = None, package: str | None = None) -> list[str]:
+    """The ``*_adapter`` modules of a package folder (default: this one, ``core.pretrained.hf_adapter``...),
+    found by file name, not imported."""
+    package = package or __name__.rpartition(".")[0]
+    folder = [str(where or Path(__file__).parent)]
+    return sorted(f"{package}.{m.name}" for m in pkgutil.iter_modules(folder) if m.name.endswith("_adapter"))
 
 
 def discover_adapters() -> tuple[str, ...]:
