@@ -160,14 +160,9 @@ class ZooEntry:
     #: ``licence``, ``specials`` and ``note`` hold :class:`core.i18n.Message`\ s where they are sentences (English
     #: as ``str``, for the CLI's JSON; pages and the report show them with ``localize``).
     note: str = ""
-
-    @property
-    def built_in(self) -> bool:
-        """True when there is no file to read (the baselines): the tokenizer is code that ships with the lab.
-
-        Its loader is registered with ``needs_file=False`` (``tests/test_backend_seam.py`` checks the two agree).
-        """
-        return self.file is None
+    #: No file to read (the baselines): the tokenizer is code that ships with the lab ("built in"). Its loader is
+    #: registered with ``needs_file=False``; ``tests/test_backend_seam.py`` checks the two agree.
+    built_in: bool = False
 
     @property
     def source(self) -> str:
@@ -329,11 +324,11 @@ ENTRIES: dict[str, ZooEntry] = {
                tokens="[INST], [/INST]"),
         ),
         ZooEntry("codepoints", "Code points (baseline)", "baseline: one token per code point", 0x110000, "baseline",
-                 licence=PROJECT_LICENCE, specials=NO_SPECIALS),
+                 licence=PROJECT_LICENCE, specials=NO_SPECIALS, built_in=True),
         ZooEntry("bytes", "UTF-8 bytes (baseline)", "baseline: one token per byte", 256, "baseline",
-                 licence=PROJECT_LICENCE, specials=NO_SPECIALS),
+                 licence=PROJECT_LICENCE, specials=NO_SPECIALS, built_in=True),
         ZooEntry("words", "Words (baseline)", "baseline: whitespace-attached words", 0, "baseline",
-                 licence=PROJECT_LICENCE, specials=NO_SPECIALS),
+                 licence=PROJECT_LICENCE, specials=NO_SPECIALS, built_in=True),
     )
 }  # fmt: skip
 
@@ -555,7 +550,7 @@ def vendor_of(entry: ZooEntry) -> str:
 
 
 #: Pretrained entries (loaded from package files), in display order.
-PRETRAINED_IDS = tuple(k for k, e in ENTRIES.items() if e.loader != "baseline")
+PRETRAINED_IDS = tuple(k for k, e in ENTRIES.items() if not e.built_in)
 
 
 def get_entry(tokenizer_id: str) -> ZooEntry:
