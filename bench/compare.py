@@ -126,7 +126,7 @@ print(json.dumps({{"load_s": time.perf_counter() - t0, "cpu_s": time.process_tim
 def bench_cold() -> list[dict]:
     rows = []
     for tid, entry in zoo.ENTRIES.items():
-        if entry.loader == "baseline":
+        if entry.built_in:
             continue
         out = subprocess.run([sys.executable, "-c", _COLD.format(root=str(ROOT), tid=tid)], capture_output=True, text=True, check=True)
         rows.append({"tokenizer": tid, **json.loads(out.stdout)})

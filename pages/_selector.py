@@ -93,7 +93,7 @@ def _options() -> dict[str, TokenizerOption]:
     ]
     # (no help text: the pages show a pretrained entry's algorithm, licence and source next to its tokens)
     pretrained = [TokenizerOption(e.id, e.name, vendor_of(e), _pretrained(e.id))
-                  for e in zoo.ENTRIES.values() if e.loader != "baseline"]
+                  for e in zoo.ENTRIES.values() if not e.built_in]
     return {o.id: o for o in baselines + trained_here + pretrained}
 
 

@@ -37,7 +37,7 @@ from pages._url import qp_init, qp_sync
 
 PRETRAINED = [i for i, e in zoo.ENTRIES.items() if offered(e)]
 #: Shelf entries that are not BPE, with their algorithm (the page says why they are not offered).
-NOT_BPE = [e for e in zoo.ENTRIES.values() if not offered(e) and e.loader != "baseline"]
+NOT_BPE = [e for e in zoo.ENTRIES.values() if not offered(e) and not e.built_in]
 #: BPE trained in the app on the bundled shop sample (id -> unit).
 TRAINED = {"bpe-sample-byte": "byte", "bpe-sample-cp": "codepoint"}
 LABELS = {"bpe-sample-byte": N_("BPE trained here (bytes, shop sample)"),

@@ -150,7 +150,7 @@ entries = [session_tokenizers()[t].entry if t in session_tokenizers() else zoo.E
 emb = [
     {"tokenizer": e.name, "vocabulary": e.vocab_size,
      "embedding parameters": tax.embedding_params(e.vocab_size, int(d_model))}
-    for e in entries if e.loader != "baseline"
+    for e in entries if not e.built_in
 ]  # fmt: skip
 if emb:
     st.dataframe(pd.DataFrame(emb), hide_index=True, width="stretch",

@@ -182,7 +182,7 @@ def _file(tok: PretrainedTokenizer, tx: Translator) -> str:
     (with its installed version) and the file inside it, or the user file's name."""
     gettext = tx.gettext
     entry = tok.entry
-    if entry.loader == "baseline":
+    if entry.built_in:
         return gettext("built in")
     if entry.package:
         try:

@@ -219,7 +219,8 @@ def load_spec(spec: TokSpec) -> Tokenizer:
 
 def _ids(tok: Any, text: str) -> list[int | None]:
     """Token ids of ``text`` (specials encoded as text), on the fastest path the tokenizer has."""
-    if hasattr(tok, "encode_ids") and getattr(getattr(tok, "entry", None), "loader", "") != "baseline":
+    # a built-in baseline's units may have no id (code points outside any vocabulary): those count too
+    if hasattr(tok, "encode_ids") and not getattr(getattr(tok, "entry", None), "built_in", False):
         return tok.encode_ids(text)
     return [t.id for t in tok.encode(text).tokens]
 

@@ -17,8 +17,12 @@ For long inputs :meth:`PretrainedTokenizer.table` builds the same facts as
 columns (:class:`core.tokens.TokenTable`) without one Python object per token.
 
 The backends live one per module beside this one (``tiktoken_adapter``,
-``sentencepiece_adapter``, ``hf_adapter``, ``baseline_adapter``). This module
-does not locate or verify files: :mod:`core.pretrained.zoo` does.
+``sentencepiece_adapter``, ``hf_adapter``, ``clip_adapter``,
+``baseline_adapter``, ``gguf_adapter``). Each registers the catalog loaders it
+serves with :func:`register_loader`; :mod:`core.pretrained.zoo` imports every
+``*_adapter`` module of this package before its first load and builds an
+entry with ``LOADERS[entry.loader]``, so a new backend is one module plus
+catalog lines. This module does not locate or verify files: the zoo does.
 """
 from __future__ import annotations
 
@@ -152,6 +156,60 @@ ReplaySource = Union[TiktokenReplay, TokenizersReplay, SentencePieceReplay]
 
 #: Which family of inspector layers applies (:mod:`core.analysis.inspect`).
 Family = Literal["tiktoken", "sentencepiece", "tokenizers", "baseline", "other"]
+
+
+# ---------------------------------------------------------------------------
+# The loader registry: catalog ``loader`` name -> the function that builds the adapter
+# ---------------------------------------------------------------------------
+
+#: ``(entry, data, where) -> adapter``: ``data`` is the entry's file, already read and hash-checked by the
+#: zoo (None for a loader registered with ``needs_file=False``); ``where`` names the file in messages.
+#: A loader raises ``ValueError`` (or :class:`core.pretrained.catalog.ZooError`) for a file it cannot use.
+LoaderFn = Callable[["ZooEntry", Union[bytes, None], str], "PretrainedTokenizer"]
+
+
+@dataclass(frozen=True)
+class RegisteredLoader:
+    """One catalog ``loader`` name and the adapter module's function that serves it."""
+
+    name: str
+    build: LoaderFn
+    #: False for a backend with nothing to read (the baselines): the zoo then passes ``data=None``.
+    needs_file: bool = True
+
+    @property
+    def module(self) -> str:
+        """The module that registered it (where a reader finds the backend)."""
+        return str(getattr(self.build, "__module__", ""))
+
+
+#: Every registered loader by name (filled when the adapter modules are imported: see
+#: :func:`core.pretrained.zoo.discover_adapters`).
+LOADERS: dict[str, RegisteredLoader] = {}
+
+
+def register_loader(name: str, *, needs_file: bool = True) -> Callable[[LoaderFn], LoaderFn]:
+    """Register the decorated function as the loader of catalog entries with ``loader=name``.
+
+    >>> @register_loader("doc-example", needs_file=False)
+    ... def _load(entry, data, where):
+    ...     raise NotImplementedError
+    >>> LOADERS.pop("doc-example").needs_file
+    False
+
+    Registering a second, different function under a taken name is a programming error (two adapter
+    modules claiming one loader); the same function again (a module reloaded) replaces it.
+    """
+
+    def deco(fn: LoaderFn) -> LoaderFn:
+        old = LOADERS.get(name)
+        if old is not None and (old.module, getattr(old.build, "__qualname__", None)) != (
+                getattr(fn, "__module__", ""), getattr(fn, "__qualname__", None)):
+            raise ValueError(f"loader {name!r} is already registered by {old.module}")
+        LOADERS[name] = RegisteredLoader(name, fn, needs_file)
+        return fn
+
+    return deco
 
 
 class PretrainedTokenizer:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..i18n import T_
 from ..models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from ..tokens import Encoding, Token
-from .adapter import PretrainedTokenizer, check_text
+from .adapter import PretrainedTokenizer, check_text, register_loader
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -56,3 +56,9 @@ class BaselineTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return b"".join(self.token_bytes(i) for i in ids).decode("utf-8", errors="replace")
+
+
+@register_loader("baseline", needs_file=False)
+def load_baseline(entry: "ZooEntry", data: bytes | None, where: str) -> BaselineTokenizer:
+    """Catalog ``loader="baseline"``: built in, nothing to read (the entry's id picks the baseline)."""
+    return BaselineTokenizer.for_id(entry)

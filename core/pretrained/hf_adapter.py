@@ -9,10 +9,20 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ..i18n import T_
+from ..text import limits
 from ..text.boundaries import is_valid_utf8
 from ..text.units import bytelevel_bytes, char_byte_offsets
 from ..tokens import SpecialProbe, TokenTable, build_table
-from .adapter import BYTE_PIECE, NormalizerInfo, PreTokenizerInfo, PretrainedTokenizer, TokenizersReplay, align_byte_spans, check_text
+from .adapter import (
+    BYTE_PIECE,
+    NormalizerInfo,
+    PreTokenizerInfo,
+    PretrainedTokenizer,
+    TokenizersReplay,
+    align_byte_spans,
+    check_text,
+    register_loader,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -199,3 +209,11 @@ class HFTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return self._tok.decode(list(ids), skip_special_tokens=False)
+
+
+@register_loader("hf-json")
+def load_hf_json(entry: "ZooEntry", data: bytes | None, where: str) -> HFTokenizer:
+    """Catalog ``loader="hf-json"`` (and uploads, Hub ids): a ``tokenizer.json``, its JSON checked first."""
+    assert data is not None
+    limits.parse_tokenizer_json(data, where)
+    return HFTokenizer.from_bytes(entry, data, where)

@@ -233,7 +233,7 @@ def replay_trained(trace: BpeTrace, text: str, upto: int | None = None) -> Repla
 def offered(entry: "ZooEntry") -> bool:
     """Whether the replay page lists a catalog entry: a BPE of any of the three engines (read from the catalog,
     without loading; ``tests/test_replay_shelf.py`` checks it against each loaded model's own type)."""
-    return entry.loader != "baseline" and "BPE" in entry.algorithm
+    return not entry.built_in and "BPE" in entry.algorithm
 
 
 # ---------------------------------------------------------------------------

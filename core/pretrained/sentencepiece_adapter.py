@@ -11,7 +11,15 @@ import numpy as np
 from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..tokens import TokenTable, build_table
-from .adapter import BYTE_PIECE, NormalizerInfo, PretrainedTokenizer, SentencePieceReplay, align_byte_spans, check_text
+from .adapter import (
+    BYTE_PIECE,
+    NormalizerInfo,
+    PretrainedTokenizer,
+    SentencePieceReplay,
+    align_byte_spans,
+    check_text,
+    register_loader,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -156,3 +164,10 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return self._sp.decode(list(ids))
+
+
+@register_loader("sentencepiece")
+def load_sentencepiece(entry: "ZooEntry", data: bytes | None, where: str) -> SentencePieceTokenizer:
+    """Catalog ``loader="sentencepiece"`` (and uploads of a ``.model``): a serialized ``ModelProto``."""
+    assert data is not None
+    return SentencePieceTokenizer.from_bytes(entry, data, where)

@@ -2,16 +2,21 @@
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 from dataclasses import replace
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
 
-from ..i18n import T_
+from ..i18n import T_, message_of
+from ..text import limits
 from ..text.boundaries import is_valid_utf8
 from ..tokens import SpecialProbe, TokenTable, build_table
-from .adapter import PretrainedTokenizer, TiktokenReplay, check_text
+from .adapter import PretrainedTokenizer, TiktokenReplay, check_text, register_loader
+from .catalog import TEKKEN_SPECIALS, ZooError, llama3_specials, llama4_specials
 
 if TYPE_CHECKING:  # pragma: no cover
     import regex
@@ -185,3 +190,115 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return b"".join(self._by_id[i] for i in ids).decode("utf-8", errors="replace")
+
+
+# ---------------------------------------------------------------------------
+# Loading: the two file formats this backend reads, and the catalog loaders that serve them
+# ---------------------------------------------------------------------------
+
+
+def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
+    """Parse a ``.tiktoken`` file (``base64 rank`` per line) into a ranks table.
+
+    Checked so the engine never sees a table it would crash or stall on:
+    at most :data:`core.text.limits.MAX_TOKENIZER_FILE_BYTES`, no token
+    listed twice, ranks unique, dense and below 2^31
+    (:func:`core.text.limits.check_ids`), and all 256 single bytes present
+    (byte-level BPE starts from them; without one, some text has no tokens).
+    """
+    if len(data) > limits.MAX_TOKENIZER_FILE_BYTES:
+        raise ZooError(T_("{where} is {size:,} bytes; the limit for a tokenizer file is {limit:,}", where=where,
+                          size=len(data), limit=limits.MAX_TOKENIZER_FILE_BYTES))
+    ranks: dict[bytes, int] = {}
+    lineno = 0
+    a2b = binascii.a2b_base64
+    try:
+        for lineno, line in enumerate(data.splitlines(), 1):  # noqa: B007 - the except below names the line
+            if not line:
+                continue
+            tok, rank = line.split()
+            # subtle: Whisper's multilingual file spells its one empty token as "=" (tiktoken accepts it);
+            # strict base64 refuses "=", so that is the only way to an empty token
+            piece = a2b(tok, strict_mode=True) if tok != b"=" else b""
+            size = len(ranks)
+            ranks[piece] = int(rank)
+            if len(ranks) == size:  # one dict operation per line, not a lookup and then a store
+                raise ValueError(T_("token {token} is listed twice", token=repr(piece)))
+    except (ValueError, TypeError) as exc:  # binascii.Error is a ValueError
+        raise ZooError(T_("{where} is not a valid .tiktoken ranks file (line {line}: {reason})", where=where,
+                          line=lineno, reason=message_of(exc))) from None
+    if not ranks:
+        raise ZooError(T_("{where} is empty: no ranks", where=where))
+    try:
+        limits.check_ids(ranks.values(), where, what=T_("rank"))
+    except limits.LimitError as exc:
+        raise ZooError(message_of(exc)) from None
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise ZooError(T_("{where} is not a byte-level ranks table: {count} of the 256 single bytes have no rank "
+                          "(first: {first})", where=where, count=len(missing), first="%#04x" % missing[0]))
+    return ranks
+
+
+def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
+    """A Tekken JSON file as (ranks shifted to final ids, pattern, specials).
+
+    Tekken keeps the first ``default_num_special_tokens`` ids for control
+    tokens and shifts every byte-level token up by that many; the inner
+    vocabulary is cut to ``default_vocab_size - num_special``. Shifting all
+    ranks by a constant keeps their order, so the BPE result is unchanged
+    and the ids come out final.
+    """
+    try:
+        obj = json.loads(data)
+        config = obj["config"]
+        n_special = int(config["default_num_special_tokens"])
+        n_inner = int(config["default_vocab_size"]) - n_special
+        pattern = config["pattern"]
+        vocab = obj["vocab"][:n_inner]
+        ranks = {base64.b64decode(v["token_bytes"]): int(v["rank"]) + n_special for v in vocab}
+        special_list = obj.get("special_tokens")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ZooError(T_("{where} is not a valid Tekken tokenizer file ({reason})", where=where,
+                          reason="%s: %s" % (type(exc).__name__, exc))) from None
+    try:
+        limits.check_ids(ranks.values(), where, what=T_("rank"))
+    except limits.LimitError as exc:
+        raise ZooError(message_of(exc)) from None
+    if special_list:
+        names = {s["token_str"]: int(s["rank"]) for s in special_list}
+    else:
+        names = {name: i for i, name in enumerate(TEKKEN_SPECIALS)}
+    for i in range(n_special):
+        if i not in names.values():
+            names[f"<SPECIAL_{i}>"] = i
+    return ranks, pattern, names
+
+
+def _sized(entry: "ZooEntry", ranks: dict[bytes, int], specials: dict[str, int]) -> "ZooEntry":
+    """An entry that declares no vocabulary size (an upload) gets the table's: ranks plus specials."""
+    return entry if entry.vocab_size else replace(entry, vocab_size=len(ranks) + len(specials))
+
+
+@register_loader("tiktoken")
+def load_tiktoken(entry: "ZooEntry", data: bytes | None, where: str) -> TiktokenTokenizer:
+    """Catalog ``loader="tiktoken"`` (and ``.tiktoken`` uploads): a ranks file, with the entry's split
+    ``pattern`` and its specials (``specials_fn``: ``llama3``/``llama4``, else the ``specials`` table)."""
+    assert data is not None
+    ranks = parse_tiktoken_ranks(data, where)
+    fn = entry.options.get("specials_fn")
+    if fn == "llama3":
+        specials = llama3_specials(len(ranks))
+    elif fn == "llama4":
+        specials = llama4_specials(len(ranks))
+    else:
+        specials = dict(cast("dict[str, int]", entry.options.get("specials", {})))
+    return TiktokenTokenizer(_sized(entry, ranks, specials), ranks, str(entry.options["pattern"]), specials)
+
+
+@register_loader("tekken")
+def load_tekken(entry: "ZooEntry", data: bytes | None, where: str) -> TiktokenTokenizer:
+    """Catalog ``loader="tekken"`` (and Tekken uploads): Mistral's JSON, run by the tiktoken engine."""
+    assert data is not None
+    ranks, pattern, specials = parse_tekken(data, where)
+    return TiktokenTokenizer(_sized(entry, ranks, specials), ranks, pattern, specials)
