@@ -1,6 +1,6 @@
 """Load: N concurrent sessions against one ``streamlit run`` server, through Streamlit's own websocket protocol.
 
-Issue 16: "one laptop serves a class". Each simulated student opens a
+The goal: one laptop serves a class. Each simulated student opens a
 session on ``ws://127.0.0.1:PORT/_stcore/stream`` and speaks the browser's
 protocol: protobuf ``BackMsg.rerun_script`` (a ``ClientState`` with the
 page, query string and widget states) up, ``ForwardMsg`` deltas and

@@ -235,7 +235,7 @@ class PretrainedTokenizer:
     trained_json: str | None = None
 
     def __init_subclass__(cls, **kwargs: object) -> None:
-        # issue 16: every method that reaches a native library is fenced (core.text.native), so a Rust
+        # every method that reaches a native library is fenced (core.text.native), so a Rust
         # panic on a hostile input is a NativeError (a ValueError) naming the tokenizer, never a dead page.
         super().__init_subclass__(**kwargs)
         for name in FENCED_METHODS:

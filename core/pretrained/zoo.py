@@ -133,7 +133,7 @@ def load(tokenizer_id: str) -> PretrainedTokenizer:
 def load_entry(entry: ZooEntry) -> PretrainedTokenizer:
     """Build the adapter for ``entry`` without caching (tests use this on tampered copies)."""
     try:
-        with fenced(entry.id):  # a panic while parsing a damaged file is a message (issue 16)
+        with fenced(entry.id):  # a panic while parsing a damaged file becomes a one-line message, not a crash
             return _build(entry)
     except ZooError:
         raise
@@ -232,7 +232,7 @@ def load_user_bytes(
     a :class:`ZooError` naming the file.
     """
     try:
-        with fenced(name):  # a panic while parsing a hostile upload is a message (issue 16)
+        with fenced(name):  # a panic while parsing a hostile upload becomes a one-line message, not a crash
             return _user_bytes(name, data, kind, pattern)
     except ZooError:
         raise
