@@ -1,7 +1,7 @@
 """Tokenizer Lab: the router. Every page is listed here, one line each.
 
 Run with ``streamlit run app.py``. Pages live in ``pages/``; shared page helpers
-in ``pages/_shared.py``; the engine in ``core/`` (no Streamlit there).
+in ``pages/_<job>.py`` modules (``_lang``, ``_url``, ``_layout``...); the engine in ``core/`` (no Streamlit there).
 To add a page: put ``pages/my_page.py`` in place and add one ``(file, title,
 icon)`` line to :data:`PAGES` under its section.
 """
@@ -12,8 +12,11 @@ from pathlib import Path
 import streamlit as st
 
 from core.i18n import N_
+from core.markdown import md_escape
 from core.text.native import fatal_message
-from pages._shared import _, classroom_requested, init_lang, localize, mark_router_run, md_escape, sidebar_controls
+from pages._controls import classroom_requested, init_lang, sidebar_controls
+from pages._lang import _, localize
+from pages._router import mark_router_run
 
 HERE = Path(__file__).parent
 PAGES_DIR = HERE / "pages"
@@ -64,7 +67,7 @@ sidebar_controls()
 mark_router_run(True)
 try:
     page.run()
-except BaseException as exc:  # noqa: BLE001 - a Rust panic derives from BaseException (issue 16)
+except BaseException as exc:  # noqa: BLE001 - a Rust panic derives from BaseException; shown, not fatal
     message = fatal_message(exc, page.title)
     if message is None:
         raise

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import make_corpus  # noqa: E402
-from core.assets import sample_lines  # noqa: E402
-from core.models import unigram, wordpiece  # noqa: E402
+from bench.corpus import make_corpus
+from core.assets import sample_lines
+from core.models import unigram, wordpiece
 
 
 def timed(fn):

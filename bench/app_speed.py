@@ -36,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
 APP = str(REPO / "app.py")
 TOKENIZERS = "codepoints,bytes,words,bpe-sample-cp"
@@ -191,7 +191,8 @@ def main() -> None:
     args = ap.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
     try:
-        cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+        with open("/proc/cpuinfo") as fh:
+            cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
         print(f"cpu: {cpu}")
     except (OSError, StopIteration):
         pass
@@ -212,7 +213,8 @@ def main() -> None:
 
     n, steps, train_s = bench_stepper(args.repeat)
     print(f"\nBPE stepper, one Next click on a {int(n):,}-merge byte-level trace (goal < 200 ms)")
-    print(f"  (training {int(n):,} merges on {len((REPO / 'assets/train/bn_shop_corpus.txt').read_bytes()):,} bytes, once, cached: {train_s:.1f} s)")
+    corpus_bytes = len((REPO / "assets/train/bn_shop_corpus.txt").read_bytes())
+    print(f"  (training {int(n):,} merges on {corpus_bytes:,} bytes, once, cached: {train_s:.1f} s)")
     print(f"  step: {fmt(steps)}")
 
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import make_corpus  # noqa: E402
-from core.models.bpe import train_bpe, word_counts  # noqa: E402
+from bench.corpus import make_corpus
+from core.models.bpe import train_bpe, word_counts
 
 
 def ours(text: str, merges: int):

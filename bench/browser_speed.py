@@ -40,7 +40,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, app_pages, run_streamlit  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, app_pages, run_streamlit
 
 DRAWN_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.analysis import tax
-from core.pretrained import zoo  # noqa: E402
+from core.pretrained import zoo
 
 EXTRA = ["12345", "3.14159", "2026-11-30", "😀", "👨‍👩‍👧", "🇧🇩", "https://example.com/a?b=১", "user@mail.com",
          "   ", "\n\n", "\t", "don't", "I'LL", "<|endoftext|>", "[SEP]"]  # fmt: skip
@@ -53,7 +53,7 @@ def mixed_text(n_bytes: int, seed: int = 1) -> str:
     return "".join(parts)
 
 
-def best(fn, repeat: int) -> float:  # noqa: ANN001
+def best(fn, repeat: int) -> float:
     """Least CPU time of ``repeat`` runs (process CPU time: the machine may be shared, wall time is noise)."""
     times = []
     for _ in range(max(repeat, 1)):
@@ -68,11 +68,11 @@ def bench_encode(text: str, repeat: int) -> list[dict]:
     for tid in ("cl100k_base", "o200k_base", "llama3", "llama4", "tekken", "mistral-spm-v1"):
         tok = zoo.load(tid)
         if tid.startswith("mistral-spm"):
-            sp = tok._sp  # noqa: SLF001 - the library object, for the direct baseline
-            direct = lambda: sp.encode(text)  # noqa: E731
+            sp = tok._sp
+            direct = lambda: sp.encode(text)
         else:
             eng = tok.engine
-            direct = lambda: eng.encode(text, disallowed_special=())  # noqa: E731
+            direct = lambda: eng.encode(text, disallowed_special=())
         rows.append(_measure(tid, tok, text, direct, repeat))
     rows.append(_bench_hf(text, repeat))
     return rows
@@ -93,7 +93,7 @@ def _bench_hf(text: str, repeat: int) -> dict:
     return _measure("hf-bytelevel-4k (tokenizers)", tok, text, lambda: t.encode(text, add_special_tokens=False).ids, repeat)
 
 
-def _measure(name: str, tok, text: str, direct, repeat: int) -> dict:  # noqa: ANN001
+def _measure(name: str, tok, text: str, direct, repeat: int) -> dict:
     """Best-of-``repeat`` times, interleaved (direct, ids, table per round) so load drift hits all three alike."""
     ref = direct()
     assert list(ref) == tok.encode_ids(text), f"{name}: adapter ids differ from the library"
@@ -126,7 +126,7 @@ print(json.dumps({{"load_s": time.perf_counter() - t0, "cpu_s": time.process_tim
 def bench_cold() -> list[dict]:
     rows = []
     for tid, entry in zoo.ENTRIES.items():
-        if entry.loader == "baseline":
+        if entry.built_in:
             continue
         out = subprocess.run([sys.executable, "-c", _COLD.format(root=str(ROOT), tid=tid)], capture_output=True, text=True, check=True)
         rows.append({"tokenizer": tid, **json.loads(out.stdout)})

@@ -1,6 +1,6 @@
 """Load: N concurrent sessions against one ``streamlit run`` server, through Streamlit's own websocket protocol.
 
-Issue 16: "one laptop serves a class". Each simulated student opens a
+The goal: one laptop serves a class. Each simulated student opens a
 session on ``ws://127.0.0.1:PORT/_stcore/stream`` and speaks the browser's
 protocol: protobuf ``BackMsg.rerun_script`` (a ``ClientState`` with the
 page, query string and widget states) up, ``ForwardMsg`` deltas and
@@ -10,7 +10,7 @@ minute: open Paste and see, open the BPE stepper, press Next five times
 
 Why this client and not browsers: a Chromium tab costs 100-300 MB and a
 core's worth of layout per rerun, so 30 of them on this 2-core machine
-would measure the browsers (the issue's 20-session run found "the browsers
+would measure the browsers (an earlier 20-session browser run found "the browsers
 on the same 2 cores caused most of the latency"). A protobuf websocket
 client costs the server exactly what a browser costs it (the same script
 runs, the same messages are built and sent) and almost nothing itself.
@@ -46,9 +46,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
-from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 STEPS = 5
 
@@ -64,7 +64,7 @@ class Stats:
 class Session:
     """One browser-like session: a websocket, the page's widget ids, and a rerun helper."""
 
-    def __init__(self, ws, stats: Stats, run_timeout: float) -> None:  # noqa: ANN001
+    def __init__(self, ws, stats: Stats, run_timeout: float) -> None:
         self.ws = ws
         self.stats = stats
         self.run_timeout = run_timeout

@@ -26,18 +26,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.compare import mixed_text  # noqa: E402
-from core.models import unigram as ug  # noqa: E402
-from core.pipeline import pretokenize as pt  # noqa: E402
-from core.pretrained import zoo  # noqa: E402
-from tests.parity_refs import encoder  # noqa: E402
-from tests.parity_text import decode_recipe  # noqa: E402
+from bench.compare import mixed_text
+from core.models import unigram as ug
+from core.pipeline import pretokenize as pt
+from core.pretrained import zoo
+from tests.parity_refs import encoder
+from tests.parity_text import decode_recipe
 
 ADAPTERS = ["cl100k_base", "o200k_base", "llama3", "llama4", "tekken", "tekken_240718", "mistral-spm-v1",
             "mistral-spm-v3"]
 
 
-def cpu(fn, repeat: int = 1) -> tuple[float, object]:  # noqa: ANN001
+def cpu(fn, repeat: int = 1) -> tuple[float, object]:
     best, out = float("inf"), None
     for _ in range(max(repeat, 1)):
         t0 = time.process_time()
@@ -56,13 +56,13 @@ def differential(n: int, repeat: int) -> None:
     print(f"1. differential run, {n:,} texts per tokenizer (CPU s; ours / library)")
     for tid in ADAPTERS:
         tok, ref = zoo.load(tid), encoder(tid)
-        t_lib, lib_ids = cpu(lambda: [ref(s) for s in sample], repeat)  # noqa: B023
-        t_ids, our_ids = cpu(lambda: [tok.encode_ids(s) for s in sample], repeat)  # noqa: B023
-        t_enc, encs = cpu(lambda: [tok.encode(s).ids for s in sample], repeat)  # noqa: B023
+        t_lib, lib_ids = cpu(lambda: [ref(s) for s in sample], repeat)
+        t_ids, our_ids = cpu(lambda: [tok.encode_ids(s) for s in sample], repeat)
+        t_enc, encs = cpu(lambda: [tok.encode(s).ids for s in sample], repeat)
         bad = sum(a != b or a != c for a, b, c in zip(lib_ids, our_ids, encs))
         print(f"   {tid:<15} mismatches {bad:>3}   library {t_lib:6.2f}   ids {t_ids:6.2f} ({t_ids / t_lib:4.2f}x)"
               f"   encode {t_enc:6.2f} ({t_enc / t_lib:4.2f}x)")
-    model = ug.train_unigram(open(ROOT / "assets/train/bn_shop_corpus.txt", encoding="utf-8").read().splitlines(),
+    model = ug.train_unigram((ROOT / "assets/train/bn_shop_corpus.txt").read_text(encoding="utf-8").splitlines(),
                              vocab_size=800)
     lib = ug.library_tokenizer(model)
     t_lib, theirs = cpu(lambda: [lib.encode(s).ids for s in sample], repeat)
@@ -81,8 +81,8 @@ def engine(repeat: int) -> None:
     odd = plain.replace(" ", " \U00016ea5", 2000)
     pt.engine_split(odd[:1000], "o200k")  # warm up: the regexes compile once per process
     for label, text in (("200 KB, no newer character", plain), ("200 KB with 2,000 Unicode 17 letters", odd)):
-        t_pre, _ = cpu(lambda: pt.pretokenize(text, "o200k"), repeat)  # noqa: B023
-        t_eng, split = cpu(lambda: pt.engine_split(text, "o200k"), repeat)  # noqa: B023
+        t_pre, _ = cpu(lambda: pt.pretokenize(text, "o200k"), repeat)
+        t_eng, split = cpu(lambda: pt.engine_split(text, "o200k"), repeat)
         print(f"   {label:<38} pretokenize {t_pre:5.2f}   engine_split {t_eng:5.2f} ({t_eng / t_pre:4.2f}x), "
               f"{len(split.notes)} notes")
 
@@ -92,8 +92,8 @@ def llama_chunks(repeat: int) -> None:
     tok, ref = zoo.load("llama3"), encoder("llama3")
     tok.encode_ids(" " * 30_000)  # warm up: the whitespace class is built once per process
     for label, text in (("30,000 spaces", " " * 30_000), ("1 MB mixed text", mixed_text(1_000_000))):
-        t_lib, a = cpu(lambda: ref(text), repeat)  # noqa: B023
-        t_ours, b = cpu(lambda: tok.encode_ids(text), repeat)  # noqa: B023
+        t_lib, a = cpu(lambda: ref(text), repeat)
+        t_ours, b = cpu(lambda: tok.encode_ids(text), repeat)
         print(f"   {label:<16} equal {a == b}   library {t_lib:5.2f}   ours {t_ours:5.2f} ({t_ours / t_lib:4.2f}x)")
 
 

@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.corpus import BN_CONS, BN_SIGNS  # noqa: E402
-from core.analysis.report import build_report, to_html, to_markdown  # noqa: E402
-from core.pretrained import zoo  # noqa: E402
+from bench.corpus import BN_CONS, BN_SIGNS
+from core.analysis.report import build_report, to_html, to_markdown
+from core.pretrained import zoo
 
 GOAL_S = 10.0
 
@@ -54,18 +54,18 @@ def bangla_file(n_bytes: int = 50_000, seed: int = 3) -> str:
     return text.encode("utf-8")[:n_bytes].decode("utf-8", errors="ignore")
 
 
-def reference_encode(tok, text: str) -> None:  # noqa: ANN001 - a core.adapters tokenizer
+def reference_encode(tok, text: str) -> None:
     """The library alone: tiktoken's or SentencePiece's own encode."""
     engine = getattr(tok, "engine", None)
     if engine is not None:
         engine.encode_ordinary(text)
     elif hasattr(tok, "_sp"):
-        tok._sp.encode(text)  # noqa: SLF001
+        tok._sp.encode(text)
     else:
         tok.encode_ids(text)
 
 
-def best(fn, repeat: int) -> float:  # noqa: ANN001
+def best(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()

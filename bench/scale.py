@@ -18,7 +18,7 @@ depend on repetition: tiktoken has no cache). Then, in the same run:
    ``tiktoken.Encoding.encode_ordinary_batch`` (its default 8 threads, and
    ``num_threads=1``); token totals must equal the CLI's.
 
-Goals (issue 13): peak RSS under 500 MB at any size; one worker within 1.5x
+Goals (what a big-file run must stay within): peak RSS under 500 MB at any size; one worker within 1.5x
 of the raw library; two workers at least 1.7x faster than one. The machine
 may be shared: wall-clock ratios are noisy, so each figure is printed with
 the CPU time it took.

@@ -10,7 +10,7 @@
    result computed) and a rerun (loaded tokenizers kept by the engine), for
    the old four and for eight shelf tokenizers; RSS of the process after.
 3. Token counts of every entry on the five-language sample (first row of
-   ``assets/parallel.tsv``) and on the issue's Bangla sentence.
+   ``assets/parallel.tsv``) and on the Bangla sentence the shelf was chosen on.
 
 Run: ``python bench/shelf.py`` (needs ``python -m core zoo install`` first). Prints JSON.
 """
@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.analysis import tax  # noqa: E402
-from core.pretrained import zoo  # noqa: E402
+from core.analysis import tax
+from core.pretrained import zoo
 
 TODAY = ["cl100k_base", "o200k_base", "llama3", "tekken"]
 EIGHT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base", "xlm-r", "command-r", "whisper"]

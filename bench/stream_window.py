@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.analysis import stream  # noqa: E402
+from core.analysis import stream
 
 
 def shard(times: list[float], c: stream.Chunk) -> int:

@@ -9,9 +9,14 @@ build step and no ``.mo`` file is committed.
 Core code that writes sentences people read takes a ``lang`` argument
 (default ``"en"``) and does::
 
-    _ = translator(lang).gettext
-    ngettext = translator(lang).ngettext
-    _("{count} of {total} tokens").format(count=..., total=...)
+    t = translator(lang)
+    t.gettext("{count} of {total} tokens").format(count=..., total=...)
+    t.ngettext("{count} token", "{count} tokens", n)
+
+Core never reads an ambient language (:func:`current`, :func:`use_lang`, :func:`activate` and this module's
+:func:`_` / :func:`ngettext` are for the CLI's outer edge, which sets ``--lang`` up, and for modules not yet
+converted): with ``lang`` in the signature, every cache built on a function is keyed on the language
+(``tests/test_no_ambient_lang.py``).
 
 Only whole sentences with named placeholders are translated, never glued
 fragments; JSON keys never change. ``N_`` marks a string for extraction where
@@ -189,14 +194,15 @@ def translator(lang: str = DEFAULT_LANG, digits: str = "western") -> Translator:
     return Translator(lang, digits, _translations(lang))
 
 
-_current: ContextVar[Translator] = ContextVar("tokenizer_lab_lang", default=Translator(DEFAULT_LANG))
+_current: ContextVar[Translator] = ContextVar("tokenizer_lab_lang", default=Translator(DEFAULT_LANG))  # noqa: B039 - never mutated
 
 
 @contextmanager
 def use_lang(lang: str = DEFAULT_LANG, digits: str = "western") -> Iterator[Translator]:
     """Within the block, :func:`_` and :func:`ngettext` of this module speak ``lang`` (per thread/task).
 
-    Core functions with a ``lang`` argument wrap their work in this, so their helpers need no extra argument.
+    For the CLI's outer edge (``--lang``) only: a core function takes ``lang`` and passes a translator down
+    instead, so its result (and any cache of it) depends on its arguments alone.
     """
     token = _current.set(translator(lang, digits))
     try:
@@ -207,7 +213,7 @@ def use_lang(lang: str = DEFAULT_LANG, digits: str = "western") -> Iterator[Tran
 
 def activate(lang: str = DEFAULT_LANG, digits: str = "western") -> None:
     """Make ``lang`` the current language of this thread/task until changed (the app calls this at the start
-    of every script run, so core text such as chip tooltips and notes follows the interface language)."""
+    of every script run for the core modules that still read it; see :func:`use_lang`)."""
     _current.set(translator(lang, digits))
 
 
@@ -231,6 +237,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 # ---------------------------------------------------------------------------
 
 
+class Verbatim(str):
+    """A value a :class:`Message` writes exactly as given: no native digits, no bidi isolate. For figures a
+    sentence has always shown as plain text (the normalization warnings' counts), so making the sentence a
+    Message does not change what it shows."""
+
+
 class _ValueFormatter(string.Formatter):
     """Fills a template's fields for one :class:`Translator`: a nested :class:`Message` in that language, whole
     numbers in its digits (``{n:,}`` with its grouping), and for a right-to-left language every value that holds
@@ -240,6 +252,8 @@ class _ValueFormatter(string.Formatter):
         self.t = t
 
     def format_field(self, value: object, format_spec: str) -> str:
+        if isinstance(value, Verbatim):
+            return format(str(value), format_spec)
         english = self.t.lang == DEFAULT_LANG
         if isinstance(value, Message):
             text = value.translated(self.t)
@@ -293,8 +307,8 @@ class Message(str):
     def translated(self, t: Translator | None = None) -> str:
         """The sentence in ``t``'s language (default: the current one, see :func:`use_lang` / :func:`activate`)."""
         t = t or current()
-        text = t._t.gettext(self.template) if self.plural is None else t._t.ngettext(self.template, self.plural,
-                                                                                      self.n or 0)
+        text = t._t.gettext(self.template) if self.plural is None else t._t.ngettext(  # noqa: SLF001 - Translator is defined above
+            self.template, self.plural, self.n or 0)
         return _ValueFormatter(t).vformat(text, (), self.values)
 
 
@@ -413,7 +427,7 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
         want = set().union(*(placeholders(i) for i in ids))
         for s in strs:
             try:
-                have = placeholders(s)
+                have = placeholders(s or "")  # (not empty: checked above)
             except ValueError as exc:
                 out.append(f"{lang}: bad format string in {key!r}: {exc}")
                 continue

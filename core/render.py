@@ -3,7 +3,7 @@
 Every page (baselines, BPE, WordPiece, pretrained tokenizers, replays) shows
 tokens through these functions, so the look and the safety rules live in one
 place. They return HTML strings; a page puts them on screen with
-``st.html(...)`` (see ``pages/_shared.py``: ``show_tokens``), a test can parse
+``st.html(...)`` (see ``pages/_layout.py``: ``show_tokens``), a test can parse
 them, and an export can wrap them with :func:`standalone_page`.
 
 API
@@ -20,8 +20,12 @@ API
 - :func:`visible_text` ``(text) -> str``: escaped HTML with whitespace glyphs.
 - :func:`piece_label` ``(data) -> str``: plain text for a piece in a table or
   chart (text with glyphs, or hex such as ``E0 A6…``); not HTML-escaped.
-- :func:`legend_html` ``() -> str``; :data:`CSS` (inject once per page);
+- :func:`legend_html` ``(lang) -> str``; :data:`CSS` (``assets/tokens.css``, inject once per page);
   :data:`PALETTE`; :func:`standalone_page` ``(body, title) -> str``.
+
+Every function that writes words (tooltips, notes, the legend) takes ``lang`` (and ``digits`` where it
+writes numbers) as an argument, English by default: nothing here reads an ambient interface language,
+so a memoised result is keyed on its language by its signature.
 
 What the view shows
 -------------------
@@ -55,19 +59,21 @@ Persian) and each chip has ``dir="auto"`` too.
 
 Everything from the user (token text, titles) goes through ``html.escape``.
 
-This module does not tokenize or compute metrics; it only draws an Encoding.
+This module does not tokenize or compute metrics; it only draws an Encoding. The direction of
+runs comes from :mod:`core.text.bidi`; Markdown escaping lives in :mod:`core.markdown`.
 """
 from __future__ import annotations
 
 import html
-import re
 import unicodedata
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Collection, Sequence
 
-from .i18n import N_, RTL_LANGS, _, current, use_lang
+from .assets import ASSETS
+from .i18n import DEFAULT_LANG, N_, RTL_LANGS, Translator, translator
+from .text.bidi import resolve_runs, strong_class, text_direction
 from .text.boundaries import BoundaryKind
 from .text.units import codepoint_info, utf8_hex
 from .tokens import Encoding, Token, TokenTable, tokens_from_byte_spans
@@ -108,44 +114,11 @@ _SEP_TITLES = {
 _SEP_GLYPHS = {"clean": "", "inside_grapheme": "◆", "inside_codepoint": "✂"}
 _SEP_CLASSES = {"clean": "tl-sep-clean", "inside_grapheme": "tl-sep-g", "inside_codepoint": "tl-sep-cp"}
 
-CSS = """
-.tl-tokens{line-height:2.1;font-size:1.15rem;font-family:"Noto Sans","Noto Sans Bengali","Noto Sans Arabic",
-  "Noto Sans Devanagari",sans-serif;overflow-wrap:anywhere;margin:.25rem 0 .5rem 0}
-.tl-tok{display:inline-block;padding:0 .28em;margin:.12em 0;border-radius:.3em;color:#111;
-  border:1px solid rgba(0,0,0,.25);white-space:pre;line-height:1.5;vertical-align:top}
-.tl-tok.tl-special{outline:2px solid #222;outline-offset:1px;font-weight:600}
-.tl-c0{background:#77AADD}.tl-c1{background:#EE8866}.tl-c2{background:#EEDD88}.tl-c3{background:#FFAABB}
-.tl-c4{background:#99DDFF}.tl-c5{background:#44BB99}.tl-c6{background:#BBCC33}.tl-c7{background:#AAAA00}
-.tl-ws{color:#555;opacity:.85}
-.tl-fmt{font-size:.65em;color:#333;border:1px dotted #555;border-radius:.2em;padding:0 .1em;vertical-align:middle}
-.tl-hex{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.8em;letter-spacing:.02em;
-  background:repeating-linear-gradient(45deg,rgba(255,255,255,.55) 0 4px,rgba(255,255,255,0) 4px 8px);
-  padding:0 .15em;border-radius:.15em}
-.tl-part{color:#B00;font-weight:700}
-.tl-sep{display:inline-block;vertical-align:top;margin:.12em .08em;height:1.5em;line-height:1.5;text-align:center;
-  font-size:1em}
-.tl-sep-clean{width:0;border-left:1.5px solid #777}
-.tl-sep-g{width:.9em;border-left:2px dashed #D55E00;border-right:2px dashed #D55E00;color:#A04000;font-size:.75em;
-  height:2em;line-height:2;font-weight:700}
-.tl-sep-cp{width:1.2em;border-left:3px solid #B00;border-right:3px solid #B00;color:#B00;font-size:.75em;font-weight:700;
-  height:2em;line-height:2;background:#fde}
-.tl-grp{display:inline-flex;flex-direction:column;align-items:stretch;vertical-align:top;margin:0 .05em;
-  border-bottom:2px dashed #D55E00}
-.tl-grp-toks{white-space:nowrap}
-.tl-grp-read{text-align:center;font-size:.85em;line-height:1.3;color:#222;background:#f4f4f4;border-radius:.2em;
-  white-space:pre;padding:0 .2em}
-.tl-note{font-size:.85rem;color:#555;font-style:italic;margin:.2rem 0}
-.tl-legend{font-size:.85rem;color:#333;margin:.2rem 0 .4rem 0;line-height:2}
-.tl-legend .tl-tok{font-size:.95em}
-.tl-empty{color:#777;font-style:italic}
-.tl-line{min-height:1.6em}
-.tl-run{unicode-bidi:isolate}
-.tl-hexrun{unicode-bidi:isolate}
-.tl-tok.tl-unk{background:#fff;border:2px dashed #B00;color:#700}
-.tl-unk-tag{font-size:.6em;font-weight:700;color:#fff;background:#B00;border-radius:.2em;padding:0 .2em;
-  margin-inline-end:.2em;vertical-align:middle}
-a.tl-link{color:inherit;text-decoration:none}a.tl-link:hover .tl-tok{outline:2px solid #222}
-"""
+#: The token view's styles (``assets/tokens.css``): pages inject them once, exports inline them.
+CSS = (ASSETS / "tokens.css").read_text(encoding="utf-8")
+
+#: Tooltips and notes default to English (the CLI and tests); pages pass the reader's translator.
+ENGLISH = translator()
 
 
 @dataclass(frozen=True)
@@ -321,15 +294,16 @@ def _codepoint_lines(chars: str, limit: int = 12) -> list[str]:
     return lines
 
 
-def token_title(token: Token, index: int, source_text: str | None = None) -> str:
-    """Plain-text tooltip: position, id, hex bytes, code points (not yet escaped)."""
-    head = _("token {index}").format(index=index + 1)
+def token_title(token: Token, index: int, source_text: str | None = None, *, lang: str = DEFAULT_LANG) -> str:
+    """Plain-text tooltip in ``lang``: position, id, hex bytes, code points (not yet escaped)."""
+    gettext = translator(lang).gettext
+    head = gettext("token {index}").format(index=index + 1)
     if token.id is not None:
         head += f" · id {token.id}"
     if token.special:
-        head += " · " + _("SPECIAL (control token)")
-    lines = [head, _("bytes ({count}): {hex}").format(count=len(token.data),
-                                                      hex=utf8_hex(token.data) if token.data else _("(none)"))]
+        head += " · " + gettext("SPECIAL (control token)")
+    lines = [head, gettext("bytes ({count}): {hex}").format(count=len(token.data),
+                                                      hex=utf8_hex(token.data) if token.data else gettext("(none)"))]
     valid = True
     try:
         token.data.decode("utf-8")
@@ -338,23 +312,24 @@ def token_title(token: Token, index: int, source_text: str | None = None) -> str
     if valid:
         chars = token.data.decode("utf-8")
     else:
-        lines.append(_("not valid UTF-8 on its own (part of a character)"))
+        lines.append(gettext("not valid UTF-8 on its own (part of a character)"))
         chars = source_text[token.start : token.end] if source_text is not None else ""
         if chars:
-            lines.append(_("touches:"))
+            lines.append(gettext("touches:"))
     lines.extend(_codepoint_lines(chars))
     return "\n".join(lines)
 
 
-def _sep_html(kind: BoundaryKind) -> str:
+def _sep_html(kind: BoundaryKind, t: Translator) -> str:
+    """The separator drawn before a token; its tooltip in ``t``'s language."""
     return (
-        f'<span class="tl-sep {_SEP_CLASSES[kind]}" data-kind="{kind}" title="{html.escape(_(_SEP_TITLES[kind]))}">'
+        f'<span class="tl-sep {_SEP_CLASSES[kind]}" data-kind="{kind}" title="{html.escape(t.gettext(_SEP_TITLES[kind]))}">'
         f"{_SEP_GLYPHS[kind]}</span>"
     )
 
 
 #: Longest token (bytes) whose chip parts are cached: a cache of 65,536 entries stays a few MB even when
-#: hostile input makes every token a new long word (issue 16: caches keyed on user input are bounded).
+#: hostile input makes every token a new long word (a cache keyed on user input is bounded, or input can fill memory).
 MAX_CACHED_TOKEN_BYTES = 64
 
 
@@ -362,7 +337,7 @@ def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str, 
                 lang: str = "en") -> tuple[str, str]:
     """(escaped tooltip without its first line, inner HTML): the same for every
     occurrence of a token, so it is computed once (texts repeat a lot); long tokens are not cached.
-    ``lang``: the tooltip's language (part of the cache key; the text comes from :func:`core.i18n.current`)."""
+    ``lang``: the tooltip's language (so part of the cache key)."""
     if len(data) > MAX_CACHED_TOKEN_BYTES or len(touched) > MAX_CACHED_TOKEN_BYTES:
         return _chip_parts_uncached(data, token_id, special, touched, rtl, lang)
     return _chip_parts_cached(data, token_id, special, touched, rtl, lang)
@@ -371,9 +346,9 @@ def _chip_parts(data: bytes, token_id: int | None, special: bool, touched: str, 
 def _chip_parts_uncached(data: bytes, token_id: int | None, special: bool, touched: str, rtl: bool,
                          lang: str = "en") -> tuple[str, str]:
     tok = Token(token_id, data, 0, len(data), 0, len(touched), special)
-    title = token_title(tok, 0, touched)
+    title = token_title(tok, 0, touched, lang=lang)
     rest = title.split("\n", 1)[1]
-    head_extra = title.split("\n", 1)[0][len(_("token {index}").format(index=1)):]
+    head_extra = title.split("\n", 1)[0][len(translator(lang).gettext("token {index}").format(index=1)):]
     return html.escape(head_extra + "\n" + rest, quote=True), chip_inner(data, rtl)
 
 
@@ -382,8 +357,8 @@ _chip_parts_cached = lru_cache(maxsize=65536)(_chip_parts_uncached)
 
 def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool,
                link: Callable[[Token], str | None] | None = None, direction: str = "ltr",
-               colour: int | None = None, unknown: bool = False) -> str:
-    """One chip. ``direction``: the direction of the run the chip sits in (its own ``dir``);
+               colour: int | None = None, unknown: bool = False, t: Translator = ENGLISH) -> str:
+    """One chip, its tooltip in ``t``'s language. ``direction``: the direction of the run the chip sits in (its own ``dir``);
     ``colour``: palette index (default: by position, so neighbours differ); ``unknown``:
     the model's unknown token (``<unk>``, ``[UNK]``), drawn as such, not as a normal piece."""
     c = (index if colour is None else colour) % len(PALETTE)
@@ -391,12 +366,13 @@ def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool
     # a token that is not valid UTF-8 names the characters it touches in the source text
     touched = "" if source_text is None or _is_utf8(token.data) else source_text[token.start : token.end]
     title_rest, inner = _chip_parts(token.data, token.id if show_ids else None, token.special, touched,
-                                    direction == "rtl", current().lang)
+                                    direction == "rtl", t.lang)
+    gettext = t.gettext
     if unknown:
-        title_rest = " · " + html.escape(_("UNKNOWN: the model has no piece for this text (it becomes the unknown "
+        title_rest = " · " + html.escape(gettext("UNKNOWN: the model has no piece for this text (it becomes the unknown "
                                            "token)"), quote=True) + title_rest
         inner = f'<span class="tl-unk-tag" dir="ltr">UNK</span>{inner}'
-    head = html.escape(_("token {index}").format(index=index + 1), quote=True)
+    head = html.escape(gettext("token {index}").format(index=index + 1), quote=True)
     chip = f'<span class="{cls}" dir="{direction}" title="{head}{title_rest}">{inner}</span>'
     href = link(token) if link is not None else None
     if href:  # the chip opens another view (e.g. the word inspector) in the same tab
@@ -412,22 +388,10 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def text_direction(text: str) -> str:
-    """"rtl" or "ltr" from the first strong character (Unicode bidi class), "ltr" if none.
-
-    Computed here rather than left to the browser's ``dir="auto"``, which
-    ignores descendants that carry their own ``dir`` (every chip does).
-
-    >>> text_direction("  سلام world"), text_direction("বাজার سلام")
-    ('rtl', 'ltr')
-    """
-    return "rtl" if _strong(text) == "R" else "ltr"
-
-
 def text_lines_html(text: str, cls: str = "tl-text-line") -> str:
     """Plain ``text``, escaped, as one ``<div dir=…>`` per line (cut at "\\n"), each line in
     the direction of its own first strong character: the rule the token view applies to
-    its lines (:func:`text_direction` per line, "ltr" when a line has none). Inside a line
+    its lines (:func:`core.text.bidi.text_direction` per line, "ltr" when a line has none). Inside a line
     the browser's bidi algorithm keeps each run of the other direction in its own order
     (plain text has no chips, so nothing needs isolating). An empty line keeps its height.
 
@@ -438,63 +402,11 @@ def text_lines_html(text: str, cls: str = "tl-text-line") -> str:
                    f'{html.escape(line, quote=True) or "<br>"}</div>' for line in text.split("\n"))
 
 
-def _strong(text: str) -> str | None:
-    """The bidi class that decides ``text``'s direction: "L", "R", "EN" (digits only) or None (neutral)."""
-    digits = False
-    for ch in text:
-        bidi = unicodedata.bidirectional(ch)
-        if bidi == "L":
-            return "L"
-        if bidi in ("R", "AL"):
-            return "R"
-        if bidi in ("EN", "AN"):
-            digits = True
-    return "EN" if digits else None
-
-
-def _resolve_runs(classes: Sequence[str | None], para: str) -> list[str]:
-    """Each item's direction in a line whose base direction is ``para`` ("ltr"/"rtl"),
-    as the Unicode bidi algorithm resolves it (UAX #9, simplified to whole tokens):
-    strong items keep theirs; numbers after a left-to-right item are left to right,
-    otherwise they sit in right-to-left flow ("num": drawn as a left-to-right island);
-    neutrals between two items of one direction take it (N1), else the line's (N2).
-    """
-    n = len(classes)
-    strong: list[str | None] = []
-    prev = "L" if para == "ltr" else "R"
-    for c in classes:  # W7-like: numbers take the direction of the strong item before them
-        if c == "EN":
-            strong.append("L" if prev == "L" else "num")
-        else:
-            strong.append(c)
-            if c is not None:
-                prev = c
-    out: list[str] = [""] * n
-    base = "L" if para == "ltr" else "R"
-    i = 0
-    while i < n:
-        if strong[i] is not None:
-            out[i] = strong[i]  # type: ignore[assignment]
-            i += 1
-            continue
-        j = i
-        while j < n and strong[j] is None:
-            j += 1
-        before = strong[i - 1] if i > 0 else base
-        after = strong[j] if j < n else base
-        side = lambda d: "R" if d in ("R", "num") else "L"  # noqa: E731 - numbers count as R for neutrals (N1)
-        fill = side(before) if side(before) == side(after) else base
-        for k in range(i, j):
-            out[k] = fill
-        i = j
-    return out
-
-
-def _line_html(units: Sequence[tuple[str | None, str, Callable[[str], str]]], para: str) -> str:
+def _line_html(units: Sequence[tuple[str | None, str | None, Callable[[str], str]]], para: str) -> str:
     """One line: its units (separator before, class, drawer taking a direction) laid out
     in runs; a run of the other direction is an isolated ``<span dir=…>`` so it keeps
     its own order inside the line."""
-    dirs = _resolve_runs([u[1] for u in units], para)
+    dirs = resolve_runs([u[1] for u in units], para)
     base = "L" if para == "ltr" else "R"
     out: list[str] = []
     k = 0
@@ -510,14 +422,16 @@ def _line_html(units: Sequence[tuple[str | None, str, Callable[[str], str]]], pa
         body: list[str] = []
         q = k
         while q < m:
-            if q > k and units[q][0]:
-                body.append(units[q][0])
+            sep_q = units[q][0]
+            if q > k and sep_q:
+                body.append(sep_q)
             if dirs[q] == "num":  # digits in right-to-left flow: a left-to-right island of consecutive numbers
                 r = q
-                island = []
+                island: list[str] = []
                 while r < m and dirs[r] == "num":
-                    if r > q and units[r][0]:
-                        island.append(units[r][0])
+                    sep_r = units[r][0]
+                    if r > q and sep_r:
+                        island.append(sep_r)
                     island.append(units[r][2]("ltr"))
                     r += 1
                 body.append(f'<span class="tl-run" dir="ltr">{"".join(island)}</span>')
@@ -546,8 +460,9 @@ def _draw(
     total: int | None = None,
     colour_by: str = "position",
     unknown: frozenset[int] = frozenset(),
+    t: Translator = ENGLISH,
 ) -> str:
-    """Core drawing loop. ``kinds[i]`` is the boundary before token ``i`` (None for 0).
+    """Core drawing loop; tooltips and notes in ``t``'s language and digits. ``kinds[i]`` is the boundary before token ``i`` (None for 0).
 
     ``total``: how many tokens the encoding has when ``tokens`` holds only the first ones.
 
@@ -564,13 +479,13 @@ def _draw(
     def tok_text(a: int, b: int) -> str:
         if source_text is not None:
             return source_text[tokens[a].start : tokens[b - 1].end]
-        return b"".join(t.data for t in tokens[a:b]).decode("utf-8", errors="replace")
+        return b"".join(tk.data for tk in tokens[a:b]).decode("utf-8", errors="replace")
 
     def colour(k: int) -> int | None:
         return None if colour_by == "position" else zlib.crc32(tokens[k].data)
 
     def chip(k: int, d: str) -> str:
-        return _chip_html(tokens[k], k, source_text, show_ids, link, d, colour(k), tokens[k].id in unknown)
+        return _chip_html(tokens[k], k, source_text, show_ids, link, d, colour(k), tokens[k].id in unknown, t)
 
     # units: (separator html before it, bidi class, drawer(direction) -> html), and where lines end
     lines: list[list[tuple[str | None, str | None, Callable[[str], str]]]] = [[]]
@@ -580,7 +495,7 @@ def _draw(
         j = i + 1
         while j < shown and kinds[j] not in (None, "clean"):
             j += 1
-        sep = _sep_html(kinds[i] or "clean") if i > 0 else None
+        sep = _sep_html(kinds[i] or "clean", t) if i > 0 else None
         whole = tok_text(i, j)
         if j - i == 1:
             draw = (lambda k: (lambda d: chip(k, d)))(i)
@@ -588,18 +503,18 @@ def _draw(
             def draw(d: str, a: int = i, b: int = j, whole: str = whole) -> str:
                 inner = [chip(a, d)]
                 for k in range(a + 1, b):
-                    inner.append(_sep_html(kinds[k] or "clean"))
+                    inner.append(_sep_html(kinds[k] or "clean", t))
                     inner.append(chip(k, d))
                 read_title = "as written: " + " ".join(f"U+{ord(c):04X}" for c in whole[:12])
                 return (f'<span class="tl-grp" dir="{d}">'
                         f'<span class="tl-grp-toks">{"".join(inner)}</span>'
                         f'<span class="tl-grp-read" dir="auto" title="{html.escape(read_title, quote=True)}">'
                         f"{visible_text(whole)}</span></span>")
-        joined = b"".join(t.data for t in tokens[i:j])
+        joined = b"".join(tk.data for tk in tokens[i:j])
         rest = joined.lstrip(b"\r\n")
         if rest.strip() and len(rest) < len(joined) and lines[-1]:
             lines.append([])  # "\nسفارش": the token opens the next line, so it takes that line's direction
-        lines[-1].append((sep, _strong(whole), draw))
+        lines[-1].append((sep, strong_class(whole), draw))
         if b"\n" in rest or (b"\n" in joined and not rest.strip()):
             lines.append([])
         i = j
@@ -616,15 +531,15 @@ def _draw(
     outer = line_dirs[0] if line_dirs else ("rtl" if direction == "rtl" else "ltr")
     out: list[str] = [f'<div class="tl-tokens{extra_class}" dir="{outer}">']
     if n == 0:
-        empty = html.escape(_("(no tokens)"))
+        empty = html.escape(t.gettext("(no tokens)"))
         out.append(f'<span class="tl-empty">{empty}</span>')
     for units, d in zip(lines, line_dirs):
         if units:
             out.append(f'<div class="tl-line" dir="{d}">{_line_html(units, d)}</div>')
     out.append("</div>")
     if shown < n:
-        note = _("Showing the first {shown} of {total} tokens; counts cover all of them.").format(
-            shown=current().format_number(shown), total=current().format_number(n))
+        note = t.gettext("Showing the first {shown} of {total} tokens; counts cover all of them.").format(
+            shown=t.format_number(shown), total=t.format_number(n))
         out.append(f'<div class="tl-note">{html.escape(note)}</div>')
     return "".join(out)
 
@@ -639,23 +554,26 @@ def render_encoding(
     link: Callable[[Token], str | None] | None = None,
     colour_by: str = "position",
     unknown: Collection[int] = (),
+    lang: str = DEFAULT_LANG,
+    digits: str = "western",
 ) -> str:
     """HTML chips for ``enc`` with boundary markers judged by ``enc.report``.
 
     ``max_tokens`` caps how many chips are drawn (None: all). ``direction``
     is the container's ``dir``: "ltr", "rtl", or "auto" (decided here from
-    the first strong character, see :func:`text_direction`). ``link``, if
+    the first strong character, see :func:`core.text.bidi.text_direction`). ``link``, if
     given, maps a token to a URL (or None): that chip becomes a link
-    (see :func:`core.analysis.inspect.chip_links`). ``colour_by``: "position"
+    (see :func:`pages._links.chip_links`). ``colour_by``: "position"
     (neighbours differ) or "token" (the same token bytes always get the same
     colour, e.g. across the rows of the BPE stepper). ``unknown``: ids of the
     model's unknown token; those chips are drawn as unknown (``UNK`` tag, red dashed).
+    ``lang``/``digits``: the language of tooltips and notes and the digits of their numbers.
     """
     report = enc.report
     kinds = [None] + [report.kind_before(i) for i in range(1, len(enc.tokens))]
     body = _draw(enc.tokens, kinds, enc.text, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link,
-                 colour_by=colour_by, unknown=frozenset(unknown))
-    return (legend_html() + body) if legend else body
+                 colour_by=colour_by, unknown=frozenset(unknown), t=translator(lang, digits))
+    return (legend_html(lang) + body) if legend else body
 
 
 def render_table(
@@ -667,6 +585,8 @@ def render_table(
     direction: str = "auto",
     link: Callable[[Token], str | None] | None = None,
     unknown: Collection[int] = (),
+    lang: str = DEFAULT_LANG,
+    digits: str = "western",
 ) -> str:
     """:func:`render_encoding` for columns: the same HTML, with token records built only for the chips drawn."""
     shown = len(table) if max_tokens is None else min(len(table), max_tokens)
@@ -674,7 +594,7 @@ def render_table(
     cut = table.cut[:shown].tolist()
     kinds: list[BoundaryKind | None] = [None] + [_CUT_KINDS[c] for c in cut[1:]]
     return _draw(tokens, kinds, text, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link,
-                 total=len(table), unknown=frozenset(unknown))
+                 total=len(table), unknown=frozenset(unknown), t=translator(lang, digits))
 
 
 def encoding_from_pieces(pieces: Sequence[bytes], ids: Sequence[int | None] | None = None) -> Encoding | None:
@@ -703,6 +623,8 @@ def render_pieces(
     link: Callable[[Token], str | None] | None = None,
     colour_by: str = "position",
     unknown: Collection[int] = (),
+    lang: str = DEFAULT_LANG,
+    digits: str = "western",
 ) -> str:
     """HTML chips for a plain list of byte pieces (e.g. one word's BPE segmentation).
 
@@ -713,10 +635,11 @@ def render_pieces(
     None). The token is piece ``k`` placed in the joined pieces: ``byte_start``
     is the byte offset of the piece in ``b"".join(pieces)``, and when the pieces
     join to valid UTF-8, ``start``/``end`` are code point offsets in that text
-    (see :func:`core.analysis.inspect.chip_links` and :func:`core.analysis.inspect.piece_links`).
+    (see :func:`pages._links.chip_links` and :func:`pages._links.piece_links`).
 
     Results are memoised (a stepper redraws the same word segmentations on
-    every step); with ``link``, on the URLs it gives.
+    every step); with ``link``, on the URLs it gives; ``lang`` and ``digits`` are part of the key
+    (chips first drawn in English must not keep English tooltips for a Bangla reader).
     """
     key = tuple(bytes(p) for p in pieces)
     id_key = None if ids is None else tuple(ids)
@@ -724,7 +647,7 @@ def render_pieces(
     if link is not None:  # a function is no cache key, but the URLs it gives are
         hrefs = tuple(link(t) for t in _piece_tokens(key, id_key)[:max_tokens])  # only the chips drawn
     return _render_pieces_cached(key, id_key, max_tokens, show_ids, legend, direction, hrefs, colour_by,
-                                 frozenset(unknown), (current().lang, current().digits))
+                                 frozenset(unknown), lang, digits)
 
 
 @lru_cache(maxsize=8192)
@@ -752,7 +675,8 @@ def _render_pieces_cached(
     hrefs: tuple[str | None, ...] | None = None,
     colour_by: str = "position",
     unknown: frozenset[int] = frozenset(),
-    lang_key: tuple[str, str] = ("en", "western"),  # only a cache key: the tooltips and notes are in this language
+    lang: str = DEFAULT_LANG,
+    digits: str = "western",
 ) -> str:
     link = None
     if hrefs is not None:  # hrefs[k] belongs to piece k, found by its byte span
@@ -761,34 +685,36 @@ def _render_pieces_cached(
     enc = encoding_from_pieces(pieces, ids)
     if enc is not None:
         return render_encoding(enc, max_tokens=max_tokens, show_ids=show_ids, legend=legend, direction=direction,
-                               link=link, colour_by=colour_by, unknown=unknown)
+                               link=link, colour_by=colour_by, unknown=unknown, lang=lang, digits=digits)
     # Not decodable as a whole: draw chips without cluster analysis.
     toks = _piece_tokens(pieces, ids)
-    kinds: list[BoundaryKind | None] = [None] + ["clean"] * (len(toks) - 1)
+    clean: BoundaryKind = "clean"
+    kinds: list[BoundaryKind | None] = [None, *([clean] * (len(toks) - 1))]
     body = _draw(toks, kinds, None, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link,
-                 colour_by=colour_by, unknown=unknown)
-    return (legend_html() + body) if legend else body
+                 colour_by=colour_by, unknown=unknown, t=translator(lang, digits))
+    return (legend_html(lang) + body) if legend else body
 
 
-def legend_html(lang: str | None = None) -> str:
-    """A one-line key to the chips and the three separator shapes (in ``lang``, default: the current language)."""
-    with use_lang(lang or current().lang, current().digits):
-        # (babel on Python 3.11 does not look inside f-string fields: the messages are looked up first)
-        tok, clean, in_letter, in_cp, part, ws = (html.escape(m) for m in (
-            _("token"), _("clean boundary"), _("cut inside a letter (grapheme cluster)"), _("cut inside a code point"),
-            _("bytes that are not a whole character"), _("space, tab, newline")))
-        return (
-            '<div class="tl-legend">'
-            f'<span class="tl-tok tl-c0">{tok}</span>'
-            f'{_sep_html("clean")}<span class="tl-tok tl-c1">{tok}</span> {clean} &nbsp; '
-            f'{_sep_html("inside_grapheme")} {in_letter} &nbsp; '
-            f'{_sep_html("inside_codepoint")} {in_cp} &nbsp; '
-            '<span class="tl-tok tl-c2"><span class="tl-hex" dir="ltr">E0 A6</span><span class="tl-part">…</span></span> '
-            f'{part} &nbsp; '
-            '<span class="tl-tok tl-c4" dir="ltr"><span class="tl-ws">·</span><span class="tl-ws">→</span>'
-            f'<span class="tl-ws">↵</span></span> {ws}'
-            "</div>"
-        )
+def legend_html(lang: str = DEFAULT_LANG) -> str:
+    """A one-line key to the chips and the three separator shapes, in ``lang``."""
+    t = translator(lang)
+    gettext = t.gettext
+    # (babel on Python 3.11 does not look inside f-string fields: the messages are looked up first)
+    tok, clean, in_letter, in_cp, part, ws = (html.escape(m) for m in (
+        gettext("token"), gettext("clean boundary"), gettext("cut inside a letter (grapheme cluster)"), gettext("cut inside a code point"),
+        gettext("bytes that are not a whole character"), gettext("space, tab, newline")))
+    return (
+        '<div class="tl-legend">'
+        f'<span class="tl-tok tl-c0">{tok}</span>'
+        f'{_sep_html("clean", t)}<span class="tl-tok tl-c1">{tok}</span> {clean} &nbsp; '
+        f'{_sep_html("inside_grapheme", t)} {in_letter} &nbsp; '
+        f'{_sep_html("inside_codepoint", t)} {in_cp} &nbsp; '
+        '<span class="tl-tok tl-c2"><span class="tl-hex" dir="ltr">E0 A6</span><span class="tl-part">…</span></span> '
+        f'{part} &nbsp; '
+        '<span class="tl-tok tl-c4" dir="ltr"><span class="tl-ws">·</span><span class="tl-ws">→</span>'
+        f'<span class="tl-ws">↵</span></span> {ws}'
+        "</div>"
+    )
 
 
 #: Content-Security-Policy of every exported page: nothing is loaded from anywhere (no
@@ -808,36 +734,3 @@ def standalone_page(body: str, title: str = "Tokenizer Lab", lang: str = "en") -
         f'<title>{html.escape(title)}</title>'
         f"<style>{CSS}</style></head><body>{body}</body></html>"
     )
-
-
-# ---------------------------------------------------------------------------
-# Markdown: user text as literal text
-# ---------------------------------------------------------------------------
-
-#: ASCII punctuation Markdown could read as syntax. Beyond CommonMark's: ``:`` and ``@`` (GFM and
-#: Streamlit turn bare ``http://…``, ``www.…`` and ``a@b.c`` into live links; Streamlit reads
-#: ``:red[…]`` and ``:material/…:``) and ``$`` (Streamlit renders ``$…$`` as KaTeX math).
-_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|~\"':@$])")
-
-
-def md_text(value: object) -> str:
-    """``value`` as Markdown that renders as exactly its text, even with raw HTML enabled.
-
-    HTML's ``& < >`` become character references and every ASCII punctuation
-    character that Markdown could read as syntax is backslash-escaped
-    (CommonMark allows both everywhere in text); line breaks become spaces.
-
-    >>> md_text("![x](http://h/x.png) <img src=x>")
-    '\\\\!\\\\[x\\\\]\\\\(http\\\\://h/x\\\\.png\\\\) &lt;img src=x&gt;'
-    """
-    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MD_PUNCT.sub(r"\\\1", text).replace("\r", " ").replace("\n", " ")
-
-
-def md_code(value: object) -> str:
-    """``value`` as a Markdown code span (shown literally): fenced with one more backtick than it contains."""
-    text = str(value).replace("\r", " ").replace("\n", " ")
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()) else ""
-    return f"{fence}{pad}{text}{pad}{fence}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
@@ -105,11 +105,53 @@ def stats(enc: Encoding) -> EncodingStats:
     return _stats(enc.text, len(enc.tokens), enc.report.cut_pct, enc.report.bad_pct)
 
 
-class Tokenizer(Protocol):
-    """What the app needs from any tokenizer."""
+@dataclass(frozen=True)
+class SpecialProbe:
+    """One way a tokenizer can encode user text, for the special-token injection check.
 
-    id: str
-    name: str
+    ``run(text)`` gives ``(id, surface)`` pairs (surface: the input text the
+    token covers, None when the library does not say); ``specials`` maps the
+    control ids this mode can make to their spelling.
+    """
+
+    mode: str
+    run: Callable[[str], list[tuple[int, str | None]]]
+    specials: Mapping[int, str]
+
+
+class Tokenizer(Protocol):
+    """What the app needs from any tokenizer: pages draw it, analyses measure it, the CLI reports it.
+
+    Implemented by the pretrained adapters (:class:`core.pretrained.adapter.PretrainedTokenizer`),
+    the tokenizers trained here (:class:`core.analysis.recipes.TrainedTokenizer`,
+    :class:`core.analysis.recipes.VocabBaseline`) and the step-by-step models
+    (:class:`core.models.bpe.BpeTokenizer`, :mod:`core.models.baselines`, through
+    :class:`TokenizerDefaults`).
+    """
+
+    @property
+    def id(self) -> str:
+        """Stable id (a shelf id, a file name, a recipe)."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """Display name."""
+        ...
+
+    @property
+    def trained_json(self) -> str | None:
+        """The ``tokenizer.json`` this tokenizer was trained (or loaded) into here; None for library tokenizers.
+
+        Doubles as the capability "trained here": the save/reload proof and the padding demo need it.
+        """
+        ...
+
+    @property
+    def vocab_size(self) -> int: ...
+
+    @property
+    def special_ids(self) -> frozenset[int]: ...
 
     def encode(self, text: str) -> Encoding:
         """Tokens of ``text`` with exact bytes and spans."""
@@ -118,6 +160,49 @@ class Tokenizer(Protocol):
     def decode(self, tokens: Sequence[Token]) -> str:
         """Text from tokens (for a round-trip check)."""
         ...
+
+    def normalize(self, text: str) -> str:
+        """``text`` as the round-trip check compares it (the tokenizer's own normalizer, or identity)."""
+        ...
+
+    def unknown_count(self, enc: Encoding) -> int:
+        """How many tokens of ``enc`` are the unknown token."""
+        ...
+
+    def token_text(self, token_id: int) -> str:
+        """One token shown alone."""
+        ...
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """The encode modes the special-token injection check runs (see :class:`SpecialProbe`)."""
+        ...
+
+
+class TokenizerDefaults:
+    """Defaults of :class:`Tokenizer` for a tokenizer with no normalizer, no unknown token and no control tokens."""
+
+    trained_json: str | None = None
+
+    @property
+    def special_ids(self) -> frozenset[int]:
+        return frozenset()
+
+    def normalize(self, text: str) -> str:
+        return text
+
+    def unknown_count(self, enc: Encoding) -> int:
+        return 0
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """One mode: the tokenizer's own encode (it has no control tokens text could become)."""
+        return [SpecialProbe("built in", lambda text: [(t.id, None) for t in self.encode(text).tokens],  # type: ignore[attr-defined]
+                             {})]
+
+
+def count_tokens(tok: Tokenizer, texts: Sequence[str]) -> int:
+    """Tokens of each text encoded on its own, summed: ``tok``'s own ``count_tokens`` when it has a faster one."""
+    counter = getattr(tok, "count_tokens", None)
+    return counter(texts) if counter is not None else sum(len(tok.encode(t).tokens) for t in texts)
 
 
 def token_table(tok: Tokenizer, text: str) -> "TokenTable":

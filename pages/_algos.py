@@ -1,7 +1,7 @@
 """Helpers shared by the WordPiece, Unigram, normalization and pre-tokenizer pages.
 
 Only caching and HTML drawing live here; every computation is in ``core/``.
-All user text that reaches HTML goes through ``esc`` (pages/_shared.py).
+All user text that reaches HTML goes through ``esc`` (pages/_layout.py).
 """
 from __future__ import annotations
 
@@ -11,9 +11,12 @@ import streamlit as st
 
 from core.assets import ALGOS, sample_lines
 from core.models import unigram, wordpiece
-from core.render import render_encoding, text_direction, text_lines_html
+from core.render import render_encoding, text_lines_html
+from core.text.bidi import text_direction
 from core.tokens import Encoding, Token, tokens_from_char_spans
-from pages._shared import _, esc, learn_lines
+from pages._lang import _, lang_args
+from pages._layout import esc
+from pages._samples import learn_lines
 
 CSS = """
 .tl-algo-table{border-collapse:collapse;margin:.3rem 0 .8rem 0}
@@ -58,9 +61,9 @@ def html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], row_classe
 def spans_chips(text: str, spans: Sequence[tuple[int, int]], ids: Sequence[int | None] | None = None,
                 link: Callable[[Token], str | None] | None = None) -> str:
     """Token chips for code point spans of ``text`` (cuts inside letters are marked by core.render);
-    ``link`` as in :func:`core.render.render_encoding` (e.g. :func:`core.analysis.inspect.chip_links`)."""
+    ``link`` as in :func:`core.render.render_encoding` (e.g. :func:`pages._links.chip_links`)."""
     enc = Encoding(text, tokens_from_char_spans(text, list(spans), ids))
-    return render_encoding(enc, link=link)
+    return render_encoding(enc, link=link, **lang_args())
 
 
 def asset_text(name: str) -> str:

@@ -8,7 +8,7 @@ run a 4.7 MB script before anything is drawn, which kept the stepper, train
 and tax pages grey for seconds (``bench/browser_speed.py``). These charts are
 a few kilobytes of SVG drawn with the page. Every series has its own dash or
 marker shape besides its colour (not colour alone), the chart's ``alt`` text
-names what it shows, and every label goes through :func:`pages._shared.esc`.
+names what it shows, and every label goes through :func:`pages._layout.esc`.
 
 - :func:`line_chart` ``(series, ...)``: lines and/or markers, optional second
   y axis, log axes, a vertical marker line (the stepper's current step).
@@ -30,7 +30,8 @@ from typing import Sequence
 
 from core.i18n import N_
 from core.render import char_label
-from pages._shared import _, esc
+from pages._lang import _
+from pages._layout import esc
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 

@@ -11,8 +11,15 @@ from typing import Any, Callable, Sequence
 
 import streamlit as st
 
-from core.analysis.report import DEFAULT_D_MODEL, ReportError, build_report, to_html, to_markdown
-from pages._shared import _, current_lang, localize, md_escape
+from core.analysis.report import (
+    DEFAULT_D_MODEL,
+    ReportError,
+    build_report,
+    to_html,
+    to_markdown,
+)
+from core.markdown import md_escape
+from pages._lang import _, current_lang, localize
 from pages._training import bar_progress
 
 _KEY = "cmp_report"

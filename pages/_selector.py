@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from core.analysis.inspect import chip_links
 from core.i18n import N_
+from core.markdown import Md, md_escape, md_format
 from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
@@ -29,7 +29,10 @@ from core.pretrained.shelf import install_hint
 from core.render import render_table
 from core.text import limits
 from core.tokens import EncodingStats, Tokenizer, table_stats, token_table
-from pages._shared import Md, _, bpe_trace, current_lang, md_escape, md_format, sample, tr
+from pages._bpe import bpe_trace
+from pages._lang import _, current_lang, tr
+from pages._links import chip_links
+from pages._samples import sample
 
 #: Merges trained on the sample (it runs out of pairs before this on the bundled text).
 MAX_SAMPLE_MERGES = 2000
@@ -90,7 +93,7 @@ def _options() -> dict[str, TokenizerOption]:
     ]
     # (no help text: the pages show a pretrained entry's algorithm, licence and source next to its tokens)
     pretrained = [TokenizerOption(e.id, e.name, vendor_of(e), _pretrained(e.id))
-                  for e in zoo.ENTRIES.values() if e.loader != "baseline"]
+                  for e in zoo.ENTRIES.values() if not e.built_in]
     return {o.id: o for o in baselines + trained_here + pretrained}
 
 
@@ -131,7 +134,8 @@ def _encode_cached(option_id: str, size: int | None, text: str, max_tokens: int,
     tok = load_tokenizer(option_id, size)
     table = token_table(tok, text)
     link = chip_links(text, [option_id] if option_id in zoo.ENTRIES else [])  # a chip opens the word inspector
-    return table_stats(text, table), render_table(text, table, max_tokens=max_tokens, link=link), tok.name
+    return table_stats(text, table), render_table(text, table, max_tokens=max_tokens, link=link, lang=lang,
+                                                             digits=digits), tok.name
 
 
 # ---------------------------------------------------------------------------
@@ -161,7 +165,7 @@ def add_session_tokenizer(tok: PretrainedTokenizer, file_bytes: int = 0) -> None
     _session_costs()[tok.id] = cost
 
 
-# -- Session tokenizer budget (issue 16: uploads and trained tokenizers per session are capped) --------------
+# -- Session tokenizer budget (uploads and trained tokenizers per session are capped: memory is shared) ------
 #: Session state key of the estimated memory of each session tokenizer (id -> bytes).
 SESSION_COST_KEY = "session_tokenizer_bytes"
 

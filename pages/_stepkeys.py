@@ -21,7 +21,7 @@ from typing import Any
 
 import streamlit as st
 
-from pages._shared import qp_hold
+from pages._url import qp_hold
 
 _KEY = "st_stepkeys"
 _SEQ = "_st_stepkeys_seq"

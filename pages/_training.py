@@ -15,9 +15,12 @@ import streamlit as st
 
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
+from core.analysis import roundtrip as RT
 from core.assets import BUNDLED_CORPUS
+from core.markdown import md_format
 from core.render import visible_text
-from pages._shared import _, esc, localize, md_format
+from pages._lang import _, localize
+from pages._layout import esc
 
 #: Longest corpus the page trains on (characters); larger ones are refused with this limit named.
 MAX_TRAIN_CHARS = 2_000_000
@@ -131,7 +134,7 @@ def tok_key(tok) -> str:  # noqa: ANN001
     subtle: the id (recipe and size asked) is part of the key, because two
     sizes can give byte-identical files (byte-gpt2 stuck at the same size).
     """
-    if isinstance(tok, R.TrainedTokenizer):
+    if tok.trained_json is not None:
         return f"{tok.id}:{tok.sha256}"
     return f"baseline:{tok.id}"
 
@@ -144,7 +147,7 @@ def bundled_trained(recipe: str, size: int) -> R.TrainedTokenizer:
     return train_cached(sha, recipe, size, R.DEFAULT_MIN_FREQUENCY, split.seed, split.train)
 
 
-def diff_html(parts: Sequence[E.DiffPart]) -> str:
+def diff_html(parts: Sequence[RT.DiffPart]) -> str:
     """Two lines, original and decoded, with the differing stretches highlighted (escaped, whitespace visible)."""
     orig, dec = [], []
     lost, changed, original, decoded = (esc(m) for m in (_("lost"), _("changed or added"), _("original"), _("decoded")))

@@ -7,14 +7,19 @@ import json
 import pandas as pd
 import streamlit as st
 
-from core.analysis.inspect import chip_links
+from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer, summarize
 from core.pretrained.catalog import shared_by
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
 from core.text import limits
 from core.tokens import stats
+from pages._controls import classroom
+from pages._lang import _, current_lang, lang_args, localize, ngettext, num
+from pages._layout import page_header, show_tokens, stats_line
+from pages._links import chip_links
 from pages._report import report_button
+from pages._samples import sample
 from pages._selector import (
     add_session_tokenizer,
     admit_session_tokenizer,
@@ -25,24 +30,8 @@ from pages._selector import (
     ready,
     session_tokenizers,
 )
-from pages._shared import (
-    _,
-    classroom,
-    current_lang,
-    localize,
-    md_escape,
-    md_format,
-    ngettext,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    sample,
-    show_tokens,
-    stats_line,
-    text_input,
-    url_text,
-)
+from pages._text_input import text_input
+from pages._url import qp_init, qp_sync, url_text
 
 DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
 
@@ -148,7 +137,8 @@ else:
             else:
                 st.warning(md_format(_("The text spells control token(s) {spelled} of this tokenizer; encoded here as plain "
                              "text."), spelled=spelled))
-        show_tokens(render_encoding(enc, max_tokens=max_tokens, link=chip_links(text, [i for i in chosen if i in zoo.ENTRIES])))
+        show_tokens(render_encoding(enc, max_tokens=max_tokens, link=chip_links(text, [i for i in chosen if i in zoo.ENTRIES]),
+                                    **lang_args()))
         extra = md_format(" · " + _("unknown {count}"), count=num(summary.unknown)) if summary.unknown else ""
         trip = md_format(_("round trip ok") if summary.round_trip_ok else _("**round trip changes the text**"))
         st.markdown(md_format("{stats}{extra} · {trip}", stats=stats_line(stats(enc)), extra=extra, trip=trip))

@@ -3,26 +3,15 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.markdown import md_escape, md_format
 from core.render import DEFAULT_MAX_TOKENS, legend_html
+from pages._controls import classroom
+from pages._lang import _, current_lang, localize, ngettext, num
+from pages._layout import page_header, show_tokens, stats_line
+from pages._samples import sample
 from pages._selector import encode_cached, option_label, ready, tokenizer_options
-from pages._shared import (
-    _,
-    classroom,
-    current_lang,
-    localize,
-    md_escape,
-    md_format,
-    ngettext,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    sample,
-    show_tokens,
-    stats_line,
-    text_input,
-    url_text,
-)
+from pages._text_input import text_input
+from pages._url import qp_init, qp_sync, url_text
 
 DEFAULT_TOKENIZERS = ["codepoints", "bytes", "words", "bpe-sample-cp"]
 DEFAULT_MERGES = 200

@@ -13,26 +13,22 @@ from urllib.parse import quote
 import pandas as pd
 import streamlit as st
 
-from core.analysis.inspect import MAX_WORD_CHARS, InspectError, Inspection, explain, word_facts
+from core.analysis.inspect import (
+    MAX_WORD_CHARS,
+    InspectError,
+    Inspection,
+    explain,
+    word_facts,
+)
 from core.i18n import FSI, PDI
 from core.i18n import quote as quote_word
+from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
+from pages._lang import _, current_lang, lang_args, localize, ngettext, tr
+from pages._layout import esc, page_header, show_tokens
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready
-from pages._shared import (
-    _,
-    current_lang,
-    esc,
-    localize,
-    md_escape,
-    md_format,
-    ngettext,
-    page_header,
-    qp_init,
-    qp_sync,
-    show_tokens,
-    tr,
-)
+from pages._url import qp_init, qp_sync
 
 DEFAULT_TOK = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1"]
 IDS = list(zoo.ENTRIES)
@@ -56,7 +52,7 @@ english = c2.text_input(_("English translation (optional, for the same counts)")
 chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "in_tok")
 st.html('<p class="tl-try">' + esc(_("Try:")) + " " + " · ".join(
     f'<a class="tl-nav" target="_self" href="{esc(f"inspector?word={quote(w)}&en={quote(e)}")}"><bdi>{esc(w)}</bdi></a>'
-    for w, e in EXAMPLES.items()) + "</p>")  # in-app links: same tab, same session (pages/_shared.NAV_SCRIPT)
+    for w, e in EXAMPLES.items()) + "</p>")  # in-app links: same tab, same session (pages/_router.NAV_SCRIPT)
 qp_sync(word=word or None, en=english or None, tok=",".join(chosen))
 
 if not word.strip():
@@ -89,7 +85,7 @@ def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerV
                 lines = "".join(f'<div class="tl-ev" dir="auto">{_isolate(html.escape(e))}</div>' for e in r.evidence)
                 summary = esc(_("evidence ({count})").format(count=len(r.evidence)))
                 ev = f'<details><summary>{summary}</summary><div class="tl-evidence">{lines}</div></details>'
-            out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{_isolate(html.escape(r.text))}{ev}</li>')
+            out.append(f'<li data-kind="{html.escape(r.kind, quote=True)}">{_isolate(html.escape(localize(r.text)))}{ev}</li>')
         out.append("</ul></div>")
     out.append("</div>")
     return "".join(out)
@@ -137,7 +133,7 @@ show_tokens(legend_html(current_lang()))
 for view in result.views:
     st.markdown(md_format("#### {name}", name=_(view.name)))
     st.caption(md_format("{algorithm} · {source}", algorithm=_(view.algorithm), source=sources[view.tokenizer]))
-    show_tokens(render_encoding(view.encoding))
+    show_tokens(render_encoding(view.encoding, **lang_args()))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:
         verdict += "<br><span style='font-weight:400'>" + _isolate(html.escape(view.translation_verdict)) + "</span>"

@@ -5,23 +5,14 @@ import pandas as pd
 import streamlit as st
 
 from core.i18n import N_
+from core.markdown import md_escape, md_format
 from core.pipeline import normalize as N
 from pages._algos import asset_text, big_text, html_table, inject_css
+from pages._lang import _, localize, ngettext, num
+from pages._layout import esc, page_header
 from pages._selector import encode_cached, option_label, tokenizer_options
-from pages._shared import (
-    _,
-    esc,
-    localize,
-    md_escape,
-    md_format,
-    ngettext,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    text_input,
-    url_text,
-)
+from pages._text_input import text_input
+from pages._url import qp_init, qp_sync, url_text
 
 EXAMPLES = {
     "trap": (N_("Uncased-BERT trap (Bangla)"), "ব্যাগ খুশি পৌঁছাবে শাড়ি"),

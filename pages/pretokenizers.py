@@ -4,26 +4,15 @@ from __future__ import annotations
 import streamlit as st
 
 from core.analysis import pretok_compare as pc
-from core.analysis.inspect import piece_links
 from core.i18n import N_
+from core.markdown import md_escape, md_format
 from core.render import legend_html, render_pieces
 from pages._algos import asset_text, html_table, inject_css
-from pages._shared import (
-    _,
-    current_lang,
-    esc,
-    localize,
-    md_escape,
-    md_format,
-    ngettext,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    show_tokens,
-    text_input,
-    url_text,
-)
+from pages._lang import _, current_lang, lang_args, localize, ngettext, num
+from pages._layout import esc, page_header, show_tokens
+from pages._links import piece_links
+from pages._text_input import text_input
+from pages._url import qp_init, qp_sync, url_text
 
 EXAMPLES = {
     "bn": (N_("Bangla"), "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
@@ -72,7 +61,7 @@ if not chosen:
 
 results, notice = pc.compare(text, chosen)
 if notice:
-    st.warning(md_escape(notice))
+    st.warning(md_escape(localize(notice)))
 
 summary = [[f"<b>{esc(r.name)}</b>", str(len(r.pieces)),
             f'<span class="tl-algo-flag">{len(r.mark_splits)}</span>' if r.mark_splits else "0", esc(_(r.description))]
@@ -108,7 +97,8 @@ for r in results:
             spans_k.append((p.start, p.end))
     for k in sorted(by_line):
         # a chip opens the word inspector on the word of the text it was cut from
-        show_tokens(render_pieces(by_line[k], max_tokens=400, link=piece_links(text, by_line[k], line_spans[k])))
+        show_tokens(render_pieces(by_line[k], max_tokens=400, link=piece_links(text, by_line[k], line_spans[k]),
+                                  **lang_args()))
     for note in r.engine_notes[:20]:
         # at the token: the model's regex engine has older Unicode tables than the one this page could use
         st.warning(md_format(_("At character {index} ({char}): {note}. The pieces above are the model's."), index=note.offset + 1, char=repr(note.char), note=localize(note.message)))

@@ -9,30 +9,35 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.inspect import chip_links
 from core.i18n import N_
+from core.markdown import md_escape, md_format
 from core.pretrained import zoo
-from core.pretrained.replay import MAX_REPLAY_CHARS, ReplayError, offered, replay, replay_trained
+from core.pretrained.replay import (
+    MAX_REPLAY_CHARS,
+    ReplayError,
+    offered,
+    replay,
+    replay_trained,
+)
 from core.render import render_pieces
 from core.text.units import utf8_hex
-from pages._selector import MAX_SAMPLE_MERGES, get_tokenizer, pick_one, ready, sample_corpus, session_tokenizers
-from pages._shared import (
-    _,
-    bpe_trace,
-    localize,
-    md_escape,
-    md_format,
-    ngettext,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    show_tokens,
+from pages._bpe import bpe_trace
+from pages._lang import _, lang_args, localize, ngettext, num
+from pages._layout import page_header, show_tokens
+from pages._links import chip_links
+from pages._selector import (
+    MAX_SAMPLE_MERGES,
+    get_tokenizer,
+    pick_one,
+    ready,
+    sample_corpus,
+    session_tokenizers,
 )
+from pages._url import qp_init, qp_sync
 
 PRETRAINED = [i for i, e in zoo.ENTRIES.items() if offered(e)]
 #: Shelf entries that are not BPE, with their algorithm (the page says why they are not offered).
-NOT_BPE = [e for e in zoo.ENTRIES.values() if not offered(e) and e.loader != "baseline"]
+NOT_BPE = [e for e in zoo.ENTRIES.values() if not offered(e) and not e.built_in]
 #: BPE trained in the app on the bundled shop sample (id -> unit).
 TRAINED = {"bpe-sample-byte": "byte", "bpe-sample-cp": "codepoint"}
 LABELS = {"bpe-sample-byte": N_("BPE trained here (bytes, shop sample)"),
@@ -139,7 +144,7 @@ else:
                       "takes it directly."), step=num(k), steps=num(n), id=s.rank))
 # a chip opens the word inspector on its word (with this tokenizer when it is a pretrained one)
 link = chip_links(word, [tid] if tid in zoo.ENTRIES else []) if b"".join(pieces) == word.encode("utf-8") else None
-show_tokens(render_pieces(pieces, show_ids=False, link=link))
+show_tokens(render_pieces(pieces, show_ids=False, link=link, **lang_args()))
 
 for k_piece, note in result.piece_notes():
     where = (_("piece {index} ({text})").format(index=k_piece + 1, text=repr(result.pieces[k_piece].text))

@@ -6,35 +6,21 @@ import time
 
 import streamlit as st
 
-from core.analysis.inspect import chip_links, piece_links
 from core.i18n import N_
+from core.markdown import md_escape, md_format
 from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
 from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize
 from core.render import piece_label, render_pieces
+from pages._bpe import bpe_trace
 from pages._charts import COLOURS, Series, line_chart
-from pages._shared import (
-    LEARN_LANGS,
-    LEARN_WORDS,
-    _,
-    bpe_trace,
-    classroom,
-    decode_upload,
-    esc,
-    learn_lines,
-    limit_text,
-    localize,
-    md_escape,
-    md_format,
-    ngettext,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    sample,
-    show_tokens,
-    url_text,
-)
+from pages._controls import classroom
+from pages._lang import _, lang_args, localize, ngettext, num
+from pages._layout import esc, page_header, show_tokens
+from pages._links import chip_links, piece_links
+from pages._samples import LEARN_LANGS, LEARN_WORDS, learn_lines, sample
 from pages._stepkeys import step_keys
+from pages._text_input import decode_upload, limit_text
+from pages._url import qp_init, qp_sync, url_text
 
 CORPORA = {
     "toy": N_("Eight-word table"),
@@ -184,7 +170,7 @@ def progress_chart(trace, step: int) -> str:
 
 # ---------------------------------------------------------------- watch panel
 def chip(piece: bytes) -> str:
-    return render_pieces([piece], show_ids=False)
+    return render_pieces([piece], show_ids=False, **lang_args())
 
 
 def _b(value: object) -> str:
@@ -213,7 +199,7 @@ with left:
         pieces = trace.segment(word, step)
         rows.append(
             f'<tr><td class="tl-num">{num(freq)}</td><td class="tl-num">{num(len(pieces))}</td>'
-            f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word), colour_by=colour_by)}</td></tr>"
+            f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word), colour_by=colour_by, **lang_args())}</td></tr>"
         )
     seg_head = ngettext("segmentation after {count} merge", "segmentation after {count} merges", step).format(
         count=num(step))
@@ -259,12 +245,12 @@ if new_text:
         et = encode_trace(piece, rank, unit=trace.unit, mode="learned-order")
         link = chip_links(new_text, offset=span.start)  # a chip opens the word inspector on its word
         start = esc(_("start"))
-        rows = [f"<tr><td>{start}</td><td>{render_pieces(list(et.initial), link=link)}</td></tr>"]
+        rows = [f"<tr><td>{start}</td><td>{render_pieces(list(et.initial), link=link, **lang_args())}</td></tr>"]
         for es in et.steps:
             label = _("merge {rank}: {left} + {right}").format(rank=es.rank + 1, left=piece_label(es.left),
                                                                 right=piece_label(es.right))
             rows.append(
-                f"<tr><td>{html.escape(label)}</td><td>{render_pieces(list(es.pieces_after), link=link)}</td></tr>"
+                f"<tr><td>{html.escape(label)}</td><td>{render_pieces(list(es.pieces_after), link=link, **lang_args())}</td></tr>"
             )
         st.html(f'<table class="tl-enc-steps">{"".join(rows)}</table>')
         final.extend(et.final)
@@ -273,7 +259,7 @@ if new_text:
         st.caption(md_format(_("Showing the first {shown} of {total} pre-tokenized pieces."), shown=num(MAX_ENCODE_PIECES), total=num(len(pieces))))
     else:
         st.markdown(md_format(ngettext("**{count} token**, ids {ids}", "**{count} tokens**, ids {ids}", len(final)), count=num(len(final)), ids=[trace.vocab.get(p) for p in final]))
-        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final],
+        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final], **lang_args(),
                                   link=piece_links(new_text, final, final_spans)))
         back = decode(final)
         if back == new_text:

@@ -6,11 +6,21 @@ import streamlit as st
 
 from core.analysis import tax
 from core.i18n import N_
+from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
 from pages._charts import bar_chart
-from pages._selector import get_tokenizer, known, pick_tokenizers, ready, session_tokenizers
-from pages._shared import _, decode_upload, localize, md_escape, md_format, ngettext, num, page_header, qp_init, qp_sync
+from pages._lang import _, localize, ngettext, num
+from pages._layout import page_header
+from pages._selector import (
+    get_tokenizer,
+    known,
+    pick_tokenizers,
+    ready,
+    session_tokenizers,
+)
+from pages._text_input import decode_upload
+from pages._url import qp_init, qp_sync
 
 #: The spread on Bangla: 9 (Gemma 4) to 61 (cl100k_base) tokens for the same sentence.
 DEFAULT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base"]
@@ -140,7 +150,7 @@ entries = [session_tokenizers()[t].entry if t in session_tokenizers() else zoo.E
 emb = [
     {"tokenizer": e.name, "vocabulary": e.vocab_size,
      "embedding parameters": tax.embedding_params(e.vocab_size, int(d_model))}
-    for e in entries if e.loader != "baseline"
+    for e in entries if not e.built_in
 ]  # fmt: skip
 if emb:
     st.dataframe(pd.DataFrame(emb), hide_index=True, width="stretch",

@@ -7,27 +7,16 @@ import streamlit as st
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.i18n import N_
+from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.text.limits import LimitError
 from core.text.native import NativeError
 from pages._charts import Series, line_chart
+from pages._lang import _, current_lang, localize, num
+from pages._layout import esc, page_header
+from pages._samples import LEARN_LANGS, learn_lines
 from pages._selector import add_session_tokenizer
-from pages._shared import (
-    LEARN_LANGS,
-    MAX_UPLOAD_MB,
-    _,
-    current_lang,
-    decode_upload,
-    esc,
-    learn_lines,
-    localize,
-    md_escape,
-    md_format,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-)
+from pages._text_input import MAX_UPLOAD_MB, decode_upload
 from pages._training import (
     DIFF_CSS,
     MAX_TRAIN_CHARS,
@@ -43,6 +32,7 @@ from pages._training import (
     tok_key,
     train_cached,
 )
+from pages._url import qp_init, qp_sync
 
 #: Columns of the metrics table (the CSV keeps these English names; the page shows them translated).
 COLUMNS = (N_("Tokenizer"), N_("Vocab asked"), N_("Vocab obtained"), N_("Tokens / sentence"), N_("UNK %"),

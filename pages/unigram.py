@@ -5,28 +5,18 @@ import math
 
 import streamlit as st
 
-from core.analysis.inspect import chip_links
 from core.i18n import N_
+from core.markdown import md_codes, md_escape, md_format
 from core.models import unigram as ug
-from core.render import render_pieces, text_direction
+from core.render import render_pieces
+from core.text.bidi import text_direction
 from pages._algos import html_table, inject_css, trained_unigram
 from pages._charts import Arc, lattice_chart
-from pages._shared import (
-    LEARN_LANGS,
-    LEARN_WORDS,
-    _,
-    esc,
-    localize,
-    md_codes,
-    md_escape,
-    md_format,
-    ngettext,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    show_tokens,
-)
+from pages._lang import _, lang_args, localize, ngettext, num
+from pages._layout import esc, page_header, show_tokens
+from pages._links import chip_links
+from pages._samples import LEARN_LANGS, LEARN_WORDS
+from pages._url import qp_init, qp_sync
 
 SOURCES = {
     "trained": N_("Trained here (UnigramTrainer on a bundled sample)"),
@@ -99,6 +89,7 @@ st.markdown(md_format(ngettext("**{count} token**, total log-probability **{scor
 # a chip opens the word inspector on its word (the pieces join to lat.word, whose ▁ are spaces)
 best_link = chip_links(lat.word.replace("▁", " ")) if "".join(t for t, _i in lat.tokens) == lat.word else None
 show_tokens(render_pieces([t.encode("utf-8") for t, _i in lat.tokens], ids=[i for _t, i in lat.tokens], link=best_link,
+                          **lang_args(),
                           unknown=() if model.unk_id is None else (model.unk_id,)))
 n_unk = sum(1 for _t, i in lat.tokens if model.unk_id is not None and i == model.unk_id)
 if n_unk:

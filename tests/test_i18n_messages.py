@@ -205,7 +205,7 @@ def test_core_writes_its_ui_sentences_as_templates(path):
 
 
 def test_hard_case_names_are_in_the_catalogs():
-    from core.analysis.evaluate import HARD_CASES
+    from core.analysis.roundtrip import HARD_CASES
     from core.i18n import extract
 
     ids = {m.id for m in extract() if m.id}
@@ -318,11 +318,14 @@ def test_wordpiece_notes_and_the_unk_reason_are_translated():
 
 def test_upload_errors_of_wordpiece_unigram_and_compare_are_translated(monkeypatch):
     """zoo / loader / upload errors that reach the UI, with the English kept in ``str(exc)``."""
-    import pages._shared as shared
+    import pages._controls
+    import pages._lang
+    import pages._url
 
     # AppTest calls the widgets' format_func (translated labels) from the test's thread, where there is no session
     # language: give that thread the page's language, so a rerun finds the labels it drew
-    monkeypatch.setattr(shared, "current_lang", lambda: "bn")
+    for module in (pages._lang, pages._controls, pages._url):
+        monkeypatch.setattr(module, "current_lang", lambda: "bn")
     from core.models import unigram as ug
     from core.models import wordpiece as wp
     from core.pretrained import zoo
@@ -386,7 +389,7 @@ def test_training_progress_detail_is_data_the_page_translates():
 
 
 def test_hard_case_names_are_shown_translated_on_the_special_tokens_page():
-    from core.analysis.evaluate import HARD_CASES
+    from core.analysis.roundtrip import HARD_CASES
 
     at = open_page("special_tokens", {"lang": "hi"})
     hi = translator("hi")

@@ -20,7 +20,7 @@ import pytest
 
 from core.render import standalone_page
 from tests.conftest import app_pages, app_tab
-from tests.app_hostile import page_params
+from tests.app_hostile import own_params
 
 HOST = "evil.test"
 PAYLOADS = [
@@ -131,8 +131,7 @@ PAGES = [p for p, _ in app_pages()]
 
 @pytest.mark.parametrize("page", PAGES)
 def test_payloads_never_become_elements_requests_or_dialogs(page, browser, streamlit_server, output_dir):
-    params = page_params()
-    own = {**params["_shared"], **params.get(page, {})}  # the router's parameters, and the page's own
+    own = own_params(page)  # the shared parameters (lang, text, ...), and the page's own
     checked = sorted(p for p, kind in own.items() if kind == "checked")
     free = sorted(p for p, kind in own.items() if kind == "free")
     with app_tab(browser, streamlit_server, output_dir) as tab:

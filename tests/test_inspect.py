@@ -10,20 +10,19 @@ from hypothesis import strategies as st
 from core.analysis.inspect import (
     MAX_EVIDENCE,
     InspectError,
-    chip_links,
     explain,
     inspect_word,
     mark_kind,
     pretokenizer_reasons,
-    regex_pieces,
-    split_alternatives,
     word_at,
 )
 from core.models.bpe import tiktoken_rank_of
+from core.pipeline.pattern import regex_pieces, split_alternatives
 from core.pipeline.pretokenize import PATTERNS, pretokenize
 from core.pretrained import zoo
 from core.pretrained.replay import replay, split_pieces
 from tests.helpers import examples
+from pages._links import chip_links
 
 WORD = "রাজশাহী"
 
@@ -262,9 +261,9 @@ def test_word_at_returns_the_run_around_the_index(text, i):
 @settings(max_examples=examples(2))
 @given(st.text(alphabet="রাজশহীকি্ ।,.ab\u200c\n!?", max_size=60))
 def test_chip_word_index_agrees_with_word_at(text):
-    from core.analysis.inspect import _WordIndex
+    from core.analysis.inspect import WordIndex
 
-    index = _WordIndex(text)
+    index = WordIndex(text)
     assert [index.word_at(i) for i in range(len(text))] == [word_at(text, i) for i in range(len(text))]
 
 

@@ -6,7 +6,7 @@ user's ``![x](http://host/x.png)`` would become an image request. Each such
 argument in ``pages/*.py`` and ``app.py`` must be one of:
 
 (a) a string literal (trusted, written by us);
-(b) a call to ``md_escape`` / ``md_format`` (``pages._shared``) or ``esc`` (HTML);
+(b) a call to ``md_escape`` / ``md_format`` (``core.markdown``) or ``esc`` (HTML);
     ``md_format``'s template itself must be a literal, a name, an attribute or
     (c) below, never an f-string or a concatenation;
 (c) ``_(...)`` / ``ngettext(...)`` (translation) with literal arguments only.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.analysis.inspect import regex_pieces
+from core.pipeline.pattern import regex_pieces
 from core.pretrained import zoo
 from core.pretrained.replay import replay
 

@@ -17,9 +17,9 @@ from core.render import (
     render_encoding,
     render_pieces,
     standalone_page,
-    text_direction,
     visible_text,
 )
+from core.text.bidi import text_direction
 from core.tokens import Encoding, tokens_from_char_spans
 from tests.helpers import examples
 
@@ -190,7 +190,7 @@ def test_encoding_from_pieces_and_page_wrapper():
 def test_render_pieces_links_are_escaped_url_encoded_and_same_tab():
     from urllib.parse import parse_qs, urlparse
 
-    from core.analysis.inspect import chip_links, piece_links
+    from pages._links import chip_links, piece_links
 
     def hrefs(out: str) -> list[str]:
         return [h.replace("&amp;", "&") for h in re.findall(r'<a class="tl-link" href="([^"]*)" target="_self">', out)]

@@ -1,7 +1,7 @@
 """The fast tier's guard: every page's imports resolve and every backend loads and round-trips one text.
 
 Seconds, not minutes: the pages are not run (that is the ``apptest`` tier); each
-``from core... import name`` / ``from ._shared import name`` a page or ``app.py``
+``from core... import name`` / ``from ._controls import name`` a page or ``app.py``
 writes is checked against the module it names, so a renamed or moved engine
 function breaks here first. One tokenizer per loader of the catalog (the
 cheapest to load) encodes and decodes a mixed-script line.

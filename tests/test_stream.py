@@ -174,7 +174,7 @@ def test_compare_evaluate_round_trip_equal_whole(tmp_path: Path, capsys: pytest.
     held.write_text(corpus(80), encoding="utf-8")
     sentences = [ln for ln in held.read_text(encoding="utf-8").splitlines() if ln.strip()]
     got = run_json(capsys, "evaluate", "--tokenizers", "o200k_base", "--heldout", str(held), "--json", "--workers", "1")
-    whole = E.evaluate(E.ZooCandidate(zoo.load("o200k_base")), sentences).to_json()
+    whole = E.evaluate(zoo.load("o200k_base"), sentences).to_json()
     assert got["rows"][0] == whole and got["heldout"]["sentences"] == len(sentences)
     got = run_json(capsys, "round-trip", "--tokenizers", "cl100k_base", "--file", str(held), "--json", "--workers", "1")
     r = got["tokenizers"]["cl100k_base"]

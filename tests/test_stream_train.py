@@ -173,7 +173,7 @@ def test_train_corpus_file_equals_the_whole_text(capsys: pytest.CaptureFixture[s
 def test_evaluate_corpus_file_equals_the_whole_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from core.analysis import evaluate as E
     from core.analysis import recipes as R
-    from core.cli.training import as_candidate, load_spec
+    from core.cli.training import load_spec
 
     text = _corpus("documents", seed=9)
     p = tmp_path / "c.txt"
@@ -186,7 +186,7 @@ def test_evaluate_corpus_file_equals_the_whole_text(capsys: pytest.CaptureFixtur
     strip = lambda rows: [{k: v for k, v in r.items() if k != "train_seconds"} for r in rows]  # noqa: E731
     assert strip(outs[0]["rows"]) == strip(outs[1]["rows"])
     split = E.split_corpus(text)
-    want = [E.evaluate(as_candidate(load_spec(s)), split.heldout).to_json() for s in specs.split(",")]
+    want = [E.evaluate(load_spec(s), split.heldout).to_json() for s in specs.split(",")]
     want += [E.evaluate(R.train_baseline(b, split.train), split.heldout).to_json() for b in R.BASELINES]
     assert strip(outs[0]["rows"]) == strip(want)
     assert outs[0]["heldout"] == {"sentences": len(split.heldout), "split": split.summary()}

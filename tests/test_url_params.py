@@ -18,7 +18,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app_hostile import HOSTILE_VALUES, REFUSED_VALUES, bad_steps, page_params, run_scenario
+from tests.app_hostile import HOSTILE_VALUES, REFUSED_VALUES, bad_steps, own_params, page_params, run_scenario
 from tests.conftest import app_pages
 from tests.helpers import open_page
 
@@ -35,7 +35,7 @@ def warnings(at: AppTest) -> list[str]:
 
 #: Checked parameters that refuse a bad value without a message (the run must still raise nothing):
 SILENT = {
-    # an unknown interface language means English, silently (pages/_shared.py init_lang); the test sees
+    # an unknown interface language means English, silently (init_lang in pages/); the test sees
     # that the warnings came out in English
     "lang",
     # the WordPiece page reads ?wp_corpus= after it has synced the URL, so qp_init takes the link as the
@@ -45,10 +45,8 @@ SILENT = {
 
 
 def checked_params(page: str) -> list[str]:
-    """Parameters of ``page`` that must refuse a bad value with a message: its own and the router's."""
-    params = page_params()
-    return sorted(p for src in (page, "_shared") for p, kind in params[src].items()
-                  if kind == "checked" and p not in SILENT)
+    """Parameters of ``page`` that must refuse a bad value with a message: its own and the shared ones."""
+    return sorted(p for p, kind in own_params(page).items() if kind == "checked" and p not in SILENT)
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -106,8 +104,8 @@ def test_no_page_reuses_the_interface_language_parameter():
     choice in ``lang`` (the WordPiece and Unigram sample once did) wrote ``lang=bn`` into the URL, so a shared
     link, or a later rerun that took the URL as new, switched the whole interface to Bangla."""
     params = page_params()
-    assert set(params["_shared"]) >= {"lang", "text"}  # the scan finds the router's own parameters
-    clashes = {page for page, names in params.items() if page != "_shared" and "lang" in names}
+    assert "lang" in params["_controls"] and "text" in params["_text_input"]  # the scan finds the shared parameters
+    clashes = {page for page, names in params.items() if page != "_controls" and "lang" in names}
     assert not clashes, f"pages keeping their own state in ?lang=: {sorted(clashes)}"
     # every page of the app has its file scanned (the hostile-value test tries each page's parameters)
     assert set(PAGES) <= set(params), sorted(set(PAGES) - set(params))

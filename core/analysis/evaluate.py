@@ -1,4 +1,4 @@
-"""Honest evaluation of tokenizers: held-out split, metrics, round trip, save/load proof, special tokens.
+"""Honest evaluation of tokenizers: held-out split, metrics, save/load proof.
 
 - :func:`split_corpus`: documents (blank-line separated) or, for a file
   without blank lines, groups of consecutive lines, shuffled with a fixed
@@ -11,16 +11,12 @@
   tokens, longest tokens).
 - :func:`save_load_proof`: save -> load -> save gives a byte-identical file
   (same sha256) and identical ids on every held-out sentence.
-- :func:`injection_check`: does text that spells "[SEP]", "<|endoftext|>",
-  "<s>" become a control id (Hugging Face ``tokenizers``, ``tiktoken``, and
-  the :mod:`core.pretrained.adapter` tokenizers)?
-- :func:`round_trip_suite`: built-in hard cases (ZWJ/ZWNJ, ৎ, emoji, URLs,
-  Persian, Uzbek, odd whitespace, CRLF).
 
-A tokenizer here is anything with ``encode``/``decode``/``unknown_count``/
-``normalize``/``token_text``/``vocab_size`` (:class:`core.analysis.recipes.TrainedTokenizer`,
-:class:`core.analysis.recipes.VocabBaseline`, :class:`ZooCandidate`). Nothing here
-trains, prints or touches the network.
+A tokenizer here is any :class:`core.tokens.Tokenizer` (trained here, a
+baseline, or a pretrained adapter as it is). One round trip and the hard-case
+suite are in :mod:`core.analysis.roundtrip`, special-token injection in
+:mod:`core.analysis.injection`, padding in :mod:`core.analysis.padding`.
+Nothing here trains, prints or touches the network.
 """
 from __future__ import annotations
 
@@ -29,12 +25,12 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence
 
-from ..i18n import N_, T_, Tn_
-from ..text.align import opcodes
+from ..i18n import T_, Tn_
 from ..text.native import fence
-from ..tokens import Encoding, Token
+from ..tokens import Tokenizer
+from .roundtrip import RoundTripFailure, char_diff, failure_reason, round_trip
 
 #: Fixed seed for the train/held-out split.
 SPLIT_SEED = 13
@@ -47,26 +43,6 @@ MAX_FAILURES = 10
 
 class EvalError(ValueError):
     """Input that cannot be evaluated as asked (corpus too small to split, too large)."""
-
-
-class Candidate(Protocol):
-    """What evaluation needs from a tokenizer."""
-
-    id: str
-    name: str
-
-    @property
-    def vocab_size(self) -> int: ...
-
-    def encode(self, text: str) -> Encoding: ...
-
-    def decode(self, tokens: Sequence[Token]) -> str: ...
-
-    def unknown_count(self, enc: Encoding) -> int: ...
-
-    def normalize(self, text: str) -> str: ...
-
-    def token_text(self, token_id: int) -> str: ...
 
 
 # ---------------------------------------------------------------------------
@@ -156,62 +132,6 @@ def check_corpus_size(text: str, limit_chars: int) -> None:
     if len(text) > limit_chars:
         raise EvalError(T_("the corpus has {count:,} characters; the limit here is {limit:,}", count=len(text),
                            limit=limit_chars))
-
-
-# ---------------------------------------------------------------------------
-# Round trip
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DiffPart:
-    """One stretch of a character diff: ``op`` is equal, delete, insert or replace."""
-
-    op: Literal["equal", "delete", "insert", "replace"]
-    original: str
-    decoded: str
-
-
-@dataclass(frozen=True)
-class RoundTripFailure:
-    """A sentence whose decoded form differs from its (normalized) original."""
-
-    original: str
-    decoded: str
-    reason: str
-    diff: tuple[DiffPart, ...]
-
-
-def char_diff(original: str, decoded: str) -> tuple[DiffPart, ...]:
-    """Character-level diff of ``original`` against ``decoded``.
-
-    Bounded (:func:`core.text.align.opcodes`): a changed stretch too long to
-    align exactly comes back as one ``replace`` part, still a correct diff.
-    """
-    return tuple(DiffPart(op, original[i1:i2], decoded[j1:j2]) for op, i1, i2, j1, j2 in opcodes(original, decoded).opcodes)
-
-
-def failure_reason(original: str, decoded: str) -> str:
-    """Why a round trip failed, in words (a :class:`core.i18n.Message`: English in data, translated where shown)."""
-    if "[UNK]" in decoded and "[UNK]" not in original:
-        return T_("unknown token: [UNK] replaced text the tokenizer had never seen")
-    if "\ufffd" in decoded and "\ufffd" not in original:
-        return T_("bytes lost: decoding produced U+FFFD")
-    if decoded.split() == original.split():
-        return T_("whitespace changed: spaces, tabs or line breaks are not kept")
-    if re.sub(r"\s+", "", decoded) == re.sub(r"\s+", "", original):
-        return T_("spacing changed around punctuation: the pre-tokenizer split it off and the decoder joined with "
-                  "spaces")
-    return T_("text changed")
-
-
-@fence(T_("the round trip"))
-def round_trip(tok: Candidate, text: str) -> tuple[bool, str, str, Encoding]:
-    """``(ok, normalized, decoded, encoding)`` for decode(encode(norm(text))) == norm(text)."""
-    norm = tok.normalize(text)
-    enc = tok.encode(norm)
-    decoded = tok.decode(enc.tokens)
-    return decoded == norm, norm, decoded, enc
 
 
 # ---------------------------------------------------------------------------
@@ -326,7 +246,7 @@ class EvalTally:
         )  # fmt: skip
 
 
-def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
+def tally(tok: Tokenizer, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
           progress: Callable[[int, int, str], None] | None = None) -> EvalTally:
     """The counts of :func:`evaluate` for ``tok`` on ``sentences`` (empty ones skipped).
 
@@ -360,7 +280,7 @@ def tally(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_F
                      tuple(failures))
 
 
-def evaluate(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
+def evaluate(tok: Tokenizer, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
              longest: int = 10, progress: Callable[[int, int, str], None] | None = None) -> Metrics:
     """Metrics for ``tok`` on held-out ``sentences`` (see :class:`Metrics`).
 
@@ -370,7 +290,7 @@ def evaluate(tok: Candidate, sentences: Sequence[str], *, max_failures: int = MA
     return metrics_from(tok, tally(tok, sentences, max_failures=max_failures, progress=progress), longest=longest)
 
 
-def metrics_from(tok: Candidate, t: EvalTally, *, longest: int = 10) -> Metrics:
+def metrics_from(tok: Tokenizer, t: EvalTally, *, longest: int = 10) -> Metrics:
     """The :class:`Metrics` row of a (possibly merged) :class:`EvalTally`."""
     n, tokens = t.sentences, t.tokens
     usage: Counter[int | None] = Counter(dict(t.usage))
@@ -406,7 +326,7 @@ def metrics_from(tok: Candidate, t: EvalTally, *, longest: int = 10) -> Metrics:
     )
 
 
-def longest_tokens(tok: Candidate, n: int = 10) -> tuple[tuple[str, int], ...]:
+def longest_tokens(tok: Tokenizer, n: int = 10) -> tuple[tuple[str, int], ...]:
     """The ``n`` longest vocabulary entries (in characters, shown with spaces as ▁)."""
     vocab_ids = getattr(tok, "vocab", None)
     ids = list(vocab_ids.values()) if isinstance(vocab_ids, dict) else range(tok.vocab_size)
@@ -482,290 +402,3 @@ def save_load_proof(saved: bytes, sentences: Iterable[str]) -> SaveLoadProof:
         if mismatch is None and tok1.encode(s, add_special_tokens=False).ids != tok2.encode(s, add_special_tokens=False).ids:
             mismatch = s
     return SaveLoadProof(sha256_text(first.json), sha256_text(resaved), n, mismatch is None, mismatch)
-
-
-# ---------------------------------------------------------------------------
-# Special tokens typed by a user
-# ---------------------------------------------------------------------------
-
-#: Control-token spellings a user might type (BERT, GPT, Llama/Mistral, chat templates).
-INJECTION_PROBES: tuple[str, ...] = (
-    "[SEP]", "[CLS]", "[PAD]", "[UNK]", "[MASK]", "<|endoftext|>", "<s>", "</s>", "<unk>", "<pad>",
-    "[INST]", "<|eot_id|>", "<|begin_of_text|>", "<|im_start|>",
-)  # fmt: skip
-
-Outcome = Literal["control", "refused", "text"]
-#: How the report and the special tokens page name each outcome (shown with ``_()``; the CLI's JSON keeps the tag).
-OUTCOME_LABELS: dict[str, str] = {"control": N_("⚠ became a control id"), "refused": N_("⛔ refused (error)"),
-                                  "text": N_("✓ stayed text")}
-#: The probe modes that are words rather than code (``allowed_special="all"`` stays as it is): shown with ``_()``.
-MODE_LABELS = (N_("library default"), N_("library default (encode)"), N_("default"), N_("built in"))
-
-
-@dataclass(frozen=True)
-class InjectionResult:
-    """How one tokenizer, in one mode, treats text that spells control tokens.
-
-    ``outcome``: "control" (the text became control ids: injection risk),
-    "refused" (the library raised instead of encoding), or "text" (encoded
-    as ordinary text). ``controls`` lists the ``(spelling, id)`` pairs made.
-    """
-
-    tokenizer: str
-    mode: str
-    outcome: Outcome
-    controls: tuple[tuple[str, int], ...]
-    ids: tuple[int, ...]
-    detail: str
-
-    @property
-    def risk(self) -> bool:
-        return self.outcome == "control"
-
-
-def _hf_specials(tok) -> dict[int, str]:  # noqa: ANN001 - tokenizers.Tokenizer
-    return {i: a.content for i, a in tok.get_added_tokens_decoder().items() if a.special}
-
-
-def _judge(name: str, mode: str, run, specials: dict[int, str]):  # noqa: ANN001, ANN202
-    """A checker: ``run(text)`` gives ``(id, surface)`` pairs, surface = the input text the token covers.
-
-    A special id counts as a control token made from user text only when
-    its surface spells that token (an [UNK] for an unseen letter is not).
-    """
-
-    def check(text: str) -> InjectionResult:
-        try:
-            pairs = run(text)
-        except ValueError as exc:
-            return InjectionResult(name, mode, "refused", (), (), str(exc).splitlines()[0][:200])
-        ids = tuple(i for i, _ in pairs)
-        controls = tuple((specials[i], i) for i, surf in pairs if i in specials and (surf is None or surf == specials[i]))
-        if controls:
-            detail = Tn_("became a control id: {ids}", "became control ids: {ids}", len(controls),
-                         ids=", ".join(f"{s} = {i}" for s, i in controls))
-            return InjectionResult(name, mode, "control", controls, ids, detail)
-        return InjectionResult(name, mode, "text", (), ids, Tn_("encoded as {count} ordinary token",
-                                                                "encoded as {count} ordinary tokens", len(ids),
-                                                                count=len(ids)))
-
-    return check
-
-
-def _hf_run(t):  # noqa: ANN001, ANN202 - tokenizers.Tokenizer
-    def run(text: str) -> list[tuple[int, str | None]]:
-        enc = t.encode(text, add_special_tokens=False)
-        return [(i, text[s:e]) for i, (s, e) in zip(enc.ids, enc.offsets)]
-
-    return run
-
-
-def injection_checkers(tok: Any, name: str | None = None) -> list:
-    """One checker per mode (each: ``text -> InjectionResult``) for ``tok``.
-
-    Understands ``tokenizers.Tokenizer``, ``tiktoken.Encoding``,
-    :class:`core.analysis.recipes.TrainedTokenizer` and the :mod:`core.pretrained.adapter`
-    tokenizers. tiktoken's ``encode`` refuses special-token text by default;
-    ``allowed_special="all"`` is what an unsafe app does.
-    """
-    from tokenizers import Tokenizer
-
-    from .recipes import TrainedTokenizer, VocabBaseline
-
-    if isinstance(tok, TrainedTokenizer):
-        return injection_checkers(tok.hf, name or tok.name)
-    if isinstance(tok, VocabBaseline):
-        return [_judge(name or tok.name, "built in", lambda t: [(x.id, None) for x in tok.encode(t).tokens], {})]
-    if isinstance(tok, Tokenizer):
-        label = name or "tokenizer.json"
-        specials = _hf_specials(tok)
-        checkers = []
-        for mode, flag in (("library default", False), ("encode_special_tokens=True", True)):
-            t = Tokenizer.from_str(tok.to_str())
-            t.encode_special_tokens = flag
-            checkers.append(_judge(label, mode, _hf_run(t), specials))
-        return checkers
-    try:
-        import tiktoken
-    except ImportError:  # pragma: no cover - pinned dependency
-        tiktoken = None
-    if tiktoken is not None and isinstance(tok, tiktoken.Encoding):
-        label = name or tok.name
-        specials = {tok.encode_single_token(s): s for s in tok.special_tokens_set}
-        def pairs(ids: list[int]) -> list[tuple[int, str | None]]:
-            return [(i, None) for i in ids]  # tiktoken has no unknown token: a special id came from its spelling
-
-        return [
-            _judge(label, "library default (encode)", lambda text: pairs(tok.encode(text)), specials),
-            _judge(label, 'allowed_special="all"', lambda text: pairs(tok.encode(text, allowed_special="all")), specials),
-            _judge(label, "encode_ordinary", lambda text: pairs(tok.encode_ordinary(text)), specials),
-        ]
-    from ..pretrained.adapter import PretrainedTokenizer
-    from ..pretrained.hf_adapter import HFTokenizer
-    from ..pretrained.tiktoken_adapter import TiktokenTokenizer
-
-    if isinstance(tok, TiktokenTokenizer):
-        return injection_checkers(tok.engine, name or tok.name)
-    if isinstance(tok, HFTokenizer):
-        return injection_checkers(Tokenizer.from_str(tok._json), name or tok.name)  # noqa: SLF001 - same package
-    if isinstance(tok, PretrainedTokenizer):
-        specials = {i: s for s, i in tok.specials.items()}
-        label = name or tok.name
-
-        def run(text: str, allow: bool) -> list[tuple[int, str | None]]:
-            enc = tok.encode(text, allow_special=allow)
-            return [(t.id, text[t.start : t.end]) for t in enc.tokens]
-
-        return [
-            _judge(label, "default", lambda text: run(text, False), specials),
-            _judge(label, "allow_special=True", lambda text: run(text, True), specials),
-        ]
-    raise TypeError(T_("cannot check special tokens of {type}", type=type(tok).__name__))
-
-
-@fence(T_("the injection check"))
-def injection_check(tok: Any, text: str, name: str | None = None) -> list[InjectionResult]:
-    """How ``tok`` treats ``text`` in each of its modes (see :func:`injection_checkers`).
-
-    >>> import tiktoken
-    >>> enc = tiktoken.Encoding("toy", pat_str=r"\\S+|\\s+", mergeable_ranks={bytes([b]): b for b in range(256)},
-    ...                         special_tokens={"<|endoftext|>": 256})
-    >>> [(r.mode, r.outcome) for r in injection_check(enc, "hi <|endoftext|>")]
-    [('library default (encode)', 'refused'), ('allowed_special="all"', 'control'), ('encode_ordinary', 'text')]
-    """
-    return [check(text) for check in injection_checkers(tok, name)]
-
-
-# ---------------------------------------------------------------------------
-# Padding a batch (Hugging Face tokenizers)
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PaddedBatch:
-    """A batch of sentences padded to one length, with its attention mask."""
-
-    tokens: tuple[tuple[str, ...], ...]
-    ids: tuple[tuple[int, ...], ...]
-    attention_mask: tuple[tuple[int, ...], ...]
-    pad_token: str
-    pad_id: int
-
-
-@fence(T_("padding"))
-def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -> PaddedBatch:
-    """Encode ``sentences`` together, padded on the right with ``pad_token`` (HF ``tokenizers``)."""
-    from tokenizers import Tokenizer
-
-    from .recipes import TrainedTokenizer
-
-    base = tok.hf if isinstance(tok, TrainedTokenizer) else tok
-    if not isinstance(base, Tokenizer):
-        raise TypeError(T_("padding is shown for Hugging Face tokenizers only"))
-    t = Tokenizer.from_str(base.to_str())
-    t.encode_special_tokens = True
-    pad_id = t.token_to_id(pad_token)
-    if pad_id is None:
-        raise EvalError(T_("this tokenizer has no {token} token", token=pad_token))
-    t.enable_padding(pad_id=pad_id, pad_token=pad_token)
-    encs = t.encode_batch(list(sentences), add_special_tokens=False)
-    return PaddedBatch(
-        tuple(tuple(e.tokens) for e in encs),
-        tuple(tuple(e.ids) for e in encs),
-        tuple(tuple(e.attention_mask) for e in encs),
-        pad_token,
-        pad_id,
-    )
-
-
-# ---------------------------------------------------------------------------
-# Round-trip suite over hard cases
-# ---------------------------------------------------------------------------
-
-#: ``(name, text)`` cases that break careless tokenizers.
-#: The names are English (the CLI's JSON keeps them) and marked for the catalogs: a page shows ``_(name)``.
-HARD_CASES: tuple[tuple[str, str], ...] = (
-    (N_("Bangla sentence"), "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
-    (N_("Bangla with ZWNJ (র‌্যাব)"), "র\u200c্যাব"),
-    (N_("Bangla with ZWJ (র‍্যা)"), "র\u200d্যা"),
-    (N_("ৎ as one letter"), "উৎসব হঠাৎ"),
-    (N_("ৎ as ত + virama + ZWJ"), "উত\u09cd\u200dসব"),
-    (N_("য় precomposed (U+09DF)"), "\u09dfাত্রা"),
-    (N_("Latin with accents"), "Café naïve résumé"),
-    (N_("Digits, Bangla and ASCII"), "০১২৩৪৫৬৭৮৯ 0123456789 ৳১,২৫০.৫০"),
-    (N_("Emoji sequences"), "👩🏽‍💻 👨‍👩‍👧 🇧🇩 ❤️"),
-    (N_("URL and e-mail"), "https://example.org/path?q=বাজার&x=1 support@example.com"),
-    (N_("Persian with ZWNJ"), "می\u200cخواهم کتاب\u200cها را بخوانم."),
-    (N_("Uzbek with ʻ ʼ"), "Oʻzbekiston gʻalaba maʼno"),
-    (N_("Leading and trailing spaces"), "  বাজার ঘর  "),
-    (N_("Multiple spaces"), "বাজার    ঘর"),
-    (N_("Tabs"), "নাম\tদাম\tপরিমাণ"),
-    (N_("CRLF line breaks"), "প্রথম লাইন\r\nদ্বিতীয় লাইন\r\n"),
-    (N_("Special-token spelling"), "hello [SEP] <|endoftext|> <s>"),
-)
-
-
-@dataclass(frozen=True)
-class SuiteResult:
-    """One tokenizer on one case."""
-
-    case: str
-    text: str
-    ok: bool
-    decoded: str
-    normalized: str
-    reason: str
-    diff: tuple[DiffPart, ...]
-
-
-def round_trip_suite(tok: Candidate, cases: Sequence[tuple[str, str]] = HARD_CASES) -> list[SuiteResult]:
-    """decode(encode(norm(text))) == norm(text) for each case."""
-    out = []
-    for name, text in cases:
-        good, norm, decoded, _ = round_trip(tok, text)
-        out.append(SuiteResult(name, text, good, decoded, norm, "" if good else failure_reason(norm, decoded),
-                               () if good else char_diff(norm, decoded)))
-    return out
-
-
-# ---------------------------------------------------------------------------
-# Pretrained tokenizers as candidates
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ZooCandidate:
-    """A :mod:`core.pretrained.adapter` tokenizer for evaluation (no normalization applied before the check)."""
-
-    tok: Any
-
-    @property
-    def id(self) -> str:
-        return self.tok.id
-
-    @property
-    def name(self) -> str:
-        return self.tok.name
-
-    @property
-    def vocab_size(self) -> int:
-        return self.tok.vocab_size
-
-    @property
-    def special_ids(self) -> frozenset[int]:
-        return self.tok.special_ids
-
-    def normalize(self, text: str) -> str:
-        return text
-
-    def encode(self, text: str) -> Encoding:
-        return self.tok.encode(text)
-
-    def decode(self, tokens: Sequence[Token]) -> str:
-        return self.tok.decode(tokens)
-
-    def unknown_count(self, enc: Encoding) -> int:
-        return self.tok.unknown_count(enc)
-
-    def token_text(self, token_id: int) -> str:
-        return self.tok.token_text(token_id)

@@ -33,20 +33,16 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Sequence
-from urllib.parse import quote
 
 import regex
 
-from ..i18n import N_, T_, _, current, localize, ngettext, use_lang
+from ..i18n import N_, T_, Translator, localize, translator
 from ..i18n import quote as quote_word
-from ..pretrained.adapter import PretrainedTokenizer
-from ..pretrained.baseline_adapter import BaselineTokenizer
-from ..pretrained.hf_adapter import HFTokenizer
-from ..pretrained.sentencepiece_adapter import SentencePieceTokenizer
-from ..pretrained.tiktoken_adapter import TiktokenTokenizer
+from ..pipeline.pattern import PiecePart, atom_re, atoms, regex_pieces
+from ..pretrained.adapter import PretrainedTokenizer, TiktokenReplay
 from ..text.boundaries import BoundaryReport
 from ..text.units import CodePointInfo, Span, char_byte_offsets, codepoint_info, graphemes, utf8_hex
-from ..tokens import Encoding, Token
+from ..tokens import Encoding
 from .pretok_compare import mark_splits
 
 #: Longest text the inspector explains (code points). It is a word inspector.
@@ -159,13 +155,13 @@ def _cp(ch: str) -> str:
     return codepoint_info(ch).label()
 
 
-def _show(data: bytes) -> str:
-    """A piece for a sentence: its text in quotes if whole UTF-8, else its hex."""
+def _show(data: bytes, *, t: Translator) -> str:
+    """A piece for a sentence: its text in ``t``'s quotes if whole UTF-8, else its hex."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return utf8_hex(data)
-    return _q(text)
+    return _q(text, t=t)
 
 
 #: Invisible characters named inside quotes, so a reason never hides what it talks about.
@@ -173,19 +169,19 @@ _INVISIBLE = {"\u200c": "‹ZWNJ›", "\u200d": "‹ZWJ›", "\u200b": "‹ZWSP�
               "\u200f": "‹RLM›", "\u00ad": "‹SHY›", "\n": "↵", "\t": "→", "\r": "␍"}
 
 
-def _q(text: str) -> str:
-    """``text`` in the current language's quotation marks (“…”, Persian «…»), invisible characters named
+def _q(text: str, *, t: Translator) -> str:
+    """``text`` in the quotation marks of ``t``'s language (“…”, Persian «…»), invisible characters named
     (pages put the quoted text in its own bidi island).
 
-    >>> _q("می\u200cرسد")
-    '“می‹ZWNJ›رسد”'
+    >>> _q("می\u200cرسد", t=translator("en")), _q("رسد", t=translator("fa"))
+    ('“می‹ZWNJ›رسد”', '«رسد»')
     """
-    return quote_word("".join(_INVISIBLE.get(c, c) for c in text))
+    return quote_word("".join(_INVISIBLE.get(c, c) for c in text), t.lang)
 
 
-def _n(x: float, decimals: int | None = None) -> str:
-    """A number in the current language's format (Western digits unless native ones were asked for)."""
-    return current().format_number(x, decimals=decimals)
+def _n(x: float, decimals: int | None = None, *, t: Translator) -> str:
+    """A number in ``t``'s language format (Western digits unless ``t`` was asked for native ones)."""
+    return t.format_number(x, decimals=decimals)
 
 
 #: Plain names of character kinds (:func:`mark_kind`), translated where a sentence uses them.
@@ -247,159 +243,67 @@ def check_word(text: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def split_alternatives(pattern: str) -> list[str]:
-    """Top-level ``|`` alternatives of a regex (parentheses, classes and escapes respected).
-
-    >>> split_alternatives(r"'s|(?:a|b)+|[|x]|\\|")
-    ["'s", '(?:a|b)+', '[|x]', '\\\\|']
-    """
-    out, cur, depth, in_class, i = [], [], 0, False, 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\" and i + 1 < len(pattern):
-            cur.append(pattern[i : i + 2])
-            i += 2
-            continue
-        if in_class:
-            if c == "]" and not (cur and cur[-1] in ("[", "[^")):
-                in_class = False
-        elif c == "[":
-            in_class = True
-            if pattern[i + 1 : i + 2] == "^":
-                cur.append("[^")
-                i += 2
-                continue
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            out.append("".join(cur))
-            cur = []
-            i += 1
-            continue
-        cur.append(c)
-        i += 1
-    out.append("".join(cur))
-    return out
-
-
-# An atom that can repeat: a property, a shorthand class or a bracket class, with its quantifier.
-_ATOM = regex.compile(r"(\\[pP]\{[^}]+\}|\\[sSdDwW]|\[(?:\\.|[^\]\\])+\])(\{\d*,?\d*\}|[+*?])?([+?])?")
-
-
-@dataclass(frozen=True)
-class _Atom:
-    source: str
-    atom: str
-    quantifier: str
-
-    @property
-    def repeats(self) -> bool:
-        return self.quantifier.startswith(("+", "*")) or (self.quantifier.startswith("{") and "," in self.quantifier)
-
-
-@lru_cache(maxsize=32)
-def _atoms(alternative: str) -> tuple[_Atom, ...]:
-    return tuple(_Atom(m.group(0), m.group(1), (m.group(2) or "") + (m.group(3) or "")) for m in _ATOM.finditer(alternative))
-
-
-@lru_cache(maxsize=256)
-def _atom_re(atom: str) -> regex.Pattern[str]:
-    return regex.compile(atom)
-
-
-@lru_cache(maxsize=16)
-def _grouped(pattern: str) -> tuple[regex.Pattern[str], tuple[str, ...]]:
-    """The pattern with every top-level alternative in a named group ``a0``, ``a1``...
-
-    subtle: as in :mod:`core.pretrained.replay`, ``$`` becomes ``\\Z`` (the Rust regex
-    engine tiktoken uses has no "before a final newline" meaning).
-    """
-    alts = tuple(split_alternatives(pattern))
-    grouped = "|".join(f"(?P<a{k}>{a})" for k, a in enumerate(alts))
-    return regex.compile(regex.sub(r"(?<!\\)\$", r"\\Z", grouped)), alts
-
-
-@dataclass(frozen=True)
-class PiecePart:
-    """One pre-tokenizer piece and the regex alternative that matched it."""
-
-    text: str
-    start: int
-    end: int
-    alternative: str
-
-
-def regex_pieces(text: str, pattern: str) -> list[PiecePart]:
-    """Pieces of ``text`` under ``pattern``, each with the top-level alternative that matched it."""
-    compiled, alts = _grouped(pattern)
-    out = []
-    for m in compiled.finditer(text):
-        if m.end() > m.start():
-            k = int((m.lastgroup or "a0")[1:])
-            out.append(PiecePart(m.group(), m.start(), m.end(), alts[k]))
-    return out
-
-
-def _why_stop(piece: PiecePart, nxt: str) -> tuple[str, str] | None:
-    """(regex part, sentence tail) explaining why ``piece``'s alternative did not take ``nxt``."""
+def _why_stop(piece: PiecePart, nxt: str, t: Translator) -> tuple[str, str] | None:
+    """(regex part, sentence tail in ``t``'s language) explaining why ``piece``'s alternative did not take ``nxt``."""
     last = piece.text[-1]
-    for at in reversed(_atoms(piece.alternative)):
-        if not at.repeats or not _atom_re(at.atom).fullmatch(last):
+    for at in reversed(atoms(piece.alternative)):
+        if not at.repeats or not atom_re(at.atom).fullmatch(last):
             continue
-        if not _atom_re(at.atom).fullmatch(nxt):
+        if not atom_re(at.atom).fullmatch(nxt):
             cat = unicodedata.category(nxt)
             klass = _MAJOR_CLASS.get(cat[0], cat)
-            return at.source, _("{regex} does not match a {kind} ({klass}, category {category})").format(
-                regex=at.atom + at.quantifier, kind=_(mark_kind(nxt)), klass=klass, category=cat)
+            return at.source, t.gettext("{regex} does not match a {kind} ({klass}, category {category})").format(
+                regex=at.atom + at.quantifier, kind=t.gettext(mark_kind(nxt)), klass=klass, category=cat)
         if at.quantifier.startswith("{"):
-            return at.source, _("{regex} takes at most {count} in a row").format(
+            return at.source, t.gettext("{regex} takes at most {count} in a row").format(
                 regex=at.atom + at.quantifier, count=at.quantifier.strip("{}+?").split(",")[-1])
     return None
 
 
-def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-tokenizer") -> tuple[list[PiecePart], list[Reason]]:
-    """The pieces of ``text`` under split regex ``pattern`` and one reason per cut.
+def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-tokenizer",
+                         t: Translator | None = None) -> tuple[list[PiecePart], list[Reason]]:
+    """The pieces of ``text`` under split regex ``pattern`` and one reason per cut (sentences in ``t``'s
+    language, English by default).
 
     A cut right before a combining mark (the mark separated from its base)
     has kind ``mark-split``; a cut at whitespace ``space``; any other cut
     ``split``. Text with no cut gets a ``whole`` reason naming the
     alternative that took all of it.
     """
+    t = t or translator()
     parts = regex_pieces(text, pattern)
     marks = {m.offset for m in mark_splits(text, [Span(p.text, p.start, p.end) for p in parts])}
     reasons: list[Reason] = []
     if len(parts) == 1 and parts[0].start == 0 and parts[0].end == len(text):
-        reasons.append(Reason("whole", _("{splitter} keeps {text} as one piece: the alternative {alternative} matches "
-                                         "all of it.").format(splitter=label, text=_q(text),
+        reasons.append(Reason("whole", t.gettext("{splitter} keeps {text} as one piece: the alternative {alternative} matches "
+                                         "all of it.").format(splitter=label, text=_q(text, t=t),
                                                               alternative=parts[0].alternative),
                               (parts[0].alternative,)))
         return parts, reasons
     for prev, cur in zip(parts, parts[1:]):
         at = cur.start
         nxt = text[at]
-        evidence = tuple(_("piece {piece} matched {alternative}").format(piece=_q(p.text), alternative=p.alternative)
+        evidence = tuple(t.gettext("piece {piece} matched {alternative}").format(piece=_q(p.text, t=t), alternative=p.alternative)
                          for p in (prev, cur))
         if nxt.isspace() or prev.text[-1].isspace():
-            reasons.append(Reason("space", _("{splitter} splits at the space before {text}.").format(
-                splitter=label, text=_q(cur.text.strip())), evidence))
+            reasons.append(Reason("space", t.gettext("{splitter} splits at the space before {text}.").format(
+                splitter=label, text=_q(cur.text.strip(), t=t)), evidence))
             continue
-        why = _why_stop(prev, nxt)
+        why = _why_stop(prev, nxt, t)
         kind = "mark-split" if at in marks else "split"
         values = {"char": _cp(nxt), "base": _cp(text[at - 1]), "why": why[1] if why else "",
-                  "alternative": prev.alternative, "piece": _q(prev.text)}
+                  "alternative": prev.alternative, "piece": _q(prev.text, t=t)}
         if kind == "mark-split":
-            line = (_("split before {char} from {base} because {why}") if why else
-                    _("split before {char} from {base}: the alternative {alternative} stops after {piece}"))
+            line = (t.gettext("split before {char} from {base} because {why}") if why else
+                    t.gettext("split before {char} from {base}: the alternative {alternative} stops after {piece}"))
         else:
-            line = (_("split before {char} because {why}") if why else
-                    _("split before {char}: the alternative {alternative} stops after {piece}"))
+            line = (t.gettext("split before {char} because {why}") if why else
+                    t.gettext("split before {char}: the alternative {alternative} stops after {piece}"))
         line = line.format(**values)
         if cur.text[0] == nxt and unicodedata.category(nxt).startswith("M") and cur.alternative != prev.alternative:
-            line += _("; the {kind} then starts the next piece {piece} (matched by {alternative})").format(
-                kind=_(mark_kind(nxt)), piece=_q(cur.text), alternative=cur.alternative)
-        reasons.append(Reason(kind, line + _("."), evidence))
+            line += t.gettext("; the {kind} then starts the next piece {piece} (matched by {alternative})").format(
+                kind=t.gettext(mark_kind(nxt)), piece=_q(cur.text, t=t), alternative=cur.alternative)
+        reasons.append(Reason(kind, line + t.gettext("."), evidence))
     return parts, reasons
 
 
@@ -408,110 +312,105 @@ def pretokenizer_reasons(text: str, pattern: str, *, label: str = "the pre-token
 # ---------------------------------------------------------------------------
 
 
-def normalizer_layer(tok: PretrainedTokenizer, text: str) -> Layer:
-    """What ``tok``'s own normalizer does to ``text`` (tiktoken and baselines have none)."""
+def normalizer_layer(tok: PretrainedTokenizer, text: str, t: Translator | None = None) -> Layer:
+    """What ``tok``'s own normalizer does to ``text`` (tiktoken and baselines have none), in ``t``'s language
+    (English by default)."""
     from ..pipeline.normalize import normalize_with
 
-    fn: Callable[[str], str] | None = None
-    name = ""
-    if isinstance(tok, SentencePieceTokenizer):
-        sp = tok._sp  # noqa: SLF001 - same package: the adapter's SentencePiece processor
+    t = t or translator()
 
-        def fn(s: str) -> str:
-            out = sp.normalize(s).replace("\u2581", " ")
-            # SentencePiece adds one dummy-prefix space; that is its pre-tokenizer, not a change of letters
-            return out[1:] if out.startswith(" ") and not s.startswith(" ") else out
-
-        name = _("SentencePiece normalizer")
-    elif isinstance(tok, HFTokenizer) and tok._tok.normalizer is not None:  # noqa: SLF001
-        norm = tok._tok.normalizer  # noqa: SLF001
-        fn, name = norm.normalize_str, type(norm).__name__
-    if fn is None:
+    info = tok.normalizer()
+    if info is None:
         n = len(text.encode("utf-8"))
-        line = (ngettext("tiktoken runs no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
+        line = (t.ngettext("tiktoken runs no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
                          "tiktoken runs no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.", n)
-                if isinstance(tok, TiktokenTokenizer) else
-                ngettext("This tokenizer has no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
+                if tok.family == "tiktoken" else
+                t.ngettext("This tokenizer has no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
                          "This tokenizer has no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.",
                          n))
-        return Layer("normalizer", _("Normalizer"), (Reason("unchanged", line.format(count=_n(n))),))
+        return Layer("normalizer", t.gettext("Normalizer"), (Reason("unchanged", line.format(count=_n(n, t=t))),))
+    fn: Callable[[str], str] = info.normalize
+    name = localize(info.name, t)
     # Word by word (each distinct word once): fast on a whole file, and whitespace handling is the
     # pre-tokenizer's business (SentencePiece turns spaces into ▁ there).
     words = list(dict.fromkeys(text.split()))
     changed = [w for w in words if fn(w) != w]
     if not changed:
-        line = (_("The {normalizer} leaves {text} unchanged.").format(normalizer=name, text=_q(text)) if len(words) == 1
-                else _("The {normalizer} leaves all {count} distinct words unchanged.").format(
-                    normalizer=name, count=_n(len(words))))
-        return Layer("normalizer", _("Normalizer"), (Reason("unchanged", line),))
+        line = (t.gettext("The {normalizer} leaves {text} unchanged.").format(normalizer=name, text=_q(text, t=t)) if len(words) == 1
+                else t.gettext("The {normalizer} leaves all {count} distinct words unchanged.").format(
+                    normalizer=name, count=_n(len(words), t=t)))
+        return Layer("normalizer", t.gettext("Normalizer"), (Reason("unchanged", line),))
     result = normalize_with(" ".join(changed[:500]), fn, name)
-    examples = tuple(f"{_q(w)} -> {_q(fn(w))}" for w in changed[:MAX_EVIDENCE])
-    head = (_("The {normalizer} changes {text} to {result}.").format(normalizer=name, text=_q(text), result=_q(fn(text)))
+    examples = tuple(f"{_q(w, t=t)} -> {_q(fn(w), t=t)}" for w in changed[:MAX_EVIDENCE])
+    head = (t.gettext("The {normalizer} changes {text} to {result}.").format(normalizer=name, text=_q(text, t=t), result=_q(fn(text), t=t))
             if len(words) == 1 else
-            _("The {normalizer} changes {count} of {total} distinct words, e.g. {examples}.").format(
-                normalizer=name, count=_n(len(changed)), total=_n(len(words)), examples=", ".join(examples[:3])))
+            t.gettext("The {normalizer} changes {count} of {total} distinct words, e.g. {examples}.").format(
+                normalizer=name, count=_n(len(changed), t=t), total=_n(len(words), t=t), examples=", ".join(examples[:3])))
     reasons = [Reason("changed", head, examples)]
-    reasons += [Reason(w.kind, w.message, w.examples) for w in result.warnings]
-    return Layer("normalizer", _("Normalizer"), tuple(reasons))
+    reasons += [Reason(w.kind, localize(w.message, t), w.examples) for w in result.warnings]
+    return Layer("normalizer", t.gettext("Normalizer"), tuple(reasons))
 
 
-def _tiktoken_layers(tok: TiktokenTokenizer, text: str) -> list[Layer]:
+def _tiktoken_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator) -> list[Layer]:
     from ..models.bpe import tiktoken_rank_of
     from ..pretrained.replay import replay
 
-    parts, pre = pretokenizer_reasons(text, tok.pattern, label=_("{tokenizer}'s split regex").format(tokenizer=tok.id))
+    source = tok.replay_source()
+    assert isinstance(source, TiktokenReplay) and tok.split_pattern is not None  # the tiktoken family has both
+    parts, pre = pretokenizer_reasons(text, tok.split_pattern, t=t,
+                                      label=t.gettext("{tokenizer}'s split regex").format(tokenizer=tok.id))
     rep = replay(tok, text)
     # the regex above runs with Unicode 17.0; where tiktoken's engine (older tables) cuts otherwise, say so
-    pre = list(pre) + [Reason("engine", _("At {char}: {note}; the merges below follow the model.").format(
-                                char=_q(n.char), note=localize(n.message)))
+    pre = list(pre) + [Reason("engine", t.gettext("At {char}: {note}; the merges below follow the model.").format(
+                                char=_q(n.char, t=t), note=localize(n.message, t)))
                        for n in rep.notes]
-    rank_of = tiktoken_rank_of(tok.ranks)
+    rank_of = tiktoken_rank_of(source.ranks)
     model: list[Reason] = []
     for p in rep.pieces:
         steps = p.trace.steps
         if p.direct and len(p.trace.initial) > 1 and not steps:
-            model.append(Reason("direct", _("{text} is itself one token (id {id}).").format(text=_q(p.text),
+            model.append(Reason("direct", t.gettext("{text} is itself one token (id {id}).").format(text=_q(p.text, t=t),
                                                                                             id=p.final_ids[0])))
         elif steps:
-            ev = tuple(_("rank {rank}: {left} + {right} -> {merged}").format(
-                rank=s.rank, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=_show(s.left + s.right))
+            ev = tuple(t.gettext("rank {rank}: {left} + {right} -> {merged}").format(
+                rank=s.rank, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=_show(s.left + s.right, t=t))
                 for s in steps)
             ranks = sorted({s.rank for s in steps})
             model.append(Reason(
                 "merge",
-                ngettext("In {text}: {count} merge from the {bytes} bytes (lowest rank {low}, highest {high}) gives "
+                t.ngettext("In {text}: {count} merge from the {bytes} bytes (lowest rank {low}, highest {high}) gives "
                          "{pieces}: {list}.",
                          "In {text}: {count} merges from the {bytes} bytes (lowest rank {low}, highest {high}) give "
                          "{pieces}: {list}.", len(steps)).format(
-                    text=_q(p.text), count=_n(len(steps)), bytes=_n(len(p.trace.initial)), low=ranks[0], high=ranks[-1],
-                    pieces=ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final))),
-                    list=" | ".join(_show(b) for b in p.final)),
+                    text=_q(p.text, t=t), count=_n(len(steps), t=t), bytes=_n(len(p.trace.initial), t=t), low=ranks[0], high=ranks[-1],
+                    pieces=t.ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final), t=t)),
+                    list=" | ".join(_show(b, t=t) for b in p.final)),
                 ev[:MAX_EVIDENCE],
             ))
             if p.direct and p.final != p.trace.final:
-                model.append(Reason("direct", _("{text} is in the vocabulary as one token (id {id}), so tiktoken takes "
-                                                "it whole.").format(text=_q(p.text), id=p.final_ids[0])))
+                model.append(Reason("direct", t.gettext("{text} is in the vocabulary as one token (id {id}), so tiktoken takes "
+                                                "it whole.").format(text=_q(p.text, t=t), id=p.final_ids[0])))
         else:
-            model.append(Reason("single", _("{text} is a single byte {hex}: nothing to merge.").format(
-                text=_q(p.text), hex=utf8_hex(p.final[0]))))
+            model.append(Reason("single", t.gettext("{text} is a single byte {hex}: nothing to merge.").format(
+                text=_q(p.text, t=t), hex=utf8_hex(p.final[0]))))
         for a, b in zip(p.final, p.final[1:]):
-            model.append(Reason("no-merge", _("No merge for {left_hex} + {right_hex} in this vocabulary (no token "
+            model.append(Reason("no-merge", t.gettext("No merge for {left_hex} + {right_hex} in this vocabulary (no token "
                                               "{joined_hex}), so {left} and {right} stay apart.").format(
-                left_hex=utf8_hex(a), right_hex=utf8_hex(b), joined_hex=utf8_hex(a + b), left=_show(a), right=_show(b))))
+                left_hex=utf8_hex(a), right_hex=utf8_hex(b), joined_hex=utf8_hex(a + b), left=_show(a, t=t), right=_show(b, t=t))))
     for p, q in zip(rep.pieces, rep.pieces[1:]):
         a, b = p.final[-1], q.final[0]
         if rank_of(a, b) is not None and not (p.text[-1:].isspace() or q.text[:1].isspace()):
-            model.append(Reason("blocked", _("{left_hex} + {right_hex} is a token (rank {rank}) but the pre-tokenizer cut "
+            model.append(Reason("blocked", t.gettext("{left_hex} + {right_hex} is a token (rank {rank}) but the pre-tokenizer cut "
                                              "between them, and merges never cross a cut.").format(
                 left_hex=utf8_hex(a), right_hex=utf8_hex(b), rank=rank_of(a, b))))
     if not rep.matches_library:  # pragma: no cover - replay is checked against tiktoken in the tests
-        model.append(Reason("mismatch", _("The replay differs from the library's own ids; the library's tokens are "
+        model.append(Reason("mismatch", t.gettext("The replay differs from the library's own ids; the library's tokens are "
                                           "shown.")))
-    return [Layer("pre-tokenizer", _("Pre-tokenizer (split regex)"), tuple(pre)),
-            Layer("model", _("Model: byte-level BPE merges (replayed in rank order)"), tuple(model))]
+    return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer (split regex)"), tuple(pre)),
+            Layer("model", t.gettext("Model: byte-level BPE merges (replayed in rank order)"), tuple(model))]
 
 
-def _replayed_merges(tok: PretrainedTokenizer, text: str, *, adjacent: bool = False) -> list[Reason] | None:
+def _replayed_merges(tok: PretrainedTokenizer, text: str, t: Translator, *, adjacent: bool = False) -> list[Reason] | None:
     """The merges of a ``tokenizers`` or SentencePiece BPE on ``text``, piece by piece, from the replay engine
     (:func:`core.pretrained.replay.replay`, checked against the library's ids); None when it cannot replay.
 
@@ -532,41 +431,41 @@ def _replayed_merges(tok: PretrainedTokenizer, text: str, *, adjacent: bool = Fa
         if not steps:
             continue
         merged = [s.left + s.right for s in steps]
-        final = " | ".join(_show(b) for b in p.final)
-        parts = ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final)))
+        final = " | ".join(_show(b, t=t) for b in p.final)
+        parts = t.ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final), t=t))
         if p.scores:
-            ev = tuple(_("score {score}: {left} + {right} -> {merged}").format(
-                score=_n(sc, 2), left=_show(st.left), right=_show(st.right), merged=_show(m))
+            ev = tuple(t.gettext("score {score}: {left} + {right} -> {merged}").format(
+                score=_n(sc, 2, t=t), left=_show(st.left, t=t), right=_show(st.right, t=t), merged=_show(m, t=t))
                 for st, sc, m in zip(steps, p.scores, merged))
-            line = ngettext("In {text}: {count} merge from the {start} starting pieces, highest score first, gives "
+            line = t.ngettext("In {text}: {count} merge from the {start} starting pieces, highest score first, gives "
                             "{pieces}: {list}.",
                             "In {text}: {count} merges from the {start} starting pieces, highest score first, give "
                             "{pieces}: {list}.", len(steps))
         else:
-            ev = tuple(_("rank {rank}: {left} + {right} -> {merged}").format(
-                rank=st.rank, left=_show(st.left), right=_show(st.right), merged=_show(m))
+            ev = tuple(t.gettext("rank {rank}: {left} + {right} -> {merged}").format(
+                rank=st.rank, left=_show(st.left, t=t), right=_show(st.right, t=t), merged=_show(m, t=t))
                 for st, m in zip(steps, merged))
-            line = ngettext("In {text}: {count} merge from the {start} starting pieces, lowest rank in the merge list "
+            line = t.ngettext("In {text}: {count} merge from the {start} starting pieces, lowest rank in the merge list "
                             "first, gives {pieces}: {list}.",
                             "In {text}: {count} merges from the {start} starting pieces, lowest rank in the merge list "
                             "first, give {pieces}: {list}.", len(steps))
-        out.append(Reason("merge", line.format(text=_q(p.text), count=_n(len(steps)),
-                                               start=_n(len(p.trace.initial)), pieces=parts, list=final),
+        out.append(Reason("merge", line.format(text=_q(p.text, t=t), count=_n(len(steps), t=t),
+                                               start=_n(len(p.trace.initial), t=t), pieces=parts, list=final),
                           ev[:MAX_EVIDENCE]))
     if adjacent:
         for p in rep.pieces:
             if p.final != p.trace.final:  # finished otherwise (added token, byte fallback): not a merge question
                 continue
             for a, b in zip(p.final, p.final[1:]):
-                out.append(Reason("no-merge", _("No merge in the merge list joins {left} and {right}, so they stay "
-                                                "apart.").format(left=_show(a), right=_show(b))))
+                out.append(Reason("no-merge", t.gettext("No merge in the merge list joins {left} and {right}, so they stay "
+                                                "apart.").format(left=_show(a, t=t), right=_show(b, t=t))))
     if not rep.matches_library:  # pragma: no cover - replay is checked against each library in the tests
-        out.append(Reason("mismatch", _("The replay differs from the library's own ids; the library's tokens are "
+        out.append(Reason("mismatch", t.gettext("The replay differs from the library's own ids; the library's tokens are "
                                         "shown.")))
     return out
 
 
-def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.models.unigram.UnigramModel
+def _unigram_reasons(text: str, model, t: Translator) -> list[Reason]:  # noqa: ANN001 - core.models.unigram.UnigramModel
     """Best path and runner-up per word as the model cuts the text (:func:`core.models.unigram.encode_words`)."""
     from ..models.unigram import SPACE, encode_words
 
@@ -574,127 +473,128 @@ def _unigram_reasons(text: str, model) -> list[Reason]:  # noqa: ANN001 - core.m
     for lat in encode_words(text, model, k=2):
         w = lat.word.replace(SPACE, " ").strip(" ") or lat.word
         best = lat.best
-        values = {"word": _q(w), "best": " | ".join(best.pieces), "score": _n(best.score, 2)}
+        values = {"word": _q(w, t=t), "best": " | ".join(best.pieces), "score": _n(best.score, 2, t=t)}
         if len(lat.top) > 1:
             ru = lat.top[1]
-            line = _("{word}: best path {best} (log-probability {score}); runner-up {runner_up} ({runner_score}, "
-                     "{gap} lower).").format(runner_up=" | ".join(ru.pieces), runner_score=_n(ru.score, 2),
-                                             gap=_n(best.score - ru.score, 2), **values)
+            line = t.gettext("{word}: best path {best} (log-probability {score}); runner-up {runner_up} ({runner_score}, "
+                     "{gap} lower).").format(runner_up=" | ".join(ru.pieces), runner_score=_n(ru.score, 2, t=t),
+                                             gap=_n(best.score - ru.score, 2, t=t), **values)
         else:
-            line = _("{word}: best path {best} (log-probability {score}); no other segmentation exists.").format(**values)
+            line = t.gettext("{word}: best path {best} (log-probability {score}); no other segmentation exists.").format(**values)
         evidence = tuple(f"{e.piece} [{e.start},{e.end}) {e.score:.2f}" for e in lat.edges)[:MAX_EVIDENCE]
         out.append(Reason("viterbi", line, evidence))
     return out
 
 
 @lru_cache(maxsize=8)
-def _sp_unigram(tok: SentencePieceTokenizer):  # noqa: ANN202 - UnigramModel | None
+def _sp_unigram(tok: PretrainedTokenizer):  # noqa: ANN202 - UnigramModel | None
     """The Unigram model inside a SentencePiece tokenizer, or None for a BPE (or other) model."""
     from ..models.unigram import UnigramError, load_sentencepiece
 
+    proto = tok.model_proto()
+    if proto is None:
+        return None
     try:
-        return load_sentencepiece(tok._sp.serialized_model_proto(), source=tok.id)  # noqa: SLF001
+        return load_sentencepiece(proto, source=tok.id)
     except UnigramError:
         return None
 
 
-def _sentencepiece_layers(tok: SentencePieceTokenizer, enc: Encoding) -> list[Layer]:
-    sp = tok._sp  # noqa: SLF001 - same package
-    pre = [Reason("metaspace", _("SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in "
+def _sentencepiece_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator) -> list[Layer]:
+    pre = [Reason("metaspace", t.gettext("SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in "
                                  "front) and the model sees the whole text."))]
     unigram = _sp_unigram(tok)
     if unigram is not None:
         # the model's own normalizer runs inside encode_words
-        return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
-                Layer("model", _("Model: SentencePiece Unigram (Viterbi over the lattice)"),
-                      tuple(_unigram_reasons(enc.text, unigram)))]
-    model: list[Reason] = list(_replayed_merges(tok, enc.text) or [])
-    ids = [t.id for t in enc.tokens]
+        return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+                Layer("model", t.gettext("Model: SentencePiece Unigram (Viterbi over the lattice)"),
+                      tuple(_unigram_reasons(enc.text, unigram, t)))]
+    model: list[Reason] = list(_replayed_merges(tok, enc.text, t) or [])
+    ids = [tk.id for tk in enc.tokens]
     fallback: dict[int, list[int]] = {}
     for k, tid in enumerate(ids):
-        if tid is not None and sp.is_byte(tid):
+        if tid is not None and tok.is_byte_piece(tid):
             fallback.setdefault(enc.tokens[k].start, []).append(k)
     for start, ks in fallback.items():
         ch = enc.text[start] if start < len(enc.text) else ""
-        model.append(Reason("byte-fallback", ngettext(
+        model.append(Reason("byte-fallback", t.ngettext(
             "{char} is not in the vocabulary, so it falls back to {count} byte piece {pieces}.",
             "{char} is not in the vocabulary, so it falls back to {count} byte pieces {pieces}.", len(ks)).format(
-            char=_cp(ch), count=_n(len(ks)), pieces=" ".join(sp.id_to_piece(ids[k]) for k in ks))))
-    pieces = [sp.id_to_piece(i) for i in ids if i is not None]
+            char=_cp(ch), count=_n(len(ks), t=t),
+            pieces=" ".join(tok.id_to_token(i) or "" for i in (ids[k] for k in ks) if i is not None))))
+    pieces = [tok.id_to_token(i) or "" for i in ids if i is not None]
     for a, b in zip(pieces, pieces[1:]):
-        if sp.is_byte(sp.piece_to_id(a)) or sp.is_byte(sp.piece_to_id(b)):
+        if any(i is not None and tok.is_byte_piece(i) for i in (tok.token_to_id(a), tok.token_to_id(b))):
             continue
-        joined = sp.piece_to_id(a + b)
-        if joined == sp.unk_id():
-            model.append(Reason("no-merge", _("No piece {joined} in this vocabulary, so {left} and {right} stay "
-                                              "apart.").format(joined=_q(a + b), left=_q(a), right=_q(b))))
+        if tok.token_to_id(a + b) in (None, tok.unk_id):
+            model.append(Reason("no-merge", t.gettext("No piece {joined} in this vocabulary, so {left} and {right} stay "
+                                              "apart.").format(joined=_q(a + b, t=t), left=_q(a, t=t), right=_q(b, t=t))))
     if not model:
-        model.append(Reason("pieces", _("Every piece is in the vocabulary: {pieces}.").format(pieces=" | ".join(pieces))))
-    return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
-            Layer("model", _("Model: SentencePiece BPE merges (replayed, highest score first)"), tuple(model))]
+        model.append(Reason("pieces", t.gettext("Every piece is in the vocabulary: {pieces}.").format(pieces=" | ".join(pieces))))
+    return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+            Layer("model", t.gettext("Model: SentencePiece BPE merges (replayed, highest score first)"), tuple(model))]
 
 
-def _hf_layers(tok: HFTokenizer, text: str, enc: Encoding) -> list[Layer]:
-    import json
-
-    cfg = json.loads(tok._json)  # noqa: SLF001 - same package
-    mtype = (cfg.get("model") or {}).get("type")
-    pre_tok = tok._tok.pre_tokenizer  # noqa: SLF001
-    norm = tok._tok.normalizer  # noqa: SLF001
-    text = norm.normalize_str(text) if norm is not None else text  # later stages see the normalized text
+def _hf_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator) -> list[Layer]:
+    mtype = tok.model_type()
+    pre_tok = tok.pre_tokenizer()
+    norm = tok.normalizer()
+    text = norm.normalize(text) if norm is not None else text  # later stages see the normalized text
     pre: list[Reason] = []
     if pre_tok is None:
-        pre.append(Reason("none", _("No pre-tokenizer: the model sees the whole text.")))
+        pre.append(Reason("none", t.gettext("No pre-tokenizer: the model sees the whole text.")))
     else:
-        spans = pre_tok.pre_tokenize_str(text)
-        pre.append(Reason("pieces", ngettext("The {pre_tokenizer} pre-tokenizer makes {count} piece: {pieces}.",
+        spans = pre_tok.split(text)
+        pre.append(Reason("pieces", t.ngettext("The {pre_tokenizer} pre-tokenizer makes {count} piece: {pieces}.",
                                              "The {pre_tokenizer} pre-tokenizer makes {count} pieces: {pieces}.",
                                              len(spans)).format(
-            pre_tokenizer=type(pre_tok).__name__, count=_n(len(spans)), pieces=" | ".join(_q(s) for s, _o in spans)),
-            tuple(_("{piece} at {offsets}").format(piece=_q(s), offsets=str(o)) for s, o in spans)))
+            pre_tokenizer=pre_tok.name, count=_n(len(spans), t=t), pieces=" | ".join(_q(s, t=t) for s, _o in spans)),
+            tuple(t.gettext("{piece} at {offsets}").format(piece=_q(s, t=t), offsets=str(o)) for s, o in spans)))
         cuts = [Span(s, a, b) for s, (a, b) in spans]
         for m in mark_splits(text, cuts):
-            pre.append(Reason("mark-split", _("split before {char} from {base}: the {kind} is cut from its base.").format(
-                char=_cp(m.mark), base=_cp(m.base), kind=_(mark_kind(m.mark)))))
+            pre.append(Reason("mark-split", t.gettext("split before {char} from {base}: the {kind} is cut from its base.").format(
+                char=_cp(m.mark), base=_cp(m.base), kind=t.gettext(mark_kind(m.mark)))))
     model: list[Reason] = []
     if mtype == "WordPiece":
-        from ..models.wordpiece import encode_word, load_tokenizer_json, split_words
+        from ..models import wordpiece
 
-        vocab = load_tokenizer_json(tok._json, source=tok.id)  # noqa: SLF001
-        for word, _s, _e in split_words(text):
-            tr = encode_word(word, vocab)
-            ev = tuple((_("at {position}: tried {candidates} -> {match}") if st.match else
-                        _("at {position}: tried {candidates} -> no match")).format(
+        wp_vocab = wordpiece.load_tokenizer_json(tok.tokenizer_json or "", source=tok.id)
+        for word, _s, _e in wordpiece.split_words(text):
+            tr = wordpiece.encode_word(word, wp_vocab)
+            ev = tuple((t.gettext("at {position}: tried {candidates} -> {match}") if st.match else
+                        t.gettext("at {position}: tried {candidates} -> no match")).format(
                 position=st.position, match=st.match,
                 candidates=", ".join(c.piece for c in st.candidates[:8]) + (" …" if len(st.candidates) > 8 else ""))
                 for st in tr.steps)
             if tr.unk:
-                model.append(Reason("unk", _("{word}: {reason}.").format(word=_q(word), reason=localize(tr.reason)),
+                model.append(Reason("unk", t.gettext("{word}: {reason}.").format(word=_q(word, t=t), reason=localize(tr.reason, t)),
                                     ev[:MAX_EVIDENCE]))
             else:
-                model.append(Reason("longest-match", _("{word}: greedy longest match from the left gives {pieces}.").format(
-                    word=_q(word), pieces=" ".join(tr.pieces)), ev[:MAX_EVIDENCE]))
+                model.append(Reason("longest-match", t.gettext("{word}: greedy longest match from the left gives {pieces}.").format(
+                    word=_q(word, t=t), pieces=" ".join(tr.pieces)), ev[:MAX_EVIDENCE]))
     elif mtype == "Unigram":
-        from ..models.unigram import load_tokenizer_json
+        from ..models import unigram
 
-        model += _unigram_reasons(text, load_tokenizer_json(tok._json, source=tok.id))  # noqa: SLF001
+        model += _unigram_reasons(text, unigram.load_tokenizer_json(tok.tokenizer_json or "", source=tok.id), t)
     else:
-        replayed = _replayed_merges(tok, enc.text, adjacent=True)
+        replayed = _replayed_merges(tok, enc.text, t, adjacent=True)
         model += replayed or []
-        vocab = tok._tok.get_vocab()  # noqa: SLF001
-        pieces = [tok._tok.id_to_token(t.id) for t in enc.tokens if t.id is not None]  # noqa: SLF001
+        vocab = tok.vocab()
+        pieces = [tok.id_to_token(tk.id) or "" for tk in enc.tokens if tk.id is not None]
         for a, b in zip(pieces, pieces[1:]) if replayed is None else ():
             if a + b not in vocab:
-                model.append(Reason("no-merge", _("No token {joined} in this vocabulary, so {left} and {right} stay "
-                                                  "apart.").format(joined=_q(a + b), left=_q(a), right=_q(b))))
+                model.append(Reason("no-merge", t.gettext("No token {joined} in this vocabulary, so {left} and {right} stay "
+                                                  "apart.").format(joined=_q(a + b, t=t), left=_q(a, t=t), right=_q(b, t=t))))
         if not model:
-            model.append(Reason("pieces", _("Pieces: {pieces}.").format(pieces=" | ".join(pieces))))
-    return [Layer("pre-tokenizer", _("Pre-tokenizer"), tuple(pre)),
-            Layer("model", _("Model: {algorithm}").format(algorithm=mtype or _("unknown")), tuple(model))]
+            model.append(Reason("pieces", t.gettext("Pieces: {pieces}.").format(pieces=" | ".join(pieces))))
+    return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+            Layer("model", t.gettext("Model: {algorithm}").format(algorithm=mtype or t.gettext("unknown")), tuple(model))]
 
 
-def bytes_layer(enc: Encoding) -> Layer:
-    """Which tokens end inside a code point or inside a letter (grapheme cluster)."""
+def bytes_layer(enc: Encoding, t: Translator | None = None) -> Layer:
+    """Which tokens end inside a code point or inside a letter (grapheme cluster), in ``t``'s language
+    (English by default)."""
+    t = t or translator()
     text = enc.text
     offsets = char_byte_offsets(text)
     clusters = graphemes(text)
@@ -712,22 +612,22 @@ def bytes_layer(enc: Encoding) -> Layer:
             ch = text[ci]
             inside = b.byte_offset - offsets[ci]
             total = offsets[ci + 1] - offsets[ci]
-            reasons.append(Reason("inside-codepoint", _(
+            reasons.append(Reason("inside-codepoint", t.gettext(
                 "token {index} ({token}) ends inside {char}: {inside} of its {total} bytes ({hex}) are in this token, "
                 "the rest in token {next_index} ({next_token}).").format(
-                index=b.index, token=_show(left.data), char=_cp(ch), inside=inside, total=total,
-                hex=utf8_hex(ch.encode()), next_index=b.index + 1, next_token=_show(right.data))))
+                index=b.index, token=_show(left.data, t=t), char=_cp(ch), inside=inside, total=total,
+                hex=utf8_hex(ch.encode()), next_index=b.index + 1, next_token=_show(right.data, t=t))))
         else:
             ci = right.start
             cl = owner_cluster.get(ci)
             letter = cl.text if cl else text[ci]
-            reasons.append(Reason("inside-letter", _(
+            reasons.append(Reason("inside-letter", t.gettext(
                 "token {index} ({token}) ends inside the letter {letter}: {left} and {right} are in different "
-                "tokens.").format(index=b.index, token=_show(left.data), letter=_q(letter), left=_cp(text[ci - 1]),
+                "tokens.").format(index=b.index, token=_show(left.data, t=t), letter=_q(letter, t=t), left=_cp(text[ci - 1]),
                                   right=_cp(text[ci]))))
     if not reasons:
-        reasons.append(Reason("clean", _("Every boundary falls between letters (grapheme clusters).")))
-    return Layer("bytes", _("Bytes and letters"), tuple(reasons))
+        reasons.append(Reason("clean", t.gettext("Every boundary falls between letters (grapheme clusters).")))
+    return Layer("bytes", t.gettext("Bytes and letters"), tuple(reasons))
 
 
 def _script(text: str) -> str:
@@ -750,33 +650,45 @@ def _open_tail(data: bytes) -> bytes:
     return b""
 
 
-def _verdict(enc: Encoding, counts: Counts, layers: Sequence[Layer]) -> str:
+def _verdict(enc: Encoding, counts: Counts, layers: Sequence[Layer], t: Translator) -> str:
     parts = []
     kinds = Counter(r.kind for la in layers for r in la.reasons)
     if kinds["mark-split"]:
-        parts.append(ngettext("the split regex cuts {count} mark from its base",
+        parts.append(t.ngettext("the split regex cuts {count} mark from its base",
                               "the split regex cuts {count} marks from their bases", kinds["mark-split"]).format(
-            count=_n(kinds["mark-split"])))
+            count=_n(kinds["mark-split"], t=t)))
     if counts.partial_tokens:
-        tails = Counter(utf8_hex(t) for t in (_open_tail(tok.data) for tok in enc.tokens) if t)
-        widest = max(sum(ord(c) > 0x7F for c in t.data.decode("utf-8", errors="ignore")) for t in enc.tokens)
+        tails = Counter(utf8_hex(tail) for tail in (_open_tail(tok.data) for tok in enc.tokens) if tail)
+        widest = max(sum(ord(c) > 0x7F for c in tk.data.decode("utf-8", errors="ignore")) for tk in enc.tokens)
         script = _script(enc.text)
         if tails and widest <= 1 and script:
-            parts.append(_("no {script} merges beyond single characters and the byte prefix {prefix}").format(
-                script=_(script), prefix=tails.most_common(1)[0][0]))
-        parts.append(_("{count} of {total} tokens are not whole characters").format(
-            count=_n(counts.partial_tokens), total=_n(counts.tokens)))
+            parts.append(t.gettext("no {script} merges beyond single characters and the byte prefix {prefix}").format(
+                script=t.gettext(script), prefix=tails.most_common(1)[0][0]))
+        parts.append(t.gettext("{count} of {total} tokens are not whole characters").format(
+            count=_n(counts.partial_tokens, t=t), total=_n(counts.tokens, t=t)))
     if kinds["byte-fallback"]:
-        parts.append(ngettext("{count} character falls back to bytes", "{count} characters fall back to bytes",
-                              kinds["byte-fallback"]).format(count=_n(kinds["byte-fallback"])))
+        parts.append(t.ngettext("{count} character falls back to bytes", "{count} characters fall back to bytes",
+                              kinds["byte-fallback"]).format(count=_n(kinds["byte-fallback"], t=t)))
     if kinds["unk"]:
-        parts.append(ngettext("{count} word becomes the unknown token", "{count} words become the unknown token",
-                              kinds["unk"]).format(count=_n(kinds["unk"])))
-    parts.append(_("{count} of {total} boundaries fall inside letters").format(
-        count=_n(counts.inside_letter), total=_n(counts.boundaries)) if counts.boundaries else _("no boundaries"))
+        parts.append(t.ngettext("{count} word becomes the unknown token", "{count} words become the unknown token",
+                              kinds["unk"]).format(count=_n(kinds["unk"], t=t)))
+    parts.append(t.gettext("{count} of {total} boundaries fall inside letters").format(
+        count=_n(counts.inside_letter, t=t), total=_n(counts.boundaries, t=t)) if counts.boundaries else t.gettext("no boundaries"))
     # TRANSLATORS: {reasons} are the clauses above joined by the list separator "; "
-    return ngettext("{count} token: {reasons}", "{count} tokens: {reasons}", counts.tokens).format(
-        count=_n(counts.tokens), reasons=_("; ").join(parts))
+    return t.ngettext("{count} token: {reasons}", "{count} tokens: {reasons}", counts.tokens).format(
+        count=_n(counts.tokens, t=t), reasons=t.gettext("; ").join(parts))
+
+
+def _baseline_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Translator) -> list[Layer]:
+    return [Layer("model", t.gettext("Model"), (Reason("baseline", t.gettext("{algorithm}: no vocabulary decides the cuts.").format(
+        algorithm=t.gettext(tok.entry.algorithm))),))]
+
+
+#: The pre-tokenizer and model layers of each backend family (:attr:`PretrainedTokenizer.family`).
+_FAMILY_LAYERS: dict[str, Callable[[PretrainedTokenizer, str, Encoding, Translator], list[Layer]]] = {
+    "tiktoken": _tiktoken_layers, "sentencepiece": _sentencepiece_layers, "tokenizers": _hf_layers,
+    "baseline": _baseline_layers,
+}
 
 
 def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = None, lang: str = "en",
@@ -791,24 +703,17 @@ def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = No
     >>> v.counts.tokens, v.verdict.split(":")[0]
     (3, '3 tokens')
     """
-    with use_lang(lang, digits):
-        return _explain(tok, text, translation)
+    return _explain(tok, text, translation, translator(lang, digits))
 
 
-def _explain(tok: PretrainedTokenizer, text: str, translation: str | None) -> TokenizerView:
+def _explain(tok: PretrainedTokenizer, text: str, translation: str | None, t: Translator) -> TokenizerView:
     check_word(text)
     enc = tok.encode(text)
-    layers: list[Layer] = [normalizer_layer(tok, text)]
-    if isinstance(tok, TiktokenTokenizer):
-        layers += _tiktoken_layers(tok, text)
-    elif isinstance(tok, SentencePieceTokenizer):
-        layers += _sentencepiece_layers(tok, enc)
-    elif isinstance(tok, HFTokenizer):
-        layers += _hf_layers(tok, text, enc)
-    elif isinstance(tok, BaselineTokenizer):
-        layers.append(Layer("model", _("Model"), (Reason("baseline", _("{algorithm}: no vocabulary decides the cuts.").format(
-            algorithm=_(tok.entry.algorithm))),)))
-    layers.append(bytes_layer(enc))
+    layers: list[Layer] = [normalizer_layer(tok, text, t)]
+    family_layers = _FAMILY_LAYERS.get(tok.family)
+    if family_layers is not None:
+        layers += family_layers(tok, text, enc, t)
+    layers.append(bytes_layer(enc, t))
     counts = Counts.of(enc)
     view_t = None
     tverdict = ""
@@ -816,27 +721,27 @@ def _explain(tok: PretrainedTokenizer, text: str, translation: str | None) -> To
         tenc = tok.encode(translation)
         view_t = Counts.of(tenc)
         ratio = counts.tokens / view_t.tokens if view_t.tokens else 0.0
-        tverdict = ngettext(
+        tverdict = t.ngettext(
             "translation {text}: {count} token, {inside} of {boundaries} boundaries inside letters; the word costs "
             "{ratio}x its translation",
             "translation {text}: {count} tokens, {inside} of {boundaries} boundaries inside letters; the word costs "
             "{ratio}x its translation", view_t.tokens).format(
-            text=_q(translation), count=_n(view_t.tokens), inside=_n(view_t.inside_letter),
-            boundaries=_n(view_t.boundaries), ratio=_n(ratio, 2))
+            text=_q(translation, t=t), count=_n(view_t.tokens, t=t), inside=_n(view_t.inside_letter, t=t),
+            boundaries=_n(view_t.boundaries, t=t), ratio=_n(ratio, 2, t=t))
     return TokenizerView(tok.id, tok.name, tok.entry.algorithm, enc, tuple(layers), counts,
-                         _verdict(enc, counts, layers), view_t, tverdict)
+                         _verdict(enc, counts, layers, t), view_t, tverdict)
 
 
 def inspect_word(text: str, tokenizers: Sequence[PretrainedTokenizer], *, translation: str | None = None,
-                 lang: str = "en") -> Inspection:
-    """Facts about ``text`` and :func:`explain` for each tokenizer (sentences in ``lang``)."""
+                 lang: str = "en", digits: str = "western") -> Inspection:
+    """Facts about ``text`` and :func:`explain` for each tokenizer (sentences in ``lang``, numbers in ``digits``)."""
     check_word(text)
-    return Inspection(word_facts(text), tuple(explain(t, text, translation=translation, lang=lang) for t in tokenizers),
-                      translation or None)
+    return Inspection(word_facts(text), tuple(explain(tok, text, translation=translation, lang=lang, digits=digits)
+                                              for tok in tokenizers), translation or None)
 
 
 # ---------------------------------------------------------------------------
-# From a token chip to the inspector
+# The word around a position (pages/_links.py turns it into a link to the inspector)
 # ---------------------------------------------------------------------------
 
 _WORD = regex.compile(r"[\p{L}\p{M}\p{N}\u200c\u200d'’ʻʼ]+")
@@ -865,46 +770,13 @@ def word_at(text: str, index: int) -> str | None:
     return None  # pragma: no cover - a non-space index is always inside some \S+ run
 
 
-#: The inspector page's URL path (the file stem of pages/inspector.py).
-INSPECTOR_PATH = "inspector"
-
-
-def inspector_href(word: str, tokenizer_ids: Sequence[str] = ()) -> str:
-    """A relative link that opens the inspector on ``word`` with these tokenizers."""
-    href = f"{INSPECTOR_PATH}?word={quote(word, safe='')}"
-    if tokenizer_ids:
-        href += "&tok=" + quote(",".join(tokenizer_ids), safe=",")
-    return href
-
-
-def chip_links(text: str, tokenizer_ids: Sequence[str] = (), *, offset: int = 0) -> Callable[[Token], str | None]:
-    """For :func:`core.render.render_encoding`'s ``link``: each chip opens the inspector on its word.
-
-    ``offset``: the tokens are positioned in a part of ``text`` that starts at
-    this code point (e.g. one pre-tokenized piece drawn with
-    :func:`core.render.render_pieces`), so the word is looked up in the whole text.
-    """
-    cache: dict[int, str | None] = {}
-
-    def link(token: Token) -> str | None:
-        if token.start not in cache:
-            i, end = token.start + offset, token.end + offset
-            while i < end - 1 and text[i].isspace():  # " রাজ": the word after the leading space
-                i += 1
-            word = _word_index(text).word_at(i) if end > i else None
-            cache[token.start] = inspector_href(word, tokenizer_ids) if word else None
-        return cache[token.start]
-
-    return link
-
-
 @lru_cache(maxsize=4)
-def _word_index(text: str) -> "_WordIndex":
+def word_index(text: str) -> "WordIndex":
     """One index per text, shared by every chip link on it (a page draws many pieces of one text)."""
-    return _WordIndex(text)
+    return WordIndex(text)
 
 
-class _WordIndex:
+class WordIndex:
     """:func:`word_at` for many positions of one text: the runs are found once, looked up by bisection."""
 
     def __init__(self, text: str) -> None:
@@ -924,27 +796,3 @@ class _WordIndex:
                 a, b = runs[k]
                 return self._text[a:b][:MAX_WORD_CHARS]
         return None  # pragma: no cover - a non-space index is always inside some run
-
-
-def piece_links(text: str, pieces: Sequence[bytes], spans: Sequence[tuple[int, int]],
-                tokenizer_ids: Sequence[str] = ()) -> Callable[[Token], str | None]:
-    """For :func:`core.render.render_pieces`'s ``link`` when the pieces do not read back
-    as ``text`` (a pre-tokenizer dropped or replaced spaces): piece ``k`` came from
-    the code point span ``spans[k]`` of ``text`` and its chip opens the inspector on
-    the word there (the first non-space character of the span).
-    """
-    word_link = chip_links(text, tokenizer_ids)
-    by_byte: dict[int, tuple[int, int]] = {}
-    pos = 0
-    for piece, span in zip(pieces, spans):
-        if piece:  # an empty piece draws an empty chip at the next piece's offset
-            by_byte.setdefault(pos, span)
-        pos += len(piece)
-
-    def link(token: Token) -> str | None:
-        span = by_byte.get(token.byte_start)
-        if span is None:
-            return None
-        return word_link(Token(None, b"", 0, 0, span[0], span[1]))
-
-    return link

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..i18n import N_, T_, _
+from ..i18n import N_, T_, Verbatim
 from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
 from ..text.native import fence
 from ..text.units import Span
@@ -123,7 +123,9 @@ def compare(text: str, which: Sequence[str] | None = None) -> tuple[list[Pattern
     """Pieces and flagged mark splits for each pre-tokenizer, plus a notice if the text was cut."""
     notice = ""
     if len(text) > MAX_CHARS:
-        notice = _("Only the first {shown} of {total} characters are compared.").format(shown=MAX_CHARS, total=len(text))
+        # a Message: the page shows it in its reader's language (counts Verbatim: plain Western digits, as always here)
+        notice = T_("Only the first {shown} of {total} characters are compared.", shown=Verbatim(MAX_CHARS),
+                    total=Verbatim(len(text)))
         text = text[:MAX_CHARS]
     out = []
     for name in which or DEFAULT_ORDER:

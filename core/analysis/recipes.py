@@ -35,13 +35,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence
 
-from ..i18n import N_, T_, _, message_of, use_lang
+from ..i18n import N_, T_, message_of, translator
 from ..text import limits
 from ..text.native import fence
 from ..text.units import bytelevel_bytes
-from ..tokens import Encoding, Token, tokens_from_char_spans
+from ..tokens import Encoding, SpecialProbe, Token, tokens_from_char_spans
 
 #: Special tokens every recipe reserves (ids 0-3, in this order).
 SPECIAL_TOKENS: tuple[str, ...] = ("[UNK]", "[PAD]", "[CLS]", "[SEP]")
@@ -87,7 +87,7 @@ class Recipe:
         """A fresh untrained ``tokenizers.Tokenizer`` and its trainer."""
         from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
-        common = dict(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), show_progress=False)
+        common: dict[str, Any] = dict(vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), show_progress=False)
         if self.name == "bpe":
             tok = Tokenizer(models.BPE(unk_token=UNK))
             tok.normalizer = normalizers.NFC()
@@ -125,7 +125,8 @@ class Recipe:
         raise RecipeError(T_("recipe {name} has no builder", name=repr(self.name)))  # pragma: no cover - RECIPES is closed
 
 
-#: Why the WordPiece and Unigram recipes are not reproducible across processes (issue 16): checked by
+#: Why the WordPiece and Unigram recipes are not reproducible across processes (said on screen, so a second run
+#: differing is not taken for a bug): checked by
 #: training the same corpus in fresh processes (tests/test_train_determinism.py).
 NOT_DETERMINISTIC_WHY = N_(
     "The tokenizers library keeps the corpus's words in a hash map whose order is randomised per process "
@@ -283,6 +284,17 @@ class TrainedTokenizer:
         """Ids of the added tokens marked special (all reserved entries, [UNK] included)."""
         return frozenset(i for i, a in self.hf.get_added_tokens_decoder().items() if a.special)
 
+    @property
+    def trained_json(self) -> str:
+        """Trained here: the ``tokenizer.json`` (see :class:`core.tokens.Tokenizer`)."""
+        return self.json
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """``tokenizers``' own two modes on this file (what an app loading it with the library gets)."""
+        from ..pretrained.hf_adapter import hf_probes
+
+        return hf_probes(self.hf)
+
 
 @fence(T_("training"))
 def train(
@@ -356,7 +368,7 @@ def train_iter(
     t0 = time.perf_counter()
     try:
         tok.train_from_iterator(texts(), trainer=trainer, length=length)
-    except Exception as exc:  # the Rust trainers raise plain exceptions; say which recipe failed, in one line
+    except Exception as exc:  # noqa: BLE001 - the Rust trainers raise plain exceptions; say which recipe failed, in one line
         raise RecipeError(T_("{recipe} could not be trained on this text ({reason})", recipe=r.label,
                              reason=(str(exc).splitlines() or [type(exc).__name__])[0][:160])) from None
     seconds = time.perf_counter() - t0
@@ -485,8 +497,8 @@ def vocab_note_parts(recipe: Recipe, tok, lines: Iterable[str], requested: int, 
 
 def render_note(parts: Sequence[tuple[str, Sequence[tuple[str, str]]]], lang: str = "en") -> str:
     """The sentences of :func:`vocab_note_parts` in ``lang`` (English by default), joined by spaces."""
-    with use_lang(lang):
-        return " ".join(_(template).format(**dict(values)) for template, values in parts)
+    t = translator(lang)
+    return " ".join(t.gettext(template).format(**dict(values)) for template, values in parts)
 
 
 def vocab_note(recipe: Recipe, tok, lines: Iterable[str], requested: int, obtained: int,  # noqa: ANN001
@@ -543,7 +555,7 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
         raise LoadError(message_of(exc)) from None
     try:
         tok = Tokenizer.from_str(text)
-    except Exception as exc:  # tokenizers raises plain Exception for bad configs
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises plain Exception for bad configs
         msg = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
         raise LoadError(T_("{name} is corrupted: the tokenizers library rejects it ({reason})", name=name,
                            reason=msg)) from None
@@ -623,6 +635,13 @@ class VocabBaseline:
     def token_text(self, token_id: int) -> str:
         return UNK if token_id == 0 else self._by_id[token_id]
 
+    #: Not a ``tokenizer.json``: there is nothing to save, reload or pad.
+    trained_json = None
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """One mode, its own encode: it has no control token user text could become ([UNK] is id 0)."""
+        return [SpecialProbe("built in", lambda text: [(t.id, None) for t in self.encode(text).tokens], {})]  # type: ignore[misc]
+
 
 #: Baselines shown in the metrics table: id -> (label, unit, minimum count).
 BASELINES: dict[str, tuple[str, Literal["words", "codepoints"], int]] = {
@@ -632,7 +651,7 @@ BASELINES: dict[str, tuple[str, Literal["words", "codepoints"], int]] = {
 }
 
 
-def train_baseline(name: str, lines: Sequence[str]) -> VocabBaseline:
+def train_baseline(name: str, lines: Iterable[str]) -> VocabBaseline:
     """Build baseline ``name`` (a key of :data:`BASELINES`) from training ``lines``."""
     try:
         label, unit, min_count = BASELINES[name]

@@ -36,13 +36,15 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..assets import REPO
-from ..i18n import N_, _, localize, ngettext, use_lang
+from ..i18n import N_, Translator, localize, translator
+from ..markdown import md_code, md_text
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
-from ..render import legend_html, md_code, md_text, piece_label, render_encoding, standalone_page
+from ..render import legend_html, piece_label, render_encoding, standalone_page
 from ..text.units import UNICODE_VERSION
-from .evaluate import INJECTION_PROBES, OUTCOME_LABELS, char_diff, failure_reason, injection_check
+from .injection import INJECTION_PROBES, OUTCOME_LABELS, injection_check
 from .inspect import Reason, normalizer_layer
+from .roundtrip import char_diff, failure_reason
 from .tax import embedding_params
 
 #: Default model width for the embedding-parameter column.
@@ -134,75 +136,81 @@ class Report:
         }  # fmt: skip
 
 
-def _versions() -> tuple[tuple[str, str], ...]:
+def _versions(tx: Translator) -> tuple[tuple[str, str], ...]:
+    gettext = tx.gettext
     out = [("python", platform.python_version()), ("unicode (grapheme rules)", UNICODE_VERSION)]
     try:
         commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, timeout=5, check=False).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         commit = ""
-    out.append(("tokenizer lab", f"git {commit}" if commit else _("unknown revision")))
+    out.append(("tokenizer lab", f"git {commit}" if commit else gettext("unknown revision")))
     for lib in LIBRARIES:
         try:
             out.append((lib, metadata.version(lib)))
         except metadata.PackageNotFoundError:
-            out.append((lib, _("not installed")))
+            out.append((lib, gettext("not installed")))
     return tuple(out)
 
 
-def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool) -> str:  # noqa: ANN001 - Encoding
+def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool, tx: Translator) -> str:  # noqa: ANN001 - Encoding
+    gettext = tx.gettext
     if ok:
         return "decode(encode(text)) == text"
     decoded = tok.decode(enc.tokens)
     first = next((d for d in char_diff(text, decoded) if d.op != "equal"), None)
-    reason = localize(failure_reason(text, decoded))
+    reason = localize(failure_reason(text, decoded), tx)
     if not first:
         return reason
-    return _("{reason}; first difference: {original} -> {decoded}").format(
+    return gettext("{reason}; first difference: {original} -> {decoded}").format(
         reason=reason, original=repr(first.original), decoded=repr(first.decoded))
 
 
-def _specials(tok: PretrainedTokenizer, text: str) -> SpecialHandling:
+def _specials(tok: PretrainedTokenizer, text: str, tx: Translator) -> SpecialHandling:
+    gettext = tx.gettext
     probe = " ".join(INJECTION_PROBES)
     try:
         results = injection_check(tok, probe, tok.name)
-        probes = tuple((r.mode, r.outcome, localize(r.detail)) for r in results)
+        probes: tuple[tuple[str, str, str], ...] = tuple((r.mode, r.outcome, localize(r.detail, tx)) for r in results)
     except TypeError as exc:  # a tokenizer kind the checker does not know
         probes = (("n/a", "unknown", str(exc)),)
-    return SpecialHandling(tok.entry.specials or _("not stated"), tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
+    return SpecialHandling(tok.entry.specials or gettext("not stated"), tuple(sorted({h.text for h in tok.special_hits(text)})), probes)
 
 
-def _file(tok: PretrainedTokenizer) -> str:
+def _file(tok: PretrainedTokenizer, tx: Translator) -> str:
     """Where the tokenizer file lives, without any path of this machine: the package
     (with its installed version) and the file inside it, or the user file's name."""
+    gettext = tx.gettext
     entry = tok.entry
-    if entry.loader == "baseline":
-        return _("built in")
+    if entry.built_in:
+        return gettext("built in")
     if entry.package:
         try:
             version = metadata.version(entry.package.split(".")[0].replace("_", "-"))
         except metadata.PackageNotFoundError:
-            version = _("not installed")
+            version = gettext("not installed")
         return f"{entry.package} {version}: {entry.file}"
     return Path(entry.file or entry.source).name  # a user file or Hub id: its name only
 
 
 def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | None, d_model: int,
-                      chips: int = REPORT_CHIPS) -> TokenizerReport:
-    """One tokenizer's figures on ``text`` (the compare page's :func:`summarize` plus the extras)."""
+                      chips: int = REPORT_CHIPS, lang: str = "en") -> TokenizerReport:
+    """One tokenizer's figures on ``text`` (the compare page's :func:`summarize` plus the extras), sentences in
+    ``lang``."""
+    tx = translator(lang)
     enc = tok.encode(text)
     summary = summarize(tok, enc)
     english_tokens = premium = None
     if english is not None:
         english_tokens = len(tok.encode(english).tokens)
         premium = summary.tokens / english_tokens if english_tokens else None
-    norm = normalizer_layer(tok, text).reasons
+    norm = normalizer_layer(tok, text, tx).reasons
     return TokenizerReport(
         summary=summary, algorithm=tok.entry.algorithm, vocab_size=tok.vocab_size,
         embedding_params=embedding_params(tok.vocab_size, d_model), english_tokens=english_tokens, premium=premium,
-        round_trip=_round_trip(tok, text, enc, summary.round_trip_ok), normalization=tuple(norm),
-        specials=_specials(tok, text), source=tok.entry.source, file=_file(tok), sha256=tok.entry.sha256 or "",
-        chips_html=render_encoding(enc, max_tokens=chips),
+        round_trip=_round_trip(tok, text, enc, summary.round_trip_ok, tx), normalization=norm,
+        specials=_specials(tok, text, tx), source=tok.entry.source, file=_file(tok, tx), sha256=tok.entry.sha256 or "",
+        chips_html=render_encoding(enc, max_tokens=chips, lang=lang),
         first_tokens=tuple(piece_label(t.data) for t in enc.tokens[:40]),
     )  # fmt: skip
 
@@ -217,52 +225,53 @@ def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, englis
     ``progress(done, total, what)`` is called before each tokenizer's section
     and before the normalization checks (plain numbers: steps done of all; ``what`` in ``lang``).
     """
-    with use_lang(lang):
-        return _build_report(text, tokenizers, english=english, d_model=d_model, label=label,
-                             parallel_label=parallel_label, title=title, progress=progress, lang=lang)
+    return _build_report(text, tokenizers, english=english, d_model=d_model, label=label,
+                         parallel_label=parallel_label, title=title, progress=progress, lang=lang)
 
 
 def _build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None, d_model: int,
                   label: str | None, parallel_label: str | None, title: str | None,
                   progress: Callable[[int, int, str], None] | None, lang: str) -> Report:
+    gettext = translator(lang).gettext
     if not text.strip():
-        raise ReportError(_("the text is empty"))
+        raise ReportError(gettext("the text is empty"))
     if len(text) > MAX_REPORT_CHARS:
-        raise ReportError(_("the text is {count} code points; a report takes at most {limit}").format(
+        raise ReportError(gettext("the text is {count} code points; a report takes at most {limit}").format(
             count=f"{len(text):,}", limit=f"{MAX_REPORT_CHARS:,}"))
     if not tokenizers:
-        raise ReportError(_("choose at least one tokenizer"))
+        raise ReportError(gettext("choose at least one tokenizer"))
     if d_model <= 0:
-        raise ReportError(_("d_model must be a positive number"))
+        raise ReportError(gettext("d_model must be a positive number"))
     if english is not None and not english.strip():
         english = None
     steps = len(tokenizers) + 1
 
     def section(k: int, t: PretrainedTokenizer) -> TokenizerReport:
         if progress is not None:
-            progress(k, steps, _("encoding with {tokenizer} ({index} of {total})").format(
+            progress(k, steps, gettext("encoding with {tokenizer} ({index} of {total})").format(
                 tokenizer=getattr(t, "id", t), index=k + 1, total=len(tokenizers)))
-        return tokenizer_section(t, text, english=english, d_model=d_model)
+        return tokenizer_section(t, text, english=english, d_model=d_model, lang=lang)
 
     sections = tuple(section(k, t) for k, t in enumerate(tokenizers))
     if progress is not None:
-        progress(len(tokenizers), steps, _("checking normalization forms"))
+        progress(len(tokenizers), steps, gettext("checking normalization forms"))
     forms = []
     words = list(dict.fromkeys(text.split()))
     for form in ("NFKC", "bert-uncased"):
         fn = make_normalizer(form).normalize_str
         changed = [w for w in words if fn(w) != w]  # each distinct word once: fast on a whole file
         res = normalize_with(" ".join(changed[:500]), fn, form)
-        note = _("{count} of {total} distinct words change.").format(
+        note = gettext("{count} of {total} distinct words change.").format(
             count=f"{len(changed):,}", total=f"{len(words):,}") if changed else ""
-        forms.append((form, tuple(Reason(w.kind, w.message, w.examples) for w in res.warnings), note))
+        forms.append((form, tuple(Reason(w.kind, localize(w.message, translator(lang)), w.examples)
+                                  for w in res.warnings), note))
     data = text.encode("utf-8")
     return Report(
-        title=title or _("Tokenizer checkpoint report"), created=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        label=label or _("pasted text"), lang=lang,
+        title=title or gettext("Tokenizer checkpoint report"), created=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        label=label or gettext("pasted text"), lang=lang,
         chars=len(text), words=len(text.split()), bytes=len(data), text_sha256=hashlib.sha256(data).hexdigest(),
-        parallel_label=(parallel_label or _("English text")) if english is not None else None, d_model=d_model,
-        tokenizers=sections, text_normalization=tuple(forms), versions=_versions(),
+        parallel_label=(parallel_label or gettext("English text")) if english is not None else None, d_model=d_model,
+        tokenizers=sections, text_normalization=tuple(forms), versions=_versions(translator(lang)),
     )  # fmt: skip
 
 
@@ -285,11 +294,7 @@ def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Repo
     replaced by the whole-file figures; the detail sections stay those of
     the first part, and :attr:`Report.sample_note` says so.
     """
-    with use_lang(report.lang):
-        return _with_whole_text(report, whole, sample_chars)
-
-
-def _with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Report:
+    gettext, ngettext = translator(report.lang).gettext, translator(report.lang).ngettext
     sections = []
     for t in report.tokenizers:
         c = whole.counts[t.summary.tokenizer]
@@ -309,7 +314,7 @@ def _with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Rep
                               "decode(encode(text)) != text in {count} chunks of the file, beyond the first part shown "
                               "here", c.round_trip_failures).format(count=f"{c.round_trip_failures:,}")
         sections.append(replace(t, summary=summary, english_tokens=english, premium=premium, round_trip=detail))
-    note = _("The figures cover the whole file ({total} characters); token chips, normalization, special-token and "
+    note = gettext("The figures cover the whole file ({total} characters); token chips, normalization, special-token and "
              "round-trip details are shown for its first {shown} characters.").format(
         total=f"{whole.chars:,}", shown=f"{sample_chars:,}")
     return replace(report, chars=whole.chars, words=whole.words, bytes=whole.bytes, text_sha256=whole.sha256,
@@ -346,9 +351,10 @@ _COLUMNS = (N_("tokenizer"), N_("tokens"), N_("tokens/word"), N_("chars/token"),
             N_("version"))
 
 
-def _cell(key: str, value: object) -> str:
+def _cell(key: str, value: object, tx: Translator) -> str:
+    gettext = tx.gettext
     if isinstance(value, bool):
-        yes_no = _("yes") if value else _("NO")
+        yes_no = gettext("yes") if value else gettext("NO")
         return f'<td class="{"ok" if value else "bad"}">{_e(yes_no)}</td>'
     if isinstance(value, int) and key in _NUMERIC:
         return f'<td class="num">{value:,}</td>'
@@ -356,18 +362,20 @@ def _cell(key: str, value: object) -> str:
     return f"<td{cls}>{_e(value)}</td>"
 
 
-def _table_html(rows: list[dict[str, object]]) -> str:
+def _table_html(rows: list[dict[str, object]], tx: Translator) -> str:
+    gettext = tx.gettext
     if not rows:
         return ""
     keys = list(rows[0])
-    head = "".join(f"<th>{_e(_(k))}</th>" for k in keys)
-    body = "".join("<tr>" + "".join(_cell(k, r.get(k, "")) for k in keys) + "</tr>" for r in rows)
+    head = "".join(f"<th>{_e(gettext(k))}</th>" for k in keys)
+    body = "".join("<tr>" + "".join(_cell(k, r.get(k, ""), tx) for k in keys) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _reasons_html(reasons: Sequence[Reason]) -> str:
+def _reasons_html(reasons: Sequence[Reason], tx: Translator) -> str:
+    gettext = tx.gettext
     if not reasons:
-        return "<p>" + _e(_("none")) + "</p>"
+        return "<p>" + _e(gettext("none")) + "</p>"
     items = []
     for r in reasons:
         ex = f"<br><small>{_e('; '.join(r.evidence[:6]))}</small>" if r.evidence else ""
@@ -375,13 +383,14 @@ def _reasons_html(reasons: Sequence[Reason]) -> str:
     return "<ul>" + "".join(items) + "</ul>"
 
 
-def _head_line(r: Report) -> str:
-    return _("Created {created} · input: {label} · {chars} characters · {words} words · {bytes} bytes · sha256 "
+def _head_line(r: Report, tx: Translator) -> str:
+    return tx.gettext("Created {created} · input: {label} · {chars} characters · {words} words · {bytes} bytes · sha256 "
              "{sha}").format(created=r.created, label=r.label, chars=f"{r.chars:,}", words=f"{r.words:,}",
                              bytes=f"{r.bytes:,}", sha=r.text_sha256)
 
 
-def _tokens_line(t: TokenizerReport) -> str:
+def _tokens_line(t: TokenizerReport, tx: Translator) -> str:
+    ngettext = tx.ngettext
     n = t.summary.tokens
     if t.premium is None:
         return ngettext("{count} token", "{count} tokens", n).format(count=f"{n:,}")
@@ -392,60 +401,58 @@ def _tokens_line(t: TokenizerReport) -> str:
 
 def to_html(report: Report) -> str:
     """The report as one self-contained HTML document (inline CSS, no external requests), in its language."""
-    with use_lang(report.lang):
-        return _to_html(report)
-
-
-def _to_html(report: Report) -> str:
     r = report
+    tx = translator(r.lang)
+    gettext = tx.gettext
     # the messages are looked up outside f-string fields (babel's extractor does not see inside them)
     out = [f"<style>{_REPORT_CSS}</style>", f"<h1>{_e(r.title)}</h1>",
-           "<p>" + _e(_head_line(r)).replace(_e(r.text_sha256), f"<code>{_e(r.text_sha256)}</code>") + "</p>"]
+           "<p>" + _e(_head_line(r, tx)).replace(_e(r.text_sha256), f"<code>{_e(r.text_sha256)}</code>") + "</p>"]
     if r.sample_note:
         out.append(f"<p><b>{_e(r.sample_note)}</b></p>")
     if r.parallel_label:
-        out.append("<p>" + _e(_("Premium: tokens of the text divided by tokens of its English version ({label}), same "
+        out.append("<p>" + _e(gettext("Premium: tokens of the text divided by tokens of its English version ({label}), same "
                                "tokenizer (Petrov et al. 2023).").format(label=r.parallel_label)) + "</p>")
-    summary_note = _("Embedding parameters at d_model = {d_model} (vocabulary × d_model).").format(d_model=f"{r.d_model:,}")
-    out.append("<h2>" + _e(_("Summary")) + f"</h2><p>{_e(summary_note)}</p>")
-    out.append(_table_html([t.row for t in r.tokenizers]))
-    out.append("<p>" + _e(_("cut% = share of token boundaries inside a letter (grapheme cluster); bad% = share of "
+    summary_note = gettext("Embedding parameters at d_model = {d_model} (vocabulary × d_model).").format(d_model=f"{r.d_model:,}")
+    out.append("<h2>" + _e(gettext("Summary")) + f"</h2><p>{_e(summary_note)}</p>")
+    out.append(_table_html([t.row for t in r.tokenizers], tx))
+    out.append("<p>" + _e(gettext("cut% = share of token boundaries inside a letter (grapheme cluster); bad% = share of "
                            "tokens that are not valid UTF-8 on their own; figures are computed by the same functions "
                            "as the app's compare page.")) + "</p>")
-    out.append("<h2>" + _e(_("Tokenizers")) + "</h2>" + legend_html(r.lang))
-    h_norm, h_special, h_round = _e(_("Normalization")), _e(_("Special tokens")), _e(_("Round trip:"))
+    out.append("<h2>" + _e(gettext("Tokenizers")) + "</h2>" + legend_html(r.lang))
+    h_norm, h_special, h_round = _e(gettext("Normalization")), _e(gettext("Special tokens")), _e(gettext("Round trip:"))
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
-        probe_rows = [{"mode": _(m), "outcome": _(OUTCOME_LABELS.get(o, o)), "detail": d} for m, o, d in sp.probes]
-        found = ", ".join(sp.found_in_text) if sp.found_in_text else _("none")
-        about = _("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
-            algorithm=_(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=localize(t.source),
+        probe_rows: list[dict[str, object]] = [{"mode": gettext(m), "outcome": gettext(OUTCOME_LABELS.get(o, o)), "detail": d}
+                                               for m, o, d in sp.probes]
+        found = ", ".join(sp.found_in_text) if sp.found_in_text else gettext("none")
+        about = gettext("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}").format(
+            algorithm=gettext(t.algorithm), vocab=f"{t.vocab_size:,}", file="\x00F\x00", source=localize(t.source, tx),
             sha="\x00S\x00")
         about = _e(about).replace("\x00F\x00", f"<code>{_e(t.file)}</code>").replace(
             "\x00S\x00", f"<code>{_e(t.sha256 or 'n/a')}</code>")
-        policy = _("{policy}. Spelled in the text: {found}.").format(policy=localize(sp.policy), found=found)
-        probe = _e(_("Probe {probe}:").format(probe="\x00P\x00")).replace(
+        policy = gettext("{policy}. Spelled in the text: {found}.").format(policy=localize(sp.policy, tx), found=found)
+        probe = _e(gettext("Probe {probe}:").format(probe="\x00P\x00")).replace(
             "\x00P\x00", f"<code>{_e(' '.join(INJECTION_PROBES))}</code>")
-        chips_head = _("Tokens (first {shown} of {total})").format(shown=f"{min(REPORT_CHIPS, s.tokens):,}",
+        chips_head = gettext("Tokens (first {shown} of {total})").format(shown=f"{min(REPORT_CHIPS, s.tokens):,}",
                                                                    total=f"{s.tokens:,}")
         out.append(
             f'<section data-tokenizer="{_e(s.tokenizer)}"><h3>{_e(s.name)}</h3>'
             f"<p>{about}</p>"
-            f"<p><b>{_e(_tokens_line(t))}</b>"
+            f"<p><b>{_e(_tokens_line(t, tx))}</b>"
             + f"</p><p>{h_round} <span class=\"{'ok' if s.round_trip_ok else 'bad'}\">{_e(t.round_trip)}</span></p>"
-            f"<h4>{h_norm}</h4>{_reasons_html(t.normalization)}"
+            f"<h4>{h_norm}</h4>{_reasons_html(t.normalization, tx)}"
             f"<h4>{h_special}</h4><p>{_e(policy)}</p>"
-            f"<p>{probe}</p>{_table_html(probe_rows)}"
+            f"<p>{probe}</p>{_table_html(probe_rows, tx)}"
             f"<h4>{_e(chips_head)}</h4>{t.chips_html}</section>"
         )
-    out.append("<section><h2>" + _e(_("If a pipeline normalizes this text")) + "</h2>")
-    nothing = "<p>" + _e(_("no losses or changes flagged")) + "</p>"
+    out.append("<section><h2>" + _e(gettext("If a pipeline normalizes this text")) + "</h2>")
+    nothing = "<p>" + _e(gettext("no losses or changes flagged")) + "</p>"
     for form, warnings, notice in r.text_normalization:
         note = f" <small>{_e(notice)}</small>" if notice else ""
-        out.append(f"<h4>{_e(form)}</h4>{note}" + (_reasons_html(warnings) if warnings else nothing))
-    out.append("</section><section><h2>" + _e(_("Versions")) + "</h2>")
-    out.append(_table_html([{"component": k, "version": v} for k, v in r.versions]))
+        out.append(f"<h4>{_e(form)}</h4>{note}" + (_reasons_html(warnings, tx) if warnings else nothing))
+    out.append("</section><section><h2>" + _e(gettext("Versions")) + "</h2>")
+    out.append(_table_html([{"component": k, "version": v} for k, v in r.versions], tx))
     out.append("</section>")
     return standalone_page("".join(out), r.title, lang=r.lang)
 
@@ -455,21 +462,23 @@ def _to_html(report: Report) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _md(value: object) -> str:
-    """A table cell: our own values formatted, every string escaped so it shows as text (:func:`core.render.md_text`)."""
+def _md(value: object, tx: Translator) -> str:
+    """A table cell: our own values formatted, every string escaped so it shows as text (:func:`core.markdown.md_text`)."""
+    gettext = tx.gettext
     if value is True or value is False:
-        return _("yes") if value else _("NO")
+        return gettext("yes") if value else gettext("NO")
     if isinstance(value, int):
         return f"{value:,}"
     return str(value) if isinstance(value, float) else md_text(value)
 
 
-def _table_md(rows: list[dict[str, object]]) -> list[str]:
+def _table_md(rows: list[dict[str, object]], tx: Translator) -> list[str]:
+    gettext = tx.gettext
     if not rows:
         return []
     keys = list(rows[0])
-    lines = ["| " + " | ".join(_md(_(k)) for k in keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
-    lines += ["| " + " | ".join(_md(row.get(k, "")) for k in keys) + " |" for row in rows]
+    lines = ["| " + " | ".join(_md(gettext(k), tx) for k in keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
+    lines += ["| " + " | ".join(_md(row.get(k, ""), tx) for k in keys) + " |" for row in rows]
     return lines + [""]
 
 
@@ -478,11 +487,10 @@ def to_markdown(report: Report) -> str:
 
     Every value that comes from the input or a tokenizer file (names, file
     names, special-token spellings, reasons quoting the text) goes through
-    :func:`core.render.md_text` or :func:`core.render.md_code`, so a renderer
+    :func:`core.markdown.md_text` or :func:`core.markdown.md_code`, so a renderer
     with raw HTML enabled still shows it as literal text. Written in the report's language.
     """
-    with use_lang(report.lang):
-        return _to_markdown(report)
+    return _to_markdown(report)
 
 
 def _md_fill(template: str, **values: str) -> str:
@@ -496,39 +504,41 @@ def _md_fill(template: str, **values: str) -> str:
 
 def _to_markdown(report: Report) -> str:
     r, t_ = report, md_text
+    tx = translator(r.lang)
+    gettext = tx.gettext
     out = [f"# {t_(r.title)}", "",
-           _md_fill(_("Created {created} · input: {label} · {chars} characters · {words} words · {bytes} bytes · sha256 "
+           _md_fill(gettext("Created {created} · input: {label} · {chars} characters · {words} words · {bytes} bytes · sha256 "
                       "{sha}"), created=t_(r.created), label=t_(r.label), chars=f"{r.chars:,}", words=f"{r.words:,}",
                     bytes=f"{r.bytes:,}", sha=md_code(r.text_sha256)), ""]
     if r.sample_note:
         out += [f"**{t_(r.sample_note)}**", ""]
     if r.parallel_label:
-        out += [_md_fill(_("Premium: tokens of the text divided by tokens of its English version ({label})."),
+        out += [_md_fill(gettext("Premium: tokens of the text divided by tokens of its English version ({label})."),
                          label=t_(r.parallel_label)), ""]
-    out += ["## " + t_(_("Summary")), "",
-            _md_fill(_("Embedding parameters at d_model = {d_model}."), d_model=f"{r.d_model:,}"), ""]
-    out += _table_md([t.row for t in r.tokenizers])
-    out += ["## " + t_(_("Tokenizers")), ""]
+    out += ["## " + t_(gettext("Summary")), "",
+            _md_fill(gettext("Embedding parameters at d_model = {d_model}."), d_model=f"{r.d_model:,}"), ""]
+    out += _table_md([t.row for t in r.tokenizers], tx)
+    out += ["## " + t_(gettext("Tokenizers")), ""]
     for t in r.tokenizers:
         s = t.summary
         sp = t.specials
         out += [f"### {t_(s.name)}", "",
-                _md_fill(_("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
-                         algorithm=t_(_(t.algorithm)), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
-                         source=t_(localize(t.source)), sha=md_code(t.sha256 or "n/a")), "",
-                f"**{t_(_tokens_line(t))}**", "",
-                t_(_("Round trip:")) + " " + t_(t.round_trip), "", t_(_("Normalization")) + ":", ""]
+                _md_fill(gettext("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
+                         algorithm=t_(gettext(t.algorithm)), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
+                         source=t_(localize(t.source, tx)), sha=md_code(t.sha256 or "n/a")), "",
+                f"**{t_(_tokens_line(t, tx))}**", "",
+                t_(gettext("Round trip:")) + " " + t_(t.round_trip), "", t_(gettext("Normalization")) + ":", ""]
         out += [f"- {t_(x.text)}" for x in t.normalization] + [""]
-        found = ", ".join(md_code(x) for x in sp.found_in_text) or t_(_("none"))
-        out += [_md_fill(_("Special tokens: {policy}. Spelled in the text: {found}."), policy=t_(localize(sp.policy)),
+        found = ", ".join(md_code(x) for x in sp.found_in_text) or t_(gettext("none"))
+        out += [_md_fill(gettext("Special tokens: {policy}. Spelled in the text: {found}."), policy=t_(localize(sp.policy, tx)),
                          found=found), ""]
-        out += _table_md([{"mode": _(m), "outcome": _(OUTCOME_LABELS.get(o, o)), "detail": d}
-                          for m, o, d in sp.probes])
-        out += [_md_fill(_("First tokens: {tokens}"), tokens=md_code(" | ".join(t.first_tokens))), ""]
-    out += ["## " + t_(_("If a pipeline normalizes this text")), ""]
-    nothing = "- " + t_(_("no losses or changes flagged"))
+        out += _table_md([{"mode": gettext(m), "outcome": gettext(OUTCOME_LABELS.get(o, o)), "detail": d}
+                          for m, o, d in sp.probes], tx)
+        out += [_md_fill(gettext("First tokens: {tokens}"), tokens=md_code(" | ".join(t.first_tokens))), ""]
+    out += ["## " + t_(gettext("If a pipeline normalizes this text")), ""]
+    nothing = "- " + t_(gettext("no losses or changes flagged"))
     for form, warnings, notice in r.text_normalization:
         out += [f"### {t_(form)}", ""] + ([t_(notice), ""] if notice else [])
         out += ([f"- {t_(w.text)}" for w in warnings] if warnings else [nothing]) + [""]
-    out += ["## " + t_(_("Versions")), ""] + _table_md([{"component": k, "version": v} for k, v in r.versions])
+    out += ["## " + t_(gettext("Versions")), ""] + _table_md([{"component": k, "version": v} for k, v in r.versions], tx)
     return "\n".join(out)

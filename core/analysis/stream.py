@@ -36,10 +36,11 @@ from __future__ import annotations
 import os
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar, cast
 
 from ..text import limits
 from ..text.units import cluster_bounds
+from ..tokens import Tokenizer, token_table
 
 #: Target chunk size in bytes (a chunk ends at the last safe cut before it).
 CHUNK_BYTES = 1 << 20
@@ -189,10 +190,10 @@ class TokSpec:
     trained: bool = False
 
 
-_loaded: dict[TokSpec, Any] = {}
+_loaded: dict[TokSpec, Tokenizer] = {}
 
 
-def open_spec(spec: str, *, pattern: str = "cl100k", trained: bool = True) -> Any:
+def open_spec(spec: str, *, pattern: str = "cl100k", trained: bool = True) -> Tokenizer:
     """A tokenizer from a spec: a saved ``tokenizer.json`` path (a trained recipe, if ``trained``), else a zoo
     spec (:func:`core.pretrained.zoo.resolve`); not cached here."""
     from pathlib import Path
@@ -208,7 +209,7 @@ def open_spec(spec: str, *, pattern: str = "cl100k", trained: bool = True) -> An
     return zoo.resolve(spec, pattern=pattern)
 
 
-def load_spec(spec: TokSpec) -> Any:
+def load_spec(spec: TokSpec) -> Tokenizer:
     """The tokenizer for ``spec``, loaded once per process (each worker loads it on its first chunk)."""
     tok = _loaded.get(spec)
     if tok is None:
@@ -218,7 +219,8 @@ def load_spec(spec: TokSpec) -> Any:
 
 def _ids(tok: Any, text: str) -> list[int | None]:
     """Token ids of ``text`` (specials encoded as text), on the fastest path the tokenizer has."""
-    if hasattr(tok, "encode_ids") and getattr(getattr(tok, "entry", None), "loader", "") != "baseline":
+    # a built-in baseline's units may have no id (code points outside any vocabulary): those count too
+    if hasattr(tok, "encode_ids") and not getattr(getattr(tok, "entry", None), "built_in", False):
         return tok.encode_ids(text)
     return [t.id for t in tok.encode(text).tokens]
 
@@ -336,7 +338,7 @@ def tokenize_shard(task: TokenizeTask, chunk: Chunk) -> tuple[TextCounts, str]:
         return counts, ""
     from ..text.units import utf8_hex
 
-    table = tok.table(chunk.text)
+    table = token_table(tok, chunk.text)
     b0 = chunk.byte_start
     c0 = chunk.char_start
     lines = []
@@ -403,7 +405,8 @@ class TaxCounts:
         if not o.cells:
             return self
         return TaxCounts(
-            tuple(tuple(tuple(a + b for a, b in zip(x, y)) for x, y in zip(tl, ol)) for tl, ol in zip(self.cells, o.cells)),
+            tuple(tuple(cast("tuple[int, int, int, int]", tuple(a + b for a, b in zip(x, y))) for x, y in zip(tl, ol))
+                  for tl, ol in zip(self.cells, o.cells)),
             self.rows + o.rows,
         )
 
@@ -473,18 +476,12 @@ class LinesTask:
     newline_only: bool = False  # lines are cut at \n only (a held-out file written by corpus.FileSplit)
 
 
-def _candidate(tok: Any) -> Any:
-    from . import recipes as R
-    from .evaluate import ZooCandidate
-
-    return tok if isinstance(tok, (R.TrainedTokenizer, R.VocabBaseline)) else ZooCandidate(tok)
-
-
 def lines_shard(task: LinesTask, chunk: Chunk) -> Any:
     """Pure shard function over lines: an :class:`~core.analysis.evaluate.EvalTally` or a :class:`RoundTripTally`."""
     from . import evaluate as E
+    from .roundtrip import round_trip_suite
 
-    cand = _candidate(load_spec(task.tok))
+    cand = load_spec(task.tok)
     if task.newline_only:
         return E.tally(cand, [ln for ln in chunk.text.split("\n") if ln.strip()], max_failures=task.keep)
     # The lines ``str.splitlines`` gives for the whole file (it also breaks at \r, \x85, U+2028 ...),
@@ -493,7 +490,7 @@ def lines_shard(task: LinesTask, chunk: Chunk) -> Any:
                 for ln in raw.splitlines() if ln.strip()]
     if task.kind == "evaluate":
         return E.tally(cand, [ln for _, ln in numbered], max_failures=task.keep)
-    results = E.round_trip_suite(cand, numbered)
+    results = round_trip_suite(cand, numbered)
     fails = tuple({"case": r.case, "ok": False, "text": r.normalized, "decoded": r.decoded, "reason": r.reason}
                   for r in results if not r.ok)
     return RoundTripTally(len(results), sum(r.ok for r in results), fails[: task.keep])

@@ -19,9 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
+from .. import tokens
 from ..assets import BUNDLED_TSV
 from ..i18n import T_
 from ..pretrained.adapter import PretrainedTokenizer
+from ..tokens import Tokenizer
 
 #: Published reference (Petrov et al. 2023, FLORES-200, cl100k_base): premium vs English.
 PETROV_CL100K = {"bn": 5.84, "hi": 4.79, "fa": 3.28, "uz": 2.17}
@@ -57,12 +59,12 @@ def parse_tsv(text: str, *, label: str = T_("uploaded TSV")) -> ParallelText:
     ['ঘর']
     """
     lines = [ln.rstrip("\r") for ln in text.lstrip("\ufeff").split("\n")]
-    lines = [(n, ln) for n, ln in enumerate(lines, 1) if ln.strip()]
-    if not lines:
+    numbered = [(n, ln) for n, ln in enumerate(lines, 1) if ln.strip()]
+    if not numbered:
         raise ParallelError(T_("{name} is empty", name=label))
-    header = parse_header(lines[0][1], label)
+    header = parse_header(numbered[0][1], label)
     rows = []
-    for n, ln in lines[1:]:
+    for n, ln in numbered[1:]:
         cells = tuple(c.strip() for c in ln.split("\t"))
         if len(cells) != len(header):
             raise ParallelError(T_("{label}: line {line} has {count} cells, the header has {header}", label=label, line=n,
@@ -147,11 +149,9 @@ class TaxResult:
     premium: dict[str, float]
 
 
-def count_tokens(tok: PretrainedTokenizer, texts: Sequence[str]) -> int:
+def count_tokens(tok: Tokenizer, texts: Sequence[str]) -> int:
     """Tokens of each text encoded on its own (as separate documents), summed; control-token spellings count as text."""
-    if tok.entry.loader == "baseline":
-        return sum(len(tok.encode(s).tokens) for s in texts)
-    return tok.count_tokens(texts)
+    return tokens.count_tokens(tok, texts)
 
 
 def measure(tok: PretrainedTokenizer, parallel: ParallelText) -> TaxResult:

@@ -45,9 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     for group in GROUPS:
         group.register(sub)
     for choice in sub.choices.values():  # also accepted after the subcommand: python -m core inspect --lang bn
-        if not any("--lang" in a.option_strings for a in choice._actions):  # noqa: SLF001
+        try:
             choice.add_argument("--lang", choices=list(LANGS), default=argparse.SUPPRESS,
                                 help="language of the human-readable text (default: en)")
+        except argparse.ArgumentError:  # the subcommand has its own --lang (argparse refuses a second one)
+            pass
     return parser
 
 
@@ -70,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, func: Callable[[argparse.Namespace], Any]) -> int:
     try:
-        # a native library's panic is one line too (issue 16), without Rust's own report above it
+        # a native library's panic is one line too (bad input is an error, not a crash), without Rust's report above it
         with hushed_panic_reports(), fenced(args.command):
             result = func(args)
     except BrokenPipeError:  # streamed output piped into `head`

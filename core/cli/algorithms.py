@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from ..analysis import pretok_compare
 from ..assets import sample_lines
+from ..i18n import localize
 from ..models import unigram, wordpiece
 from ..pipeline import normalize as norm
 from ..text import limits
+from ..text.units import CodePointInfo
 from .common import CliError, int_range, read_file_bytes, text_arg
 
 #: Largest vocabulary trained on the bundled sample (``--vocab sample`` / ``--tokenizer sample``).
@@ -173,7 +175,7 @@ def _normalize(args: argparse.Namespace) -> dict[str, Any]:
         res = norm.normalize(text, args.form)
         extra = {}
 
-    def cps(cs):
+    def cps(cs: Iterable[CodePointInfo]) -> list[dict[str, str]]:
         return [{"char": c.char, "hex": c.hex, "name": c.name, "category": c.category} for c in cs]
 
     return {
@@ -181,8 +183,8 @@ def _normalize(args: argparse.Namespace) -> dict[str, Any]:
         "before": res.before,
         "after": res.after,
         "changed": res.before != res.after,
-        "notice": res.notice,
-        "warnings": [{"kind": w.kind, "message": w.message, "examples": list(w.examples)} for w in res.warnings],
+        "notice": localize(res.notice),
+        "warnings": [{"kind": w.kind, "message": localize(w.message), "examples": list(w.examples)} for w in res.warnings],
         "changes": [
             {"start": c.start, "end": c.end, "before": c.before, "after": c.after,
              "codepoints": [{"op": r.op, "before": cps(r.before), "after": cps(r.after)} for r in c.rows]}
@@ -211,7 +213,7 @@ def _pretokenize(args: argparse.Namespace) -> dict[str, Any]:
         raise CliError(f"unknown pattern {args.pattern!r}; choose one of: all, {', '.join(pretok_compare.names())}")
     results, notice = pretok_compare.compare(text, which)
     return {
-        "notice": notice,
+        "notice": localize(notice),
         "why": pretok_compare.WHY,
         "patterns": [
             {
@@ -220,7 +222,7 @@ def _pretokenize(args: argparse.Namespace) -> dict[str, Any]:
                 "pieces": [{"text": p.text, "start": p.start, "end": p.end} for p in r.pieces],
                 "mark_splits": [{"offset": m.offset, "base": m.base, "mark": m.mark, "label": m.label}
                                 for m in r.mark_splits],
-                # where the model's regex engine cuts otherwise than Unicode 17.0 would (issue 12)
+                # where the model's regex engine (older tables) cuts otherwise than Unicode 17.0 (the model saw them)
                 "engine_notes": [{"offset": n.offset, "message": n.message} for n in r.engine_notes],
             }
             for r in results

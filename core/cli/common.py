@@ -13,7 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from ..text import limits
 
@@ -23,7 +23,7 @@ class CliError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # noqa: D401 - argparse hook
+    def error(self, message: str) -> NoReturn:  # noqa: D401 - argparse hook
         """Report a usage error as one line (argparse prints usage + exits 2)."""
         self.exit(2, f"error: {message}\n")
 

@@ -32,7 +32,7 @@ from ..analysis.report import (
     to_markdown,
     with_whole_text,
 )
-from ..i18n import _, current
+from ..i18n import _, localize
 from ..pretrained import zoo
 from ..render import piece_label
 from .common import CliError, add_stream_options, int_range, run_streamed, stream_setup, write_atomic
@@ -51,7 +51,7 @@ def _tokenizers(spec: str, pattern: str) -> list:
 def _inspect(args: argparse.Namespace) -> dict[str, Any]:
     toks = _tokenizers(args.tokenizers, args.pattern)
     try:
-        ins = inspect_word(args.word, toks, translation=args.translation, lang=current().lang)
+        ins = inspect_word(args.word, toks, translation=args.translation, lang=args.lang)
     except InspectError as exc:
         raise CliError(str(exc)) from None
     f = ins.facts
@@ -68,7 +68,7 @@ def _inspect(args: argparse.Namespace) -> dict[str, Any]:
                 "verdict": v.verdict,
                 "translation": v.translation_verdict or None,
                 "layers": [
-                    {"name": la.name, "reasons": [{"kind": r.kind, "text": r.text, "evidence": list(r.evidence)}
+                    {"name": la.name, "reasons": [{"kind": r.kind, "text": localize(r.text), "evidence": list(r.evidence)}
                                                   for r in la.reasons]}
                     for la in v.layers
                 ],
@@ -100,7 +100,7 @@ def _whole_counts(path: str, specs: list[str], toks: list, args: argparse.Namesp
     counts = {}
     for n, (given, tok) in enumerate(zip(specs, toks)):
         spec = stream.TokSpec(given, args.pattern)  # how a worker process finds this tokenizer again
-        cut = "text" if stream.can_cut_text(tok) else "none"
+        cut: stream.Cut = "text" if stream.can_cut_text(tok) else "none"
         chunks = stream.iter_chunks(path, cut=cut)
         if n == 0:  # the first pass also hashes the file and keeps its first chunk
             chunks = _hashing(chunks, digest, keep)
@@ -133,7 +133,7 @@ def _report(args: argparse.Namespace) -> dict[str, Any]:
     sample = first[:MAX_REPORT_CHARS]
     try:
         report = build_report(sample, toks, english=english, d_model=args.d_model, label=Path(args.file).name,
-                              parallel_label=Path(args.parallel).name if args.parallel else None, lang=current().lang)
+                              parallel_label=Path(args.parallel).name if args.parallel else None, lang=args.lang)
     except ReportError as exc:
         raise CliError(str(exc)) from None
     whole = WholeText(any_counts.chars, any_counts.words, any_counts.bytes, sha, counts,

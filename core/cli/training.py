@@ -25,10 +25,11 @@ from typing import Any
 
 from ..analysis import corpus as C
 from ..analysis import evaluate as E
+from ..analysis import injection, roundtrip, stream
 from ..analysis import recipes as R
-from ..analysis import stream
 from ..assets import BUNDLED_CORPUS
 from ..text import limits
+from ..tokens import Tokenizer
 from .common import CliError, Progress, add_stream_options, int_range, read_text_file, stream_setup, write_atomic
 
 #: Largest vocabulary ``train`` asks a recipe for.
@@ -78,16 +79,9 @@ def _split(args: argparse.Namespace, text: str) -> E.Split:
     return E.split_corpus(text, heldout_fraction=args.heldout_fraction, seed=args.seed)
 
 
-def load_spec(spec: str) -> Any:
+def load_spec(spec: str) -> Tokenizer:
     """A tokenizer from a spec: a ``tokenizer.json`` path, else a zoo spec."""
     return stream.open_spec(spec)
-
-
-def as_candidate(tok: Any) -> Any:
-    """Something :func:`core.analysis.evaluate.evaluate` accepts."""
-    if isinstance(tok, (R.TrainedTokenizer, R.VocabBaseline)):
-        return tok
-    return E.ZooCandidate(tok)
 
 
 def _specs(value: str) -> list[str]:
@@ -199,9 +193,9 @@ def _evaluate(args: argparse.Namespace) -> dict[str, Any]:
             for _, t in stream.run_shards(stream.lines_shard, task, stream.iter_chunks(fs.heldout_path, cut="line"),
                                           workers=workers, scheduler=args.scheduler):
                 total = total.merged(t)
-            rows.append(E.metrics_from(as_candidate(tok), total).to_json())
-            if isinstance(tok, R.TrainedTokenizer):
-                proofs[spec] = _proof_json(E.save_load_proof(tok.json.encode("utf-8"), fs.iter_heldout()))
+            rows.append(E.metrics_from(tok, total).to_json())
+            if tok.trained_json is not None:
+                proofs[spec] = _proof_json(E.save_load_proof(tok.trained_json.encode("utf-8"), fs.iter_heldout()))
         if args.baselines:
             for b in R.BASELINES:
                 base = R.train_baseline(b, fs.iter_train("baseline " + b))
@@ -233,10 +227,10 @@ def _evaluate_streamed(args: argparse.Namespace) -> dict[str, Any]:
         if not total.sentences:
             raise CliError(f"{args.heldout} has no non-empty lines to evaluate on")
         sentences = total.sentences
-        rows.append(E.metrics_from(as_candidate(tok), total).to_json())
-        if isinstance(tok, R.TrainedTokenizer) and size <= limits.MAX_STEP_TEXT_BYTES:
+        rows.append(E.metrics_from(tok, total).to_json())
+        if tok.trained_json is not None and size <= limits.MAX_STEP_TEXT_BYTES:
             held = [ln for ln in read_text_file(args.heldout).splitlines() if ln.strip()]
-            proofs[spec] = _proof_json(E.save_load_proof(tok.json.encode("utf-8"), held))
+            proofs[spec] = _proof_json(E.save_load_proof(tok.trained_json.encode("utf-8"), held))
     return {"heldout": {"sentences": sentences, "file": args.heldout}, "rows": rows, "proofs": proofs}
 
 
@@ -258,7 +252,7 @@ def _special(args: argparse.Namespace) -> dict[str, Any]:
     out = []
     for spec in _specs(args.tokenizers):
         tok = load_spec(spec)
-        for r in E.injection_check(tok, args.text, name=spec):
+        for r in injection.injection_check(tok, args.text, name=spec):
             out.append({"tokenizer": spec, "mode": r.mode, "outcome": r.outcome, "risk": r.risk,
                         "controls": [list(c) for c in r.controls], "ids": list(r.ids), "detail": r.detail})
     return {"text": args.text, "results": out}
@@ -277,7 +271,7 @@ def _round_trip(args: argparse.Namespace) -> dict[str, Any]:
         return _round_trip_streamed(args)
     out = {}
     for spec in _specs(args.tokenizers):
-        results = E.round_trip_suite(as_candidate(load_spec(spec)), list(E.HARD_CASES))
+        results = roundtrip.round_trip_suite(load_spec(spec), list(roundtrip.HARD_CASES))
         out[spec] = {
             "passed": sum(r.ok for r in results),
             "cases": len(results),

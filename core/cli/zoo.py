@@ -106,7 +106,7 @@ def _tokenize_streamed(args: argparse.Namespace) -> Any:
     """``tokenize --file F --summary|--jsonl``: the file in chunks cut where the tokens cannot change."""
     spec = stream.TokSpec(args.tokenizer, args.pattern)
     tok = stream.load_spec(spec)  # here first: a bad tokenizer is one error line before any worker starts
-    cut = "text" if stream.can_cut_text(tok) else "none"
+    cut: stream.Cut = "text" if stream.can_cut_text(tok) else "none"
     size, workers, scheduler = stream_setup(args.file, args)
     total = run_streamed(stream.tokenize_shard, stream.TokenizeTask(spec, jsonl=args.jsonl),
                          stream.iter_chunks(args.file, cut=cut), stream.TextCounts(), size=size,
@@ -146,7 +146,7 @@ def _replay(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "steps": [{"rank": s.rank, "pieces_hex": [utf8_hex(p) for p in s.pieces]} for s in r.steps()],
         "final_ids": r.final_ids,
-        # where tiktoken's engine (older Unicode tables) cuts otherwise than Unicode 17.0 would (issue 12)
+        # where tiktoken's engine (older Unicode tables) cuts otherwise than Unicode 17.0: the model saw those cuts
         "notes": [{"piece": k, "offset": n.offset, "message": n.message} for k, n in r.piece_notes()],
     }
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..pipeline.pretokenize import pretokenize
 from ..text.units import char_byte_offsets
-from ..tokens import Encoding, Token, TokenTable, build_table, tokens_from_char_spans
+from ..tokens import Encoding, Token, TokenizerDefaults, TokenTable, build_table, tokens_from_char_spans
 
 
 def _concat_decode(tokens: Sequence[Token]) -> str:
@@ -22,11 +22,18 @@ def _concat_decode(tokens: Sequence[Token]) -> str:
 
 
 @dataclass(frozen=True)
-class CodePointTokenizer:
+class CodePointTokenizer(TokenizerDefaults):
     """Baseline: one token per code point (id = the code point)."""
 
     id: str = "codepoints"
     name: str = "Code points"
+
+    @property
+    def vocab_size(self) -> int:
+        return 0x110000
+
+    def token_text(self, token_id: int) -> str:
+        return chr(token_id)
 
     def encode(self, text: str) -> Encoding:
         toks = tokens_from_char_spans(text, [(i, i + 1) for i in range(len(text))], [ord(c) for c in text])
@@ -44,11 +51,18 @@ class CodePointTokenizer:
 
 
 @dataclass(frozen=True)
-class ByteTokenizer:
+class ByteTokenizer(TokenizerDefaults):
     """Baseline: one token per UTF-8 byte (id = the byte value)."""
 
     id: str = "bytes"
     name: str = "UTF-8 bytes"
+
+    @property
+    def vocab_size(self) -> int:
+        return 256
+
+    def token_text(self, token_id: int) -> str:
+        return bytes((token_id,)).decode("utf-8", errors="replace")
 
     def encode(self, text: str) -> Encoding:
         # Built directly (one token per byte, owner code point known): a hot path on long text.
@@ -73,7 +87,7 @@ class ByteTokenizer:
 
 
 @dataclass(frozen=True)
-class WordTokenizer:
+class WordTokenizer(TokenizerDefaults):
     """Baseline: whitespace-attached words (``\\s*\\S+``), so decoding is exact.
 
     Words have no ids: there is no fixed vocabulary.
@@ -81,6 +95,13 @@ class WordTokenizer:
 
     id: str = "words"
     name: str = "Words (whitespace)"
+
+    @property
+    def vocab_size(self) -> int:
+        return 0  # no fixed vocabulary
+
+    def token_text(self, token_id: int) -> str:
+        return ""  # words have no ids
 
     def encode(self, text: str) -> Encoding:
         return Encoding(text, tokens_from_char_spans(text, self._spans(text)))

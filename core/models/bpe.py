@@ -39,7 +39,7 @@ from ..i18n import T_
 from ..pipeline.pretokenize import Pattern, pretokenize, resolve_pattern
 from ..text.boundaries import is_valid_utf8
 from ..text.units import bytelevel_alphabet, char_byte_offsets
-from ..tokens import Encoding, Token, TokenTable, build_table, tokens_from_byte_spans
+from ..tokens import Encoding, Token, TokenizerDefaults, TokenTable, build_table, tokens_from_byte_spans
 
 Unit = Literal["codepoint", "byte"]
 TieBreak = Literal["first-seen", "hf"]
@@ -639,7 +639,7 @@ class StreamDecoder:
 
 
 @dataclass(frozen=True)
-class BpeTokenizer:
+class BpeTokenizer(TokenizerDefaults):
     """A trained trace used as a tokenizer: split by its pattern, replay merges.
 
     Pieces missing from the vocabulary (a code point never seen in training)
@@ -657,6 +657,14 @@ class BpeTokenizer:
     def name(self) -> str:
         unit = "byte" if self.trace.unit == "byte" else "code point"
         return f"BPE ({unit}, {self.upto} merges)"
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.trace.alphabet) + min(self.upto, len(self.trace.steps))
+
+    def token_text(self, token_id: int) -> str:
+        piece = next((p for p, i in self.trace.vocab.items() if i == token_id), b"")
+        return piece.decode("utf-8", errors="replace") if isinstance(piece, bytes) else str(piece)
 
     def _pieces(self, text: str) -> tuple[list[tuple[int, int]], list[int | None], list[bytes]]:
         """Byte spans, ids (None when not in the vocabulary) and bytes of every token."""

@@ -35,12 +35,15 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence, cast
 
 import numpy as np
 
 from ..i18n import T_, Message, Tn_
 from ..text.native import fence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tokenizers import Tokenizer
 
 #: Longest word (in code points) we build a lattice for; longer words are cut, with a notice.
 MAX_WORD_CHARS = 200
@@ -57,12 +60,15 @@ def _f32(x: float) -> float:
     return float(np.float32(x))
 
 
+PrependScheme = Literal["always", "first", "never"]
+
+
 @dataclass(frozen=True)
 class Metaspace:
     """The options of ``tokenizers``' Metaspace pre-tokenizer (its defaults)."""
 
     replacement: str = SPACE
-    prepend_scheme: Literal["always", "first", "never"] = "always"
+    prepend_scheme: PrependScheme = "always"
     split: bool = True
 
     @classmethod
@@ -78,7 +84,7 @@ class Metaspace:
         scheme = spec.get("prepend_scheme")
         if scheme is None:  # files written before tokenizers 0.14
             scheme = "always" if spec.get("add_prefix_space", True) else "never"
-        return cls(str(spec.get("replacement") or SPACE), scheme, bool(spec.get("split", True)))
+        return cls(str(spec.get("replacement") or SPACE), cast(PrependScheme, scheme), bool(spec.get("split", True)))
 
     def words(self, text: str) -> list[str]:
         """``text`` cut as Metaspace cuts it: spaces become the replacement, each one starts a word.
@@ -276,7 +282,7 @@ def load_sentencepiece(data: bytes, *, source: str = "tokenizer.model") -> Unigr
     proto = pb.ModelProto()
     try:
         proto.ParseFromString(data)
-    except Exception:
+    except Exception:  # noqa: BLE001 - protobuf's DecodeError and its runtime's own errors
         raise UnigramError(T_("{source} is not a SentencePiece model (it does not parse as one)",
                               source=source)) from None
     if not proto.pieces:
@@ -333,7 +339,7 @@ def train_unigram(lines: Iterable[str], *, vocab_size: int = 400, unk_token: str
     return load_tokenizer_json(tok.to_str(), source=f"UnigramTrainer (vocab_size={vocab_size})")
 
 
-def _train_tokenizer(lines: list[str], vocab_size: int, unk_token: str):
+def _train_tokenizer(lines: list[str], vocab_size: int, unk_token: str) -> Tokenizer:
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
     tok = Tokenizer(models.Unigram())
@@ -344,7 +350,7 @@ def _train_tokenizer(lines: list[str], vocab_size: int, unk_token: str):
     return tok
 
 
-def library_tokenizer(model: UnigramModel):
+def library_tokenizer(model: UnigramModel) -> Tokenizer:
     """The same pieces as a real ``tokenizers`` Unigram tokenizer with the Metaspace pre-tokenizer."""
     from tokenizers import Tokenizer, models, pre_tokenizers
 
@@ -445,15 +451,16 @@ def viterbi(word: str, model: UnigramModel, edges: Sequence[Edge] | None = None)
         # subtle: SentencePiece adds float32 scores in float32, but a user-defined score is a double,
         # compared as a double; the path score is kept as float32 either way.
         compared = cand if not f32 or e.id in model.user_defined else _f32(cand)
-        if best_score[e.end] is None or compared > best_score[e.end]:
+        prev = best_score[e.end]
+        if prev is None or compared > prev:
             best_score[e.end], best_edge[e.end] = (_f32(cand) if f32 else cand), e
     path: list[Edge] = []
     pos = n
     while pos > 0:
-        e = best_edge[pos]
-        assert e is not None  # every character has at least an unknown edge
-        path.append(e)
-        pos = e.start
+        edge = best_edge[pos]
+        assert edge is not None  # every character has at least an unknown edge
+        path.append(edge)
+        pos = edge.start
     return Segmentation(tuple(reversed(path)), best_score[n] or 0.0)
 
 
@@ -542,7 +549,7 @@ def display_words(text: str, model: UnigramModel) -> list[str]:
     return Metaspace(prepend_scheme="never").words(words[0])
 
 
-def encode_words(text: str, model: UnigramModel, **kw) -> list[Lattice]:
+def encode_words(text: str, model: UnigramModel, **kw: Any) -> list[Lattice]:
     """One lattice per word as the model cuts the text (see :func:`display_words`; words keep their ``▁``)."""
     kw.setdefault("add_prefix_space", False)
     return [lattice(w, model, **kw) for w in display_words(text, model)]

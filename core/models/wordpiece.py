@@ -22,11 +22,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from ..i18n import T_, Message, Tn_, message_of
 from ..text import limits
 from ..text.native import fence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tokenizers import Tokenizer
 
 #: Hugging Face's defaults for a WordPiece model.
 DEFAULT_UNK = "[UNK]"
@@ -128,7 +131,7 @@ def vocab_from_tokens(tokens: Iterable[str], *, unk_token: str = DEFAULT_UNK, pr
     return WordPieceVocab(vocab, unk_token, prefix, DEFAULT_MAX_CHARS, source, tuple(notes))
 
 
-def parse_typed_vocab(text: str, **kw) -> WordPieceVocab:
+def parse_typed_vocab(text: str, **kw: str) -> WordPieceVocab:
     """A vocabulary typed by hand: pieces separated by commas, spaces or lines."""
     import re
 
@@ -404,7 +407,7 @@ def train_wordpiece(lines: Iterable[str], *, vocab_size: int = 300, min_frequenc
     return load_tokenizer_json(tok.to_str(), source=f"WordPieceTrainer (vocab_size={vocab_size})")
 
 
-def library_tokenizer(vocab: WordPieceVocab):
+def library_tokenizer(vocab: WordPieceVocab) -> Tokenizer:
     """The same vocabulary as a real ``tokenizers`` WordPiece tokenizer (BERT pre-tokenizer, no normalizer)."""
     from tokenizers import Tokenizer, models, pre_tokenizers
 

@@ -20,11 +20,14 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..i18n import N_, T_, _, message_of, ngettext
+from ..i18n import N_, T_, Message, Tn_, Verbatim, message_of
 from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tokenizers.normalizers import Normalizer
 
 #: Longest text we align code point by code point (longer text is cut, with a notice).
 MAX_CHARS = 5000
@@ -56,14 +59,14 @@ FORMS: dict[str, Form] = {
 }
 
 
-def make_normalizer(form: str):
+def make_normalizer(form: str) -> Normalizer:
     """The ``tokenizers`` normalizer for a form name in :data:`FORMS`."""
     from tokenizers import normalizers as n
 
     simple = {"NFC": n.NFC, "NFD": n.NFD, "NFKC": n.NFKC, "NFKD": n.NFKD}
     if form in simple:
         return simple[form]()
-    bert = {
+    bert: dict[str, dict[str, Any]] = {
         "bert-uncased": dict(lowercase=True, strip_accents=None),
         "bert-uncased-keep-accents": dict(lowercase=True, strip_accents=False),
         "bert-cased": dict(lowercase=False, strip_accents=None),
@@ -75,7 +78,7 @@ def make_normalizer(form: str):
 
 
 def bert_normalizer(*, lowercase: bool, strip_accents: bool | None, clean_text: bool = True,
-                    handle_chinese_chars: bool = True):
+                    handle_chinese_chars: bool = True) -> Normalizer:
     """The real ``BertNormalizer`` with any settings."""
     from tokenizers import normalizers as n
 
@@ -170,18 +173,18 @@ def _rows(before: str, after: str) -> tuple[CodePointRow, ...]:
         parent[find(x)] = find(y)
 
     ops = opcodes([u for u, _ in bu], [u for u, _ in au]).opcodes  # bounded: a coarse block past the cap
-    for op, i1, i2, j1, j2 in ops:
-        if op == "equal":
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
             for k in range(i2 - i1):
                 union(("b", bu[i1 + k][1]), ("a", au[j1 + k][1]))
-        elif op == "replace":
+        elif tag == "replace":
             nodes = [("b", bu[k][1]) for k in range(i1, i2)] + [("a", au[k][1]) for k in range(j1, j2)]
             for n in nodes[1:]:
                 union(nodes[0], n)
     # Groups in reading order: the order in which the diff first touches them.
     order: list[tuple[str, int]] = []
     members: dict[tuple[str, int], tuple[set[int], set[int]]] = {}
-    for op, i1, i2, j1, j2 in ops:
+    for _tag, i1, i2, j1, j2 in ops:
         for side, units, lo, hi in (("b", bu, i1, i2), ("a", au, j1, j2)):
             for k in range(lo, hi):
                 root = find((side, units[k][1]))
@@ -208,7 +211,7 @@ def _rows(before: str, after: str) -> tuple[CodePointRow, ...]:
     return tuple(rows)
 
 
-def align(before: str, after: str, norm) -> tuple[tuple[ClusterDiff, ...], str]:
+def align(before: str, after: str, norm: Callable[[str], str]) -> tuple[tuple[ClusterDiff, ...], str]:
     """Pair each grapheme cluster of ``before`` with what it became.
 
     Each cluster is normalized alone; when the pieces join to the whole
@@ -271,7 +274,7 @@ def _is_mark(ch: str) -> bool:
 
 
 def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tuple[Warning, ...]:
-    """Plain-language warnings for the change ``before`` -> ``after``."""
+    """Plain-language warnings for the change ``before`` -> ``after`` (Messages: shown in the reader's language)."""
     out: list[Warning] = []
     removed: list[str] = []
     compat: dict[str, list[str]] = {}
@@ -291,47 +294,54 @@ def warnings_for(before: str, after: str, clusters: Sequence[ClusterDiff]) -> tu
                 compat.setdefault(tag, []).append(f"{ch} ({codepoint_info(ch).hex}) -> {unicodedata.normalize('NFKC', ch)!r}")
         if c.before.lower() == c.after and c.before != c.after:
             lowered += 1
-    # the sentences are in the current language (core.i18n.use_lang); kinds and examples do not change
+    # the sentences are Messages (a page shows them in its reader's language); counts are Verbatim: plain Western
+    # digits, as they have always been shown here; kinds and examples do not change
     if removed:
-        out.append(Warning("marks-removed", ngettext(
+        out.append(Warning("marks-removed", Tn_(
             "{count} letter lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
             "changes the word (the uncased-BERT trap).",
             "{count} letters lost a combining mark: vowel signs, virama, nukta or diacritics were deleted, which "
-            "changes the word (the uncased-BERT trap).", len(removed)).format(count=len(removed)), tuple(removed[:12])))
+            "changes the word (the uncased-BERT trap).", len(removed), count=Verbatim(len(removed))), tuple(removed[:12])))
     for tag, ex in compat.items():
-        what = _(_COMPAT_WORDS[tag]) if tag in _COMPAT_WORDS else _("a character is replaced by a look-alike")
-        out.append(Warning("compatibility", _("Compatibility mapping: {what}; the meaning can change.").format(what=what),
+        what = T_(_COMPAT_WORDS[tag]) if tag in _COMPAT_WORDS else T_("a character is replaced by a look-alike")
+        out.append(Warning("compatibility", T_("Compatibility mapping: {what}; the meaning can change.", what=what),
                            tuple(dict.fromkeys(ex))[:12]))
     if lowered:
-        out.append(Warning("lowercased", ngettext("{count} character was lowercased.",
-                                                  "{count} characters were lowercased.", lowered).format(count=lowered)))
+        out.append(Warning("lowercased", Tn_("{count} character was lowercased.",
+                                             "{count} characters were lowercased.", lowered, count=Verbatim(lowered))))
     for ch, name in ((ZWJ, "ZERO WIDTH JOINER (U+200D)"), (ZWNJ, "ZERO WIDTH NON-JOINER (U+200C)")):
         if ch in before:
-            template = (_("The text contains {count} {name}, kept here. No normalization form unifies text written with "
-                          "and without it, so look-alike words can get different tokens.") if ch in after else
-                        _("The text contains {count} {name}, REMOVED here. No normalization form unifies text written "
-                          "with and without it, so look-alike words can get different tokens."))
-            out.append(Warning("zero-width", template.format(count=before.count(ch), name=name)))
+            count = Verbatim(before.count(ch))
+            message = (T_("The text contains {count} {name}, kept here. No normalization form unifies text written "
+                          "with and without it, so look-alike words can get different tokens.", count=count, name=name)
+                       if ch in after else
+                       T_("The text contains {count} {name}, REMOVED here. No normalization form unifies text written "
+                          "with and without it, so look-alike words can get different tokens.", count=count, name=name))
+            out.append(Warning("zero-width", message))
     has_new, has_old = KHANDA_TA in before, KHANDA_TA_OLD in before
     if has_new or has_old:
-        which = _("both spellings") if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
-        out.append(Warning("khanda-ta", _(
+        which = T_("both spellings") if has_new and has_old else ("U+09CE ৎ" if has_new else "ত + ্ + ZWJ")
+        out.append(Warning("khanda-ta", T_(
             "Khanda ta (ৎ) can be written as U+09CE or as ত + ্ + ZWJ (U+09A4 U+09CD U+200D); this text uses {which}. "
-            "NFC and NFKC keep them different, so the same word can tokenize two ways.").format(which=which)))
+            "NFC and NFKC keep them different, so the same word can tokenize two ways.", which=which)))
     return tuple(out)
 
 
-def normalize_with(text: str, norm, name: str) -> NormalizeResult:
+def normalize_with(text: str, norm: Callable[[str], str], name: str) -> NormalizeResult:
     """Normalize with any callable ``str -> str`` (for example a ``normalize_str``)."""
-    notice = ""
+    notices: list[Message] = []
     if len(text) > MAX_CHARS:
-        notice = _("Only the first {shown} of {total} characters are shown.").format(shown=MAX_CHARS, total=len(text))
+        notices.append(T_("Only the first {shown} of {total} characters are shown.", shown=Verbatim(MAX_CHARS),
+                          total=Verbatim(len(text))))
         text = text[:MAX_CHARS]
     after = norm(text)
     clusters, how = align(text, after, norm)
     if how == "coarse":
-        notice = (notice + " " if notice else "") + _(
-            "The change is too long to align character by character here; its changed stretch is shown as one block.")
+        notices.append(T_("The change is too long to align character by character here; its changed stretch is shown "
+                          "as one block."))
+    # two notes are one Message (a template that is no catalog entry), so each sentence is translated where shown
+    notice = notices[0] if len(notices) == 1 else Message("{first} {second}", values=dict(
+        first=notices[0], second=notices[1])) if notices else ""
     return NormalizeResult(name, text, after, clusters, warnings_for(text, after, clusters), how, notice)
 
 
@@ -375,18 +385,18 @@ class RuleError(ValueError):
     """A rule that the tokenizers regex engine rejects."""
 
 
-def build_rules(rules: Sequence[Rule], *, nfc: bool = True):
+def build_rules(rules: Sequence[Rule], *, nfc: bool = True) -> Normalizer:
     """A ``tokenizers.normalizers.Sequence`` of ``Replace`` (after NFC by default)."""
     from tokenizers import Regex
     from tokenizers import normalizers as n
 
-    steps = [n.NFC()] if nfc else []
+    steps: list[Normalizer] = [n.NFC()] if nfc else []
     for i, r in enumerate(rules, 1):
         if not r.pattern:
             raise RuleError(T_("rule {index}: the pattern is empty", index=i))
         try:
             steps.append(n.Replace(Regex(r.pattern) if r.regex else r.pattern, r.replacement))
-        except Exception as exc:  # the Rust regex engine raises a plain Exception
+        except Exception as exc:  # noqa: BLE001 - the Rust regex engine raises a plain Exception
             raise RuleError(T_("rule {index}: {pattern} is not a valid regex ({reason})", index=i, pattern=repr(r.pattern),
                                reason=str(exc))) from None
     return n.Sequence(steps)
@@ -398,7 +408,7 @@ def rules_json(rules: Sequence[Rule], *, nfc: bool = True) -> str:
     return json.dumps(json.loads(norm.__getstate__()), ensure_ascii=False, indent=2)
 
 
-def normalizer_from_json(text: str):
+def normalizer_from_json(text: str) -> Normalizer:
     """Load a normalizer JSON (as exported) back into a ``tokenizers`` normalizer."""
     from tokenizers import Tokenizer
 
@@ -423,7 +433,7 @@ def apply_rules(text: str, rules: Sequence[Rule], *, nfc: bool = True) -> Normal
     from ..text.native import NativeError, fenced
 
     try:
-        with fenced(T_("the rules")):  # a rule the regex engine gives up on panics in Rust (issue 16)
+        with fenced(T_("the rules")):  # a rule the regex engine gives up on panics in Rust: one error, not a crash
             return normalize_with(text, build_rules(rules, nfc=nfc).normalize_str, "rules")
     except NativeError as exc:
         raise RuleError(message_of(exc)) from None

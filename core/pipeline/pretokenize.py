@@ -247,7 +247,7 @@ def tiktoken_tables() -> EngineTables | None:
         import tiktoken  # noqa: F401
 
         engine = f"tiktoken {version('tiktoken')}"
-    except Exception:  # pragma: no cover - tiktoken is a requirement
+    except Exception:  # noqa: BLE001 # pragma: no cover - tiktoken is a requirement
         return None
     everything = _all_code_points()
     only_here: dict[str, frozenset[int]] = {}

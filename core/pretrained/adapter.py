@@ -17,15 +17,19 @@ For long inputs :meth:`PretrainedTokenizer.table` builds the same facts as
 columns (:class:`core.tokens.TokenTable`) without one Python object per token.
 
 The backends live one per module beside this one (``tiktoken_adapter``,
-``sentencepiece_adapter``, ``hf_adapter``, ``baseline_adapter``). This module
-does not locate or verify files: :mod:`core.pretrained.zoo` does.
+``sentencepiece_adapter``, ``hf_adapter``, ``clip_adapter``,
+``baseline_adapter``, ``gguf_adapter``). Each registers the catalog loaders it
+serves with :func:`register_loader`; :mod:`core.pretrained.zoo` imports every
+``*_adapter`` module of this package before its first load and builds an
+entry with ``LOADERS[entry.loader]``, so a new backend is one module plus
+catalog lines. This module does not locate or verify files: the zoo does.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Mapping, Sequence, Union
 
 import numpy as np
 
@@ -33,7 +37,7 @@ from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..text.native import fence
 from ..text.units import byte_owner
-from ..tokens import Encoding, Token, TokenTable, build_table, stats
+from ..tokens import Encoding, SpecialProbe, Token, TokenTable, build_table, stats
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -104,19 +108,134 @@ def align_byte_spans(raw: bytes, spans: Sequence[tuple[int, int]], data: Sequenc
     return out
 
 
+@dataclass(frozen=True)
+class NormalizerInfo:
+    """A tokenizer's own normalizer: its name (a class name, or a :class:`core.i18n.Message`) and the function."""
+
+    name: object
+    normalize: Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class PreTokenizerInfo:
+    """A library pre-tokenizer object: its class name and ``split(text) -> [(piece, (start, end))]``."""
+
+    name: str
+    split: Callable[[str], list[tuple[str, tuple[int, int]]]]
+
+
+@dataclass(frozen=True)
+class TiktokenReplay:
+    """What merge replay needs from a tiktoken tokenizer: the ranks table and the split pattern."""
+
+    ranks: Mapping[bytes, int]
+    pattern: str
+
+
+@dataclass(frozen=True, eq=False)
+class TokenizersReplay:
+    """What merge replay needs from a ``tokenizers`` BPE: the file, its byte-level flag, the library object
+    (whose own normalizer and pre-tokenizer the replay runs)."""
+
+    tokenizer_json: str
+    byte_level: bool
+    library: Any = field(repr=False)  # tokenizers.Tokenizer
+
+
+@dataclass(frozen=True, eq=False)
+class SentencePieceReplay:
+    """What merge replay needs from a SentencePiece BPE: the model proto, the library's normalize, the unknown id."""
+
+    model_proto: bytes
+    normalize: Callable[[str], str] = field(repr=False)
+    unk_id: int
+
+
+#: :meth:`PretrainedTokenizer.replay_source`: one record per replay engine (:mod:`core.pretrained.replay`).
+ReplaySource = Union[TiktokenReplay, TokenizersReplay, SentencePieceReplay]
+
+#: Which family of inspector layers applies (:mod:`core.analysis.inspect`).
+Family = Literal["tiktoken", "sentencepiece", "tokenizers", "baseline", "other"]
+
+
+# ---------------------------------------------------------------------------
+# The loader registry: catalog ``loader`` name -> the function that builds the adapter
+# ---------------------------------------------------------------------------
+
+#: ``(entry, data, where) -> adapter``: ``data`` is the entry's file, already read and hash-checked by the
+#: zoo (None for a loader registered with ``needs_file=False``); ``where`` names the file in messages.
+#: A loader raises ``ValueError`` (or :class:`core.pretrained.catalog.ZooError`) for a file it cannot use.
+LoaderFn = Callable[["ZooEntry", Union[bytes, None], str], "PretrainedTokenizer"]
+
+
+@dataclass(frozen=True)
+class RegisteredLoader:
+    """One catalog ``loader`` name and the adapter module's function that serves it."""
+
+    name: str
+    build: LoaderFn
+    #: False for a backend with nothing to read (the baselines): the zoo then passes ``data=None``.
+    needs_file: bool = True
+
+    @property
+    def module(self) -> str:
+        """The module that registered it (where a reader finds the backend)."""
+        return str(getattr(self.build, "__module__", ""))
+
+
+#: Every registered loader by name (filled when the adapter modules are imported: see
+#: :func:`core.pretrained.zoo.discover_adapters`).
+LOADERS: dict[str, RegisteredLoader] = {}
+
+
+def register_loader(name: str, *, needs_file: bool = True) -> Callable[[LoaderFn], LoaderFn]:
+    """Register the decorated function as the loader of catalog entries with ``loader=name``.
+
+    >>> @register_loader("doc-example", needs_file=False)
+    ... def _load(entry, data, where):
+    ...     raise NotImplementedError
+    >>> LOADERS.pop("doc-example").needs_file
+    False
+
+    Registering a second, different function under a taken name is a programming error (two adapter
+    modules claiming one loader); the same function again (a module reloaded) replaces it.
+    """
+
+    def deco(fn: LoaderFn) -> LoaderFn:
+        old = LOADERS.get(name)
+        if old is not None and (old.module, getattr(old.build, "__qualname__", None)) != (
+                getattr(fn, "__module__", ""), getattr(fn, "__qualname__", None)):
+            raise ValueError(f"loader {name!r} is already registered by {old.module}")
+        LOADERS[name] = RegisteredLoader(name, fn, needs_file)
+        return fn
+
+    return deco
+
+
 class PretrainedTokenizer:
     """The adapter interface (implements :class:`core.tokens.Tokenizer`).
 
     Subclasses provide :meth:`encode_ids`, :meth:`_encode_spans`,
-    :meth:`token_bytes` and :meth:`decode_ids`.
+    :meth:`token_bytes` and :meth:`decode_ids`, and answer the questions the
+    analyses ask about their backend (:meth:`normalizer`, :meth:`pre_tokenizer`,
+    :meth:`replay_source`, :meth:`special_probes`, the vocabulary lookups...);
+    the defaults here are those of a tokenizer with none of these.
     """
 
     entry: "ZooEntry"
     specials: dict[str, int]
     unk_id: int | None = None
+    #: Which inspector layers describe this backend (see :data:`Family`).
+    family: ClassVar[Family] = "other"
+    #: The regex the text is split with before the model runs (tiktoken); None when the backend has none.
+    split_pattern: str | None = None
+    #: The ``tokenizer.json`` the backend runs (Hugging Face ``tokenizers``); None for other backends.
+    tokenizer_json: str | None = None
+    #: A pretrained tokenizer was not trained here (see :attr:`core.tokens.Tokenizer.trained_json`).
+    trained_json: str | None = None
 
     def __init_subclass__(cls, **kwargs: object) -> None:
-        # issue 16: every method that reaches a native library is fenced (core.text.native), so a Rust
+        # every method that reaches a native library is fenced (core.text.native), so a Rust
         # panic on a hostile input is a NativeError (a ValueError) naming the tokenizer, never a dead page.
         super().__init_subclass__(**kwargs)
         for name in FENCED_METHODS:
@@ -159,6 +278,60 @@ class PretrainedTokenizer:
     def count_tokens(self, texts: Sequence[str]) -> int:
         """Tokens of each text encoded on its own, summed (control-token spellings count as text)."""
         return sum(len(self.encode_ids(t)) for t in texts)
+
+    # -- what a backend knows about itself (defaults: nothing to say) ----------
+    def normalizer(self) -> NormalizerInfo | None:
+        """The backend's own normalizer, or None when the model sees the text as typed."""
+        return None
+
+    def pre_tokenizer(self) -> PreTokenizerInfo | None:
+        """The library's pre-tokenizer object, or None (no separate stage, or a regex: :attr:`split_pattern`)."""
+        return None
+
+    def model_type(self) -> str | None:
+        """The model's kind as its file names it (``BPE``, ``WordPiece``, ``Unigram``), None when not said."""
+        return None
+
+    def model_proto(self) -> bytes | None:
+        """The serialized SentencePiece ``ModelProto`` (SentencePiece backends only)."""
+        return None
+
+    def replay_source(self) -> ReplaySource | None:
+        """What :func:`core.pretrained.replay.replay` needs to replay merges, or None when it cannot."""
+        return None
+
+    def vocab(self) -> dict[str, int]:
+        """Every piece as the library spells it -> id (empty when the backend has no piece table)."""
+        return {}
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The piece of ``token_id`` as the library spells it (``▁``, byte-level alphabet...), None if unknown."""
+        return None
+
+    def token_to_id(self, piece: str) -> int | None:
+        """The id of a piece as the library spells it, None when it is not in the vocabulary."""
+        return None
+
+    def is_byte_piece(self, token_id: int) -> bool:
+        """Whether ``token_id`` is a byte-fallback piece (``<0x41>``)."""
+        return False
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """The ways this tokenizer can encode user text, for the special-token injection check: as the pages
+        encode (``default``) and as an unsafe app does (``allow_special=True``)."""
+        specials = {i: s for s, i in self.specials.items()}
+
+        def run(allow: bool) -> Callable[[str], list[tuple[int, str | None]]]:
+            def go(text: str) -> list[tuple[int, str | None]]:
+                enc = self.encode(text, allow_special=allow)
+                return [(t.id, text[t.start : t.end]) for t in enc.tokens]  # type: ignore[misc]
+            return go
+
+        return [SpecialProbe("default", run(False), specials), SpecialProbe("allow_special=True", run(True), specials)]
+
+    def normalize(self, text: str) -> str:
+        """Identity: a pretrained tokenizer is evaluated on the text as typed (its normalizer runs inside encode)."""
+        return text
 
     # -- shared ------------------------------------------------------------
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:

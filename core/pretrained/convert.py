@@ -123,7 +123,7 @@ def from_gguf(meta: Mapping[str, Any], *, pre: str | None = None) -> tuple[Kind,
     elif model == "gemma4":
         bpe = _bpe_model(_vocab(tokens), _merges(meta.get("tokenizer.ggml.merges") or []), byte_fallback=True,
                          unk_token=tokens[int(meta.get("tokenizer.ggml.unknown_token_id", 3))])
-        normalizer = {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"}
+        normalizer: dict[str, object] = {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"}
         pre_tok = {"type": "Sequence", "pretokenizers": [_split(p) for p in PRE_SPLITS["gemma4"]]}
         decoder = {"type": "Sequence", "decoders": [
             {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "},

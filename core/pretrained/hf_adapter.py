@@ -9,13 +9,44 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ..i18n import T_
+from ..text import limits
 from ..text.boundaries import is_valid_utf8
 from ..text.units import bytelevel_bytes, char_byte_offsets
-from ..tokens import TokenTable, build_table
-from .adapter import BYTE_PIECE, PretrainedTokenizer, align_byte_spans, check_text
+from ..tokens import SpecialProbe, TokenTable, build_table
+from .adapter import (
+    BYTE_PIECE,
+    NormalizerInfo,
+    PreTokenizerInfo,
+    PretrainedTokenizer,
+    TokenizersReplay,
+    align_byte_spans,
+    check_text,
+    register_loader,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
+
+
+def hf_probes(library) -> list[SpecialProbe]:  # noqa: ANN001 - tokenizers.Tokenizer
+    """The two ways a ``tokenizers.Tokenizer`` can encode user text: the library default (special-token text
+    becomes control ids) and ``encode_special_tokens=True`` (it stays text). Each runs on its own copy."""
+    from tokenizers import Tokenizer
+
+    specials = {i: a.content for i, a in library.get_added_tokens_decoder().items() if a.special}
+
+    def run(t):  # noqa: ANN001, ANN202 - tokenizers.Tokenizer
+        def go(text: str) -> list[tuple[int, str | None]]:
+            enc = t.encode(text, add_special_tokens=False)
+            return [(i, text[s:e]) for i, (s, e) in zip(enc.ids, enc.offsets)]
+        return go
+
+    probes = []
+    for mode, flag in (("library default", False), ("encode_special_tokens=True", True)):
+        t = Tokenizer.from_str(library.to_str())
+        t.encode_special_tokens = flag
+        probes.append(SpecialProbe(mode, run(t), specials))
+    return probes
 
 
 class HFTokenizer(PretrainedTokenizer):
@@ -26,12 +57,15 @@ class HFTokenizer(PretrainedTokenizer):
     are not added, so tokens cover exactly the input.
     """
 
+    family = "tokenizers"
+
     def __init__(self, entry: "ZooEntry", json_text: str) -> None:
         import json
 
         import tokenizers
 
         self._json = json_text
+        self.tokenizer_json = json_text
         self._tok = tokenizers.Tokenizer.from_str(json_text)
         self._tok.encode_special_tokens = True
         self._unsafe: object | None = None
@@ -40,13 +74,15 @@ class HFTokenizer(PretrainedTokenizer):
         # Added tokens hold their text as written (never in the ByteLevel alphabet), special or not.
         self._added_ids = frozenset(a["id"] for a in cfg.get("added_tokens") or [])
         model = cfg.get("model") or {}
+        self._model_type = model.get("type")
         self._wp_prefix = model.get("continuing_subword_prefix") if model.get("type") == "WordPiece" else None
         self._byte_level = '"ByteLevel"' in json.dumps(cfg.get("decoder")) or '"ByteLevel"' in json.dumps(cfg.get("pre_tokenizer"))
         self._byte_fallback = bool(model.get("byte_fallback"))
         # merge replay (core.pretrained.replay) follows tokenizers' BPE; dropout would make merges random
         self.replayable = model.get("type") == "BPE" and not model.get("dropout")
         unk = model.get("unk_token")
-        self.unk_id = self._tok.token_to_id(unk) if isinstance(unk, str) else (model.get("unk_id") if model.get("type") == "Unigram" else None)
+        self.unk_id = (self._tok.token_to_id(unk) if isinstance(unk, str)
+                       else model.get("unk_id") if model.get("type") == "Unigram" else None)
         self._b2u = bytelevel_bytes() if self._byte_level else {}
         n = self._tok.get_vocab_size(with_added_tokens=True)
         self.entry = replace(entry, vocab_size=n) if not entry.vocab_size else entry
@@ -55,9 +91,39 @@ class HFTokenizer(PretrainedTokenizer):
     def from_bytes(cls, entry: "ZooEntry", data: bytes, where: str) -> "HFTokenizer":
         try:
             return cls(entry, data.decode("utf-8"))
-        except Exception as exc:  # tokenizers raises plain Exception on bad JSON
+        except Exception as exc:  # noqa: BLE001 - tokenizers raises plain Exception on bad JSON
             raise ValueError(T_("{where} is not a valid tokenizer.json ({reason})", where=where,
                                 reason=(str(exc).splitlines() or [type(exc).__name__])[0][:120])) from None
+
+    # -- what the analyses ask ------------------------------------------------
+    def normalizer(self) -> NormalizerInfo | None:
+        norm = self._tok.normalizer
+        return NormalizerInfo(type(norm).__name__, norm.normalize_str) if norm is not None else None
+
+    def pre_tokenizer(self) -> PreTokenizerInfo | None:
+        pre = self._tok.pre_tokenizer
+        return PreTokenizerInfo(type(pre).__name__, pre.pre_tokenize_str) if pre is not None else None
+
+    def model_type(self) -> str | None:
+        return self._model_type
+
+    def replay_source(self) -> TokenizersReplay | None:
+        return TokenizersReplay(self._json, self._byte_level, self._tok) if self.replayable else None
+
+    def vocab(self) -> dict[str, int]:
+        return self._tok.get_vocab()
+
+    def id_to_token(self, token_id: int) -> str | None:
+        return self._tok.id_to_token(token_id)
+
+    def token_to_id(self, piece: str) -> int | None:
+        return self._tok.token_to_id(piece)
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """The library's own two modes on this file (what an app calling ``tokenizers`` gets)."""
+        import tokenizers
+
+        return hf_probes(tokenizers.Tokenizer.from_str(self._json))
 
     def _engine(self, allow_special: bool):  # noqa: ANN202
         if not allow_special:
@@ -143,3 +209,11 @@ class HFTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return self._tok.decode(list(ids), skip_special_tokens=False)
+
+
+@register_loader("hf-json")
+def load_hf_json(entry: "ZooEntry", data: bytes | None, where: str) -> HFTokenizer:
+    """Catalog ``loader="hf-json"`` (and uploads, Hub ids): a ``tokenizer.json``, its JSON checked first."""
+    assert data is not None
+    limits.parse_tokenizer_json(data, where)
+    return HFTokenizer.from_bytes(entry, data, where)

@@ -47,10 +47,7 @@ from ..i18n import T_
 from ..models.bpe import BpeTrace, EncodeStep, EncodeTrace, encode_trace, tiktoken_rank_of
 from ..pipeline.pretokenize import EngineNote, Pattern, engine_split, pretokenize
 from ..text.units import bytelevel_bytes
-from .adapter import PretrainedTokenizer, check_text
-from .hf_adapter import HFTokenizer
-from .sentencepiece_adapter import SentencePieceTokenizer
-from .tiktoken_adapter import TiktokenTokenizer
+from .adapter import PretrainedTokenizer, SentencePieceReplay, TiktokenReplay, TokenizersReplay, check_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -149,16 +146,19 @@ class Replay:
         return out
 
 
-def split_with_notes(tok: TiktokenTokenizer, text: str) -> tuple[list[tuple[str, int, int]], tuple[EngineNote, ...]]:
-    """The pre-tokenizer pieces of ``text`` with code point spans, cut as tiktoken's engine cuts them.
+def split_with_notes(tok: PretrainedTokenizer, text: str) -> tuple[list[tuple[str, int, int]], tuple[EngineNote, ...]]:
+    """The pre-tokenizer pieces of ``text`` with code point spans, cut as tiktoken's engine cuts them
+    (``tok`` has a :attr:`~core.pretrained.adapter.PretrainedTokenizer.split_pattern`).
 
     The notes name each character whose Unicode 17.0 properties would cut it otherwise.
     """
-    split = engine_split(text, Pattern("custom", tok.pattern, "", "tiktoken"))
+    if tok.split_pattern is None:
+        raise ReplayError(T_("{id}: no replay engine for {type}", id=tok.id, type=type(tok).__name__))
+    split = engine_split(text, Pattern("custom", tok.split_pattern, "", "tiktoken"))
     return [(p.text, p.start, p.end) for p in split.pieces], split.notes
 
 
-def split_pieces(tok: TiktokenTokenizer, text: str) -> list[tuple[str, int, int]]:
+def split_pieces(tok: PretrainedTokenizer, text: str) -> list[tuple[str, int, int]]:
     """The pre-tokenizer pieces of ``text`` with code point spans (see :func:`split_with_notes`)."""
     return split_with_notes(tok, text)[0]
 
@@ -176,19 +176,20 @@ def replay(tok: PretrainedTokenizer, text: str) -> Replay:
     >>> len(r.final_ids), r.matches_library
     (3, True)
     """
-    if not getattr(tok, "replayable", False):
+    source = tok.replay_source() if getattr(tok, "replayable", False) else None
+    if source is None:
         raise ReplayError(T_("{id} is not BPE ({algorithm}): it does not merge pairs, so there is nothing to replay",
                              id=tok.id, algorithm=tok.entry.algorithm))
     check_text(text)
     if len(text) > MAX_REPLAY_CHARS:
         raise _too_long(text)
-    if isinstance(tok, HFTokenizer):
-        return _replay_hf(tok, text)
-    if isinstance(tok, SentencePieceTokenizer):
-        return _replay_sentencepiece(tok, text)
-    if not isinstance(tok, TiktokenTokenizer):  # pragma: no cover - replayable is set by these three adapters only
+    if isinstance(source, TokenizersReplay):
+        return _replay_hf(tok, source, text)
+    if isinstance(source, SentencePieceReplay):
+        return _replay_sentencepiece(tok, source, text)
+    if not isinstance(source, TiktokenReplay):  # pragma: no cover - the three records are all there is
         raise ReplayError(T_("{id}: no replay engine for {type}", id=tok.id, type=type(tok).__name__))
-    ranks = tok.ranks
+    ranks = source.ranks
     rank_of = tiktoken_rank_of(ranks)
     pieces = []
     spans, notes = split_with_notes(tok, text)
@@ -232,7 +233,7 @@ def replay_trained(trace: BpeTrace, text: str, upto: int | None = None) -> Repla
 def offered(entry: "ZooEntry") -> bool:
     """Whether the replay page lists a catalog entry: a BPE of any of the three engines (read from the catalog,
     without loading; ``tests/test_replay_shelf.py`` checks it against each loaded model's own type)."""
-    return entry.loader != "baseline" and "BPE" in entry.algorithm
+    return not entry.built_in and "BPE" in entry.algorithm
 
 
 # ---------------------------------------------------------------------------
@@ -271,16 +272,16 @@ _models: "weakref.WeakKeyDictionary[PretrainedTokenizer, Any]" = weakref.WeakKey
 _models_lock = threading.Lock()
 
 
-def _cached(tok: PretrainedTokenizer, build: Any) -> Any:
+def _cached(tok: PretrainedTokenizer, build: Any, source: Any) -> Any:
     with _models_lock:
         got = _models.get(tok)
         if got is None:
-            got = _models[tok] = build(tok)
+            got = _models[tok] = build(source)
     return got
 
 
-def _hf_model(tok: HFTokenizer) -> _HFModel:
-    cfg = json.loads(tok._json)  # noqa: SLF001 - the file the adapter runs
+def _hf_model(source: TokenizersReplay) -> _HFModel:
+    cfg = json.loads(source.tokenizer_json)
     m = cfg["model"]
     vocab: dict[str, int] = dict(m["vocab"])
     width = max(vocab.values(), default=0) + 1
@@ -319,14 +320,14 @@ def _hf_segments(model: _HFModel, text: str) -> list[tuple[str, int, bool]]:
     return out
 
 
-def _hf_symbols(tok: HFTokenizer, model: _HFModel, word: str) -> list[tuple[int | None, bytes]]:
+def _hf_symbols(tok: PretrainedTokenizer, source: TokenizersReplay, model: _HFModel, word: str) -> list[tuple[int | None, bytes]]:
     """The starting symbols of one pre-token, as ``tokenizers``' BPE ``merge_word`` makes them: (id, bytes).
 
     A character outside the vocabulary becomes its ``<0xXX>`` byte pieces (byte fallback), else the unknown
     token (dropped, as the library drops it, when the model has none).
     """
     vocab = model.vocab
-    b2u = bytelevel_bytes() if tok._byte_level else None  # noqa: SLF001
+    b2u = bytelevel_bytes() if source.byte_level else None
     out: list[tuple[int | None, bytes]] = []
     unk: tuple[int | None, bytes] | None = None
     unk_id = vocab.get(model.unk) if model.unk is not None else None
@@ -384,9 +385,9 @@ def _hf_trace(model: _HFModel, symbols: list[tuple[int | None, bytes]]) -> tuple
     return EncodeTrace(initial, tuple(steps)), ids
 
 
-def _replay_hf(tok: HFTokenizer, text: str) -> Replay:
-    model: _HFModel = _cached(tok, _hf_model)
-    engine = tok._tok  # noqa: SLF001 - the library's own normalizer and pre-tokenizer objects
+def _replay_hf(tok: PretrainedTokenizer, source: TokenizersReplay, text: str) -> Replay:
+    model: _HFModel = _cached(tok, _hf_model, source)
+    engine = source.library  # the library's own normalizer and pre-tokenizer objects
     import tokenizers
 
     pieces = []
@@ -399,8 +400,7 @@ def _replay_hf(tok: HFTokenizer, text: str) -> Replay:
             continue
         pts = tokenizers.PreTokenizedString(segment)
         if engine.normalizer is not None:
-            norm = engine.normalizer
-            pts.normalize(lambda ns: norm.normalize(ns))
+            pts.normalize(engine.normalizer.normalize)
         if engine.pre_tokenizer is not None:
             engine.pre_tokenizer.pre_tokenize(pts)
         for word, (start, end), _ in pts.get_splits(offset_referential="original", offset_type="char"):
@@ -408,17 +408,17 @@ def _replay_hf(tok: HFTokenizer, text: str) -> Replay:
                 continue
             piece_text = segment[start:end]
             if model.ignore_merges and word in model.vocab:
-                symbols = _hf_symbols(tok, model, word)
+                symbols = _hf_symbols(tok, source, model, word)
                 trace, _ = _hf_trace(model, symbols)
                 data = b"".join(b for _, b in symbols)
                 pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, (data,),
                                           (model.vocab[word],), True, "direct"))
                 continue
-            trace, got = _hf_trace(model, _hf_symbols(tok, model, word))
+            trace, got = _hf_trace(model, _hf_symbols(tok, source, model, word))
             kept = [(t, b) for t, b in zip(got, trace.final) if t is not None]
             final = tuple(b for _, b in kept)
             pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, final,
-                                      tuple(t for t, _ in kept), False))  # type: ignore[misc]
+                                      tuple(t for t, _ in kept), False))
     return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), method="tokenizers")
 
 
@@ -440,11 +440,11 @@ class _SPModel:
     byte_fallback: bool
 
 
-def _sp_model(tok: SentencePieceTokenizer) -> _SPModel:
+def _sp_model(source: SentencePieceReplay) -> _SPModel:
     from sentencepiece import sentencepiece_model_pb2 as pb
 
     m = pb.ModelProto()
-    m.ParseFromString(tok._sp.serialized_model_proto())  # noqa: SLF001
+    m.ParseFromString(source.model_proto)
     pieces: dict[str, tuple[int, float, int]] = {}
     reserved: dict[str, int] = {}
     user = []
@@ -456,16 +456,16 @@ def _sp_model(tok: SentencePieceTokenizer) -> _SPModel:
         if p.type == _USER_DEFINED:
             user.append(p.piece)
     pattern = regex.compile("|".join(regex.escape(u) for u in sorted(user, key=len, reverse=True))) if user else None
-    return _SPModel(pieces, reserved, pattern, tok._sp.unk_id(), bool(m.trainer_spec.byte_fallback))  # noqa: SLF001
+    return _SPModel(pieces, reserved, pattern, source.unk_id, bool(m.trainer_spec.byte_fallback))
 
 
 def _sp_bytes(piece: str) -> bytes:
     return piece.replace("\u2581", " ").encode("utf-8")
 
 
-def _replay_sentencepiece(tok: SentencePieceTokenizer, text: str) -> Replay:
-    model: _SPModel = _cached(tok, _sp_model)
-    normalized = tok._sp.normalize(text)  # noqa: SLF001 - the library's own normalizer
+def _replay_sentencepiece(tok: PretrainedTokenizer, source: SentencePieceReplay, text: str) -> Replay:
+    model: _SPModel = _cached(tok, _sp_model, source)
+    normalized = source.normalize(text)  # the library's own normalizer
     symbols: list[str] = []
     frozen: list[bool] = []
     pos = 0

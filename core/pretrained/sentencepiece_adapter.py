@@ -11,7 +11,15 @@ import numpy as np
 from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..tokens import TokenTable, build_table
-from .adapter import BYTE_PIECE, PretrainedTokenizer, align_byte_spans, check_text
+from .adapter import (
+    BYTE_PIECE,
+    NormalizerInfo,
+    PretrainedTokenizer,
+    SentencePieceReplay,
+    align_byte_spans,
+    check_text,
+    register_loader,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -23,6 +31,8 @@ class SentencePieceTokenizer(PretrainedTokenizer):
     Spans come from SentencePiece's own alignment to the input (so the
     dummy-prefix ``▁`` of the first word maps to no input character).
     """
+
+    family = "sentencepiece"
 
     def __init__(self, entry: "ZooEntry", sp) -> None:  # noqa: ANN001 - SentencePieceProcessor
         self._sp = sp
@@ -64,6 +74,37 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         m = pb.ModelProto()
         m.ParseFromString(self._sp.serialized_model_proto())
         return m.trainer_spec.model_type == pb.TrainerSpec.BPE
+
+    # -- what the analyses ask ------------------------------------------------
+    def normalizer(self) -> NormalizerInfo:
+        sp = self._sp
+
+        def fn(s: str) -> str:
+            out = sp.normalize(s).replace("\u2581", " ")
+            # SentencePiece adds one dummy-prefix space; that is its pre-tokenizer, not a change of letters
+            return out[1:] if out.startswith(" ") and not s.startswith(" ") else out
+
+        return NormalizerInfo(T_("SentencePiece normalizer"), fn)
+
+    def model_proto(self) -> bytes:
+        return self._sp.serialized_model_proto()
+
+    def replay_source(self) -> SentencePieceReplay | None:
+        return SentencePieceReplay(self.model_proto(), self._sp.normalize, self._sp.unk_id()) if self.replayable else None
+
+    def vocab(self) -> dict[str, int]:
+        return {self._sp.id_to_piece(i): i for i in range(self._sp.get_piece_size())}
+
+    def id_to_token(self, token_id: int) -> str | None:
+        return self._sp.id_to_piece(token_id) if 0 <= token_id < self._sp.get_piece_size() else None
+
+    def token_to_id(self, piece: str) -> int | None:
+        """The piece's id; None when SentencePiece maps it to the unknown piece without spelling it."""
+        tid = self._sp.piece_to_id(piece)
+        return None if tid == self.unk_id and self._sp.id_to_piece(tid) != piece else tid
+
+    def is_byte_piece(self, token_id: int) -> bool:
+        return bool(self._sp.is_byte(token_id))
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         # SentencePiece never turns text into control pieces; allow_special has nothing to allow.
@@ -123,3 +164,10 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return self._sp.decode(list(ids))
+
+
+@register_loader("sentencepiece")
+def load_sentencepiece(entry: "ZooEntry", data: bytes | None, where: str) -> SentencePieceTokenizer:
+    """Catalog ``loader="sentencepiece"`` (and uploads of a ``.model``): a serialized ``ModelProto``."""
+    assert data is not None
+    return SentencePieceTokenizer.from_bytes(entry, data, where)

@@ -2,16 +2,21 @@
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 from dataclasses import replace
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
 
-from ..i18n import T_
+from ..i18n import T_, message_of
+from ..text import limits
 from ..text.boundaries import is_valid_utf8
-from ..tokens import TokenTable, build_table
-from .adapter import PretrainedTokenizer, check_text
+from ..tokens import SpecialProbe, TokenTable, build_table
+from .adapter import PretrainedTokenizer, TiktokenReplay, check_text, register_loader
+from .catalog import TEKKEN_SPECIALS, ZooError, llama3_specials, llama4_specials
 
 if TYPE_CHECKING:  # pragma: no cover
     import regex
@@ -54,6 +59,21 @@ def run_chunks(text: str, max_run: int, max_chunk: int) -> list[str]:
     return out or [""]
 
 
+def tiktoken_probes(enc) -> list[SpecialProbe]:  # noqa: ANN001 - tiktoken.Encoding
+    """The three ways ``tiktoken`` can encode user text: ``encode`` refuses special-token text by default;
+    ``allowed_special="all"`` is what an unsafe app does; ``encode_ordinary`` never makes control ids."""
+    specials = {enc.encode_single_token(s): s for s in enc.special_tokens_set}
+
+    def pairs(ids: list[int]) -> list[tuple[int, str | None]]:
+        return [(i, None) for i in ids]  # tiktoken has no unknown token: a special id came from its spelling
+
+    return [
+        SpecialProbe("library default (encode)", lambda text: pairs(enc.encode(text)), specials),
+        SpecialProbe('allowed_special="all"', lambda text: pairs(enc.encode(text, allowed_special="all")), specials),
+        SpecialProbe("encode_ordinary", lambda text: pairs(enc.encode_ordinary(text)), specials),
+    ]
+
+
 class TiktokenTokenizer(PretrainedTokenizer):
     """Byte-level BPE run by the real ``tiktoken`` engine.
 
@@ -64,6 +84,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
     """
 
     replayable = True
+    family = "tiktoken"
 
     def __init__(self, entry: "ZooEntry", ranks: dict[bytes, int], pattern: str, specials: dict[str, int]) -> None:
         import tiktoken
@@ -74,7 +95,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
         self.specials = dict(specials)
         try:
             self._enc = tiktoken.Encoding(entry.id, pat_str=pattern, mergeable_ranks=ranks, special_tokens=self.specials)
-        except Exception as exc:  # the Rust core rejects bad tables/patterns with assorted errors
+        except Exception as exc:  # noqa: BLE001 - the Rust core rejects bad tables/patterns with assorted errors
             raise ValueError(T_("{source}: tiktoken cannot build this tokenizer ({reason})", source=entry.source,
                                 reason=str(exc))) from None
         size = max(max(ranks.values()), max(specials.values(), default=-1)) + 1
@@ -109,6 +130,17 @@ class TiktokenTokenizer(PretrainedTokenizer):
     def engine(self):  # noqa: ANN201 - tiktoken.Encoding
         """The underlying ``tiktoken.Encoding`` (for benchmarks and parity tests)."""
         return self._enc
+
+    @property
+    def split_pattern(self) -> str:  # type: ignore[override]
+        return self.pattern
+
+    def replay_source(self) -> TiktokenReplay:
+        return TiktokenReplay(self.ranks, self.pattern)
+
+    def special_probes(self) -> list[SpecialProbe]:
+        """tiktoken's own three modes (the library's, not the adapter's: that is what an app calling it gets)."""
+        return tiktoken_probes(self._enc)
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         check_text(text)  # subtle: tiktoken would replace a lone surrogate with U+FFFD silently
@@ -158,3 +190,115 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return b"".join(self._by_id[i] for i in ids).decode("utf-8", errors="replace")
+
+
+# ---------------------------------------------------------------------------
+# Loading: the two file formats this backend reads, and the catalog loaders that serve them
+# ---------------------------------------------------------------------------
+
+
+def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
+    """Parse a ``.tiktoken`` file (``base64 rank`` per line) into a ranks table.
+
+    Checked so the engine never sees a table it would crash or stall on:
+    at most :data:`core.text.limits.MAX_TOKENIZER_FILE_BYTES`, no token
+    listed twice, ranks unique, dense and below 2^31
+    (:func:`core.text.limits.check_ids`), and all 256 single bytes present
+    (byte-level BPE starts from them; without one, some text has no tokens).
+    """
+    if len(data) > limits.MAX_TOKENIZER_FILE_BYTES:
+        raise ZooError(T_("{where} is {size:,} bytes; the limit for a tokenizer file is {limit:,}", where=where,
+                          size=len(data), limit=limits.MAX_TOKENIZER_FILE_BYTES))
+    ranks: dict[bytes, int] = {}
+    lineno = 0
+    a2b = binascii.a2b_base64
+    try:
+        for lineno, line in enumerate(data.splitlines(), 1):  # noqa: B007 - the except below names the line
+            if not line:
+                continue
+            tok, rank = line.split()
+            # subtle: Whisper's multilingual file spells its one empty token as "=" (tiktoken accepts it);
+            # strict base64 refuses "=", so that is the only way to an empty token
+            piece = a2b(tok, strict_mode=True) if tok != b"=" else b""
+            size = len(ranks)
+            ranks[piece] = int(rank)
+            if len(ranks) == size:  # one dict operation per line, not a lookup and then a store
+                raise ValueError(T_("token {token} is listed twice", token=repr(piece)))
+    except (ValueError, TypeError) as exc:  # binascii.Error is a ValueError
+        raise ZooError(T_("{where} is not a valid .tiktoken ranks file (line {line}: {reason})", where=where,
+                          line=lineno, reason=message_of(exc))) from None
+    if not ranks:
+        raise ZooError(T_("{where} is empty: no ranks", where=where))
+    try:
+        limits.check_ids(ranks.values(), where, what=T_("rank"))
+    except limits.LimitError as exc:
+        raise ZooError(message_of(exc)) from None
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise ZooError(T_("{where} is not a byte-level ranks table: {count} of the 256 single bytes have no rank "
+                          "(first: {first})", where=where, count=len(missing), first="%#04x" % missing[0]))
+    return ranks
+
+
+def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
+    """A Tekken JSON file as (ranks shifted to final ids, pattern, specials).
+
+    Tekken keeps the first ``default_num_special_tokens`` ids for control
+    tokens and shifts every byte-level token up by that many; the inner
+    vocabulary is cut to ``default_vocab_size - num_special``. Shifting all
+    ranks by a constant keeps their order, so the BPE result is unchanged
+    and the ids come out final.
+    """
+    try:
+        obj = json.loads(data)
+        config = obj["config"]
+        n_special = int(config["default_num_special_tokens"])
+        n_inner = int(config["default_vocab_size"]) - n_special
+        pattern = config["pattern"]
+        vocab = obj["vocab"][:n_inner]
+        ranks = {base64.b64decode(v["token_bytes"]): int(v["rank"]) + n_special for v in vocab}
+        special_list = obj.get("special_tokens")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ZooError(T_("{where} is not a valid Tekken tokenizer file ({reason})", where=where,
+                          reason="%s: %s" % (type(exc).__name__, exc))) from None
+    try:
+        limits.check_ids(ranks.values(), where, what=T_("rank"))
+    except limits.LimitError as exc:
+        raise ZooError(message_of(exc)) from None
+    if special_list:
+        names = {s["token_str"]: int(s["rank"]) for s in special_list}
+    else:
+        names = {name: i for i, name in enumerate(TEKKEN_SPECIALS)}
+    for i in range(n_special):
+        if i not in names.values():
+            names[f"<SPECIAL_{i}>"] = i
+    return ranks, pattern, names
+
+
+def _sized(entry: "ZooEntry", ranks: dict[bytes, int], specials: dict[str, int]) -> "ZooEntry":
+    """An entry that declares no vocabulary size (an upload) gets the table's: ranks plus specials."""
+    return entry if entry.vocab_size else replace(entry, vocab_size=len(ranks) + len(specials))
+
+
+@register_loader("tiktoken")
+def load_tiktoken(entry: "ZooEntry", data: bytes | None, where: str) -> TiktokenTokenizer:
+    """Catalog ``loader="tiktoken"`` (and ``.tiktoken`` uploads): a ranks file, with the entry's split
+    ``pattern`` and its specials (``specials_fn``: ``llama3``/``llama4``, else the ``specials`` table)."""
+    assert data is not None
+    ranks = parse_tiktoken_ranks(data, where)
+    fn = entry.options.get("specials_fn")
+    if fn == "llama3":
+        specials = llama3_specials(len(ranks))
+    elif fn == "llama4":
+        specials = llama4_specials(len(ranks))
+    else:
+        specials = dict(cast("dict[str, int]", entry.options.get("specials", {})))
+    return TiktokenTokenizer(_sized(entry, ranks, specials), ranks, str(entry.options["pattern"]), specials)
+
+
+@register_loader("tekken")
+def load_tekken(entry: "ZooEntry", data: bytes | None, where: str) -> TiktokenTokenizer:
+    """Catalog ``loader="tekken"`` (and Tekken uploads): Mistral's JSON, run by the tiktoken engine."""
+    assert data is not None
+    ranks, pattern, specials = parse_tekken(data, where)
+    return TiktokenTokenizer(_sized(entry, ranks, specials), ranks, pattern, specials)

@@ -16,16 +16,19 @@ when offline.
 Every :class:`ZooError` carries a :class:`core.i18n.Message`: English for the
 CLI, shown in the reader's language by the pages.
 
-This module does not tokenize; the adapters (:mod:`core.pretrained.adapter`) do.
+This module does not tokenize and names no backend: each ``core/pretrained/*_adapter.py``
+module registers the catalog loaders it serves (:func:`core.pretrained.adapter.register_loader`);
+:func:`discover_adapters` imports them all before the first load, and an entry is built by
+``LOADERS[entry.loader]``. A new backend is one adapter module plus catalog lines.
 """
 from __future__ import annotations
 
 import base64
-import binascii
 import gzip
 import hashlib
-import json
+import importlib
 import os
+import pkgutil
 import re
 import tempfile
 import threading
@@ -33,11 +36,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from ..i18n import T_, message_of
+from ..i18n import T_, Message, message_of
 from ..text import limits
 from ..text.native import fenced
-from .adapter import PretrainedTokenizer
-from .baseline_adapter import BaselineTokenizer
+from .adapter import LOADERS, PretrainedTokenizer, RegisteredLoader
 from .catalog import (
     CL100K_PAT,
     CONTROL_PIECES,
@@ -47,21 +49,14 @@ from .catalog import (
     PRETRAINED_IDS,
     SPECIAL_NOTE,
     SPECIALS_AS_TEXT,
-    TEKKEN_SPECIALS,
     TIKTOKEN_PATTERNS,
     USER_FILE,
     UserKind,
     ZooEntry,
     ZooError,
     get_entry,
-    llama3_specials,
-    llama4_specials,
 )
-from .clip_adapter import ClipTokenizer
-from .hf_adapter import HFTokenizer
-from .sentencepiece_adapter import SentencePieceTokenizer
 from .shelf import read_member
-from .tiktoken_adapter import TiktokenTokenizer
 
 __all__ = [
     "CL100K_PAT", "ENTRIES", "LLAMA3_PAT", "O200K_PAT", "PRETRAINED_IDS", "TIKTOKEN_PATTERNS", "ZooEntry",
@@ -107,84 +102,6 @@ def read_checked(entry: ZooEntry) -> bytes:
     return data
 
 
-def parse_tiktoken_ranks(data: bytes, where: str) -> dict[bytes, int]:
-    """Parse a ``.tiktoken`` file (``base64 rank`` per line) into a ranks table.
-
-    Checked so the engine never sees a table it would crash or stall on:
-    at most :data:`core.text.limits.MAX_TOKENIZER_FILE_BYTES`, no token
-    listed twice, ranks unique, dense and below 2^31
-    (:func:`core.text.limits.check_ids`), and all 256 single bytes present
-    (byte-level BPE starts from them; without one, some text has no tokens).
-    """
-    if len(data) > limits.MAX_TOKENIZER_FILE_BYTES:
-        raise ZooError(T_("{where} is {size:,} bytes; the limit for a tokenizer file is {limit:,}", where=where,
-                          size=len(data), limit=limits.MAX_TOKENIZER_FILE_BYTES))
-    ranks: dict[bytes, int] = {}
-    lineno = 0
-    a2b = binascii.a2b_base64
-    try:
-        for lineno, line in enumerate(data.splitlines(), 1):
-            if not line:
-                continue
-            tok, rank = line.split()
-            # subtle: Whisper's multilingual file spells its one empty token as "=" (tiktoken accepts it);
-            # strict base64 refuses "=", so that is the only way to an empty token
-            piece = a2b(tok, strict_mode=True) if tok != b"=" else b""
-            size = len(ranks)
-            ranks[piece] = int(rank)
-            if len(ranks) == size:  # one dict operation per line, not a lookup and then a store
-                raise ValueError(T_("token {token} is listed twice", token=repr(piece)))
-    except (ValueError, TypeError) as exc:  # binascii.Error is a ValueError
-        raise ZooError(T_("{where} is not a valid .tiktoken ranks file (line {line}: {reason})", where=where,
-                          line=lineno, reason=message_of(exc))) from None
-    if not ranks:
-        raise ZooError(T_("{where} is empty: no ranks", where=where))
-    try:
-        limits.check_ids(ranks.values(), where, what=T_("rank"))
-    except limits.LimitError as exc:
-        raise ZooError(message_of(exc)) from None
-    missing = [b for b in range(256) if bytes([b]) not in ranks]
-    if missing:
-        raise ZooError(T_("{where} is not a byte-level ranks table: {count} of the 256 single bytes have no rank "
-                          "(first: {first})", where=where, count=len(missing), first="%#04x" % missing[0]))
-    return ranks
-
-
-def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
-    """A Tekken JSON file as (ranks shifted to final ids, pattern, specials).
-
-    Tekken keeps the first ``default_num_special_tokens`` ids for control
-    tokens and shifts every byte-level token up by that many; the inner
-    vocabulary is cut to ``default_vocab_size - num_special``. Shifting all
-    ranks by a constant keeps their order, so the BPE result is unchanged
-    and the ids come out final.
-    """
-    try:
-        obj = json.loads(data)
-        config = obj["config"]
-        n_special = int(config["default_num_special_tokens"])
-        n_inner = int(config["default_vocab_size"]) - n_special
-        pattern = config["pattern"]
-        vocab = obj["vocab"][:n_inner]
-        ranks = {base64.b64decode(v["token_bytes"]): int(v["rank"]) + n_special for v in vocab}
-        special_list = obj.get("special_tokens")
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ZooError(T_("{where} is not a valid Tekken tokenizer file ({reason})", where=where,
-                          reason="%s: %s" % (type(exc).__name__, exc))) from None
-    try:
-        limits.check_ids(ranks.values(), where, what=T_("rank"))
-    except limits.LimitError as exc:
-        raise ZooError(message_of(exc)) from None
-    if special_list:
-        names = {s["token_str"]: int(s["rank"]) for s in special_list}
-    else:
-        names = {name: i for i, name in enumerate(TEKKEN_SPECIALS)}
-    for i in range(n_special):
-        if i not in names.values():
-            names[f"<SPECIAL_{i}>"] = i
-    return ranks, pattern, names
-
-
 # ---------------------------------------------------------------------------
 # Loading (lazy, cached)
 # ---------------------------------------------------------------------------
@@ -216,7 +133,7 @@ def load(tokenizer_id: str) -> PretrainedTokenizer:
 def load_entry(entry: ZooEntry) -> PretrainedTokenizer:
     """Build the adapter for ``entry`` without caching (tests use this on tampered copies)."""
     try:
-        with fenced(entry.id):  # a panic while parsing a damaged file is a message (issue 16)
+        with fenced(entry.id):  # a panic while parsing a damaged file becomes a one-line message, not a crash
             return _build(entry)
     except ZooError:
         raise
@@ -224,42 +141,49 @@ def load_entry(entry: ZooEntry) -> PretrainedTokenizer:
         raise ZooError(T_("{id}: {error}", id=entry.id, error=message_of(exc))) from None
 
 
+_discovered: tuple[str, ...] | None = None
+_discover_lock = threading.Lock()
+
+
+def adapter_module_names(where: Path | None = None, package: str | None = None) -> list[str]:
+    """The ``*_adapter`` modules of a package folder (default: this one, ``core.pretrained.hf_adapter``...),
+    found by file name, not imported."""
+    package = package or __name__.rpartition(".")[0]
+    folder = [str(where or Path(__file__).parent)]
+    return sorted(f"{package}.{m.name}" for m in pkgutil.iter_modules(folder) if m.name.endswith("_adapter"))
+
+
+def discover_adapters() -> tuple[str, ...]:
+    """Import every ``*_adapter`` module once (each registers its loaders); the modules' names.
+
+    Called before the first build, so a new ``core/pretrained/foo_adapter.py`` is found without editing
+    this module.
+    """
+    global _discovered
+    if _discovered is None:
+        with _discover_lock:
+            if _discovered is None:
+                names = adapter_module_names()
+                for name in names:
+                    importlib.import_module(name)
+                _discovered = tuple(names)
+    return _discovered
+
+
+def loader_for(name: str) -> RegisteredLoader | None:
+    """The registered loader called ``name`` (after discovery), None when no adapter module serves it."""
+    discover_adapters()
+    return LOADERS.get(name)
+
+
 def _build(entry: ZooEntry) -> PretrainedTokenizer:
-    if entry.loader == "baseline":
-        return BaselineTokenizer.for_id(entry)
+    loader = loader_for(entry.loader)
+    if loader is None:
+        raise ZooError(T_("{id}: unknown loader {loader}", id=entry.id, loader=repr(entry.loader)))
+    if not loader.needs_file:
+        return loader.build(entry, None, entry.id)
     data = read_member(entry) if entry.shelf is not None else read_checked(entry)
-    where = str(entry.path())
-    if entry.loader == "gguf":
-        from . import convert
-        from .gguf import read_metadata
-
-        kind, payload = convert.from_gguf(read_metadata(data, prefix="tokenizer.ggml."), pre=entry.options.get("pre"))  # type: ignore[arg-type]
-        if kind == "sentencepiece":
-            return SentencePieceTokenizer.from_bytes(entry, payload, where)
-        return HFTokenizer.from_bytes(entry, payload, where)
-    if entry.loader == "clip-bpe":
-        from .convert import clip_to_hf_json
-
-        return ClipTokenizer.from_bytes(entry, clip_to_hf_json(data.decode("utf-8")), where)
-    if entry.loader == "tiktoken":
-        ranks = parse_tiktoken_ranks(data, where)
-        fn = entry.options.get("specials_fn")
-        if fn == "llama3":
-            specials = llama3_specials(len(ranks))
-        elif fn == "llama4":
-            specials = llama4_specials(len(ranks))
-        else:
-            specials = dict(entry.options.get("specials", {}))  # type: ignore[arg-type]
-        return TiktokenTokenizer(entry, ranks, str(entry.options["pattern"]), specials)
-    if entry.loader == "tekken":
-        ranks, pattern, specials = parse_tekken(data, where)
-        return TiktokenTokenizer(entry, ranks, pattern, specials)
-    if entry.loader == "sentencepiece":
-        return SentencePieceTokenizer.from_bytes(entry, data, where)
-    if entry.loader == "hf-json":
-        limits.parse_tokenizer_json(data, where)
-        return HFTokenizer.from_bytes(entry, data, where)
-    raise ZooError(T_("{id}: unknown loader {loader}", id=entry.id, loader=repr(entry.loader)))
+    return loader.build(entry, data, str(entry.path()))
 
 
 # ---------------------------------------------------------------------------
@@ -287,6 +211,16 @@ def detect_kind(name: str, data: bytes) -> str:
     return "sentencepiece"
 
 
+#: The upload kinds (:data:`core.pretrained.catalog.UserKind` without ``auto``): the entry's description and
+#: special-token note. Each is also the name of the registered loader that builds it.
+_USER_KINDS: dict[str, tuple[str, Message | str]] = {
+    "tiktoken": ("byte-level BPE (user .tiktoken)", T_("none declared")),
+    "tekken": ("byte-level BPE (user Tekken)", SPECIAL_NOTE),
+    "sentencepiece": ("SentencePiece (user .model)", CONTROL_PIECES),
+    "hf-json": ("Hugging Face tokenizer.json (user)", SPECIALS_AS_TEXT),
+}
+
+
 def load_user_bytes(
     name: str, data: bytes, *, kind: UserKind = "auto", pattern: str = "cl100k"
 ) -> PretrainedTokenizer:
@@ -298,7 +232,7 @@ def load_user_bytes(
     a :class:`ZooError` naming the file.
     """
     try:
-        with fenced(name):  # a panic while parsing a hostile upload is a message (issue 16)
+        with fenced(name):  # a panic while parsing a hostile upload becomes a one-line message, not a crash
             return _user_bytes(name, data, kind, pattern)
     except ZooError:
         raise
@@ -311,32 +245,23 @@ def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTo
         raise ZooError(T_("{name} is empty", name=name))
     limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=T_("tokenizer file “{name}”", name=name))
     if kind == "auto":
-        kind = detect_kind(name, data)  # type: ignore[assignment]
-    digest = sha256_hex(data)
-    uid = f"user:{name}"
-    if kind == "tiktoken":
+        kind = detect_kind(name, data)
+    described = _USER_KINDS.get(kind)
+    loader = loader_for(kind) if described is not None else None
+    if described is None or loader is None:
+        raise ZooError(T_("unknown tokenizer file kind {kind}", kind=repr(kind)))
+    algorithm, specials = described
+    options: dict[str, object] = {}
+    if kind == "tiktoken":  # the split pattern is the user's choice, checked before the file is parsed
         pat = TIKTOKEN_PATTERNS.get(pattern, pattern)
         _check_pattern(pat)
-        ranks = parse_tiktoken_ranks(data, name)
-        entry = ZooEntry(uid, name, "byte-level BPE (user .tiktoken)", len(ranks), "tiktoken", None, name, digest,
-                         USER_FILE, T_("none declared"), {"pattern": pat}, offline=True)
-        return TiktokenTokenizer(entry, ranks, pat, {})
-    if kind == "tekken":
+        options["pattern"] = pat
+    elif kind == "tekken":
         limits.check_json_bytes(data, name)
-        ranks, pat, specials = parse_tekken(data, name)
-        entry = ZooEntry(uid, name, "byte-level BPE (user Tekken)", len(ranks) + len(specials), "tekken", None, name,
-                         digest, USER_FILE, SPECIAL_NOTE)
-        return TiktokenTokenizer(entry, ranks, pat, specials)
-    if kind == "sentencepiece":
-        entry = ZooEntry(uid, name, "SentencePiece (user .model)", 0, "sentencepiece", None, name, digest, USER_FILE,
-                         CONTROL_PIECES)
-        return SentencePieceTokenizer.from_bytes(entry, data, name)
-    if kind == "hf-json":
-        limits.parse_tokenizer_json(data, name)
-        entry = ZooEntry(uid, name, "Hugging Face tokenizer.json (user)", 0, "hf-json", None, name, digest,
-                         USER_FILE, SPECIALS_AS_TEXT)
-        return HFTokenizer.from_bytes(entry, data, name)
-    raise ZooError(T_("unknown tokenizer file kind {kind}", kind=repr(kind)))
+    # vocab_size 0: the adapter fills in the size of what it loaded
+    entry = ZooEntry(f"user:{name}", name, algorithm, 0, kind, None, name, sha256_hex(data), USER_FILE, specials,
+                     options)
+    return loader.build(entry, data, name)
 
 
 def load_user_file(path: str | os.PathLike[str], *, kind: UserKind = "auto", pattern: str = "cl100k") -> PretrainedTokenizer:
@@ -450,7 +375,7 @@ def _fetch(url: str, timeout: float, max_bytes: int | None = None) -> bytes:
                 if len(data) > cap:
                     raise too_big(None)
                 box["data"] = data
-        except BaseException as exc:  # handed to the caller below
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below, re-raised in its thread
             box["error"] = exc
 
     worker = threading.Thread(target=run, daemon=True)

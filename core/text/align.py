@@ -97,7 +97,7 @@ def _walk_back(trace: list[list[int]], d_end: int, n: int, m: int) -> list[Opcod
     for d in range(d_end, 0, -1):
         frontier = trace[d]  # v before step d, diagonals -d-1 .. d+1
 
-        def at(k: int) -> int:
+        def at(k: int, frontier: list[int] = frontier, d: int = d) -> int:
             return frontier[k + d + 1]
 
         k = x - y

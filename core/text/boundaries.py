@@ -105,7 +105,7 @@ def analyze(text: str, byte_spans: Sequence[tuple[int, int]]) -> BoundaryReport:
     char_starts = codepoint_byte_boundaries(text)
     cluster_starts = grapheme_byte_boundaries(text)
     cuts = tuple(span[0] for span in byte_spans[1:])
-    kinds = tuple(
+    kinds: tuple[BoundaryKind, ...] = tuple(
         "clean" if cut in cluster_starts else "inside_grapheme" if cut in char_starts else "inside_codepoint"
         for cut in cuts
     )

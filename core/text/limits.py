@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO, Iterable, Iterator, cast
 
 import numpy as np
 
@@ -165,7 +165,8 @@ def check_ids(ids: Iterable[object], where: str, *, what: str = T_("id")) -> int
     # Fast path (every real vocabulary): plain ints, in range, no repeats, dense; the loop below finds the
     # first offending id for the message.
     if values and all(type(i) is int for i in values):
-        lo, hi, n = min(values), max(values), len(set(values))
+        ints = cast("list[int]", values)
+        lo, hi, n = min(ints), max(ints), len(set(ints))
         if lo >= 0 and hi <= MAX_ID and n == len(values) and hi < ID_SLACK_FACTOR * n + ID_SLACK:
             return hi
     seen: set[int] = set()
@@ -254,7 +255,7 @@ def parse_tokenizer_json(data: bytes, where: str) -> dict:
 
 
 # ---------------------------------------------------------------------------
-# Per-session budget for uploaded and trained tokenizers (issue 16)
+# Per-session budget for uploaded and trained tokenizers (one session must not fill the server's memory)
 # ---------------------------------------------------------------------------
 
 #: Most tokenizers one app session may upload or add from the Train page.
@@ -280,10 +281,10 @@ def check_session_budget(held: Iterable[int], new_bytes: int, *, what: str = T_(
     """:class:`LimitError` if a session holding tokenizers of sizes ``held`` cannot take one of ``new_bytes`` more.
 
     >>> check_session_budget([100, 200], 300)
-    >>> check_session_budget([0] * 8, 1)
+    >>> check_session_budget([0] * 8, 1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    core.text.limits.LimitError: this session already holds 8 uploaded or trained tokenizers (the limit); remove one before adding this tokenizer
+    core.text.limits.LimitError: this session already holds 8 uploaded or trained tokenizers (the limit); remove one ...
     """
     sizes = list(held)
     if len(sizes) >= max_count:

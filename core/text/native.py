@@ -172,19 +172,19 @@ def hushed_panic_reports() -> Iterator[None]:
     ``TOKENIZER_LAB_RAW_STDERR=1`` to see it. Only the CLI uses this, and only
     when ``sys.stderr`` is the process's own stderr (not under a test's capture).
     """
-    if os.environ.get(RAW_STDERR_ENV) or sys.stderr is not sys.__stderr__:
+    saved = sys.stderr
+    if os.environ.get(RAW_STDERR_ENV) or saved is not sys.__stderr__ or saved is None:
         yield
         return
     try:
-        sys.stderr.flush()
+        saved.flush()
         real = os.dup(2)
     except (OSError, ValueError):  # no usable descriptor 2 (closed stderr)
         yield
         return
-    saved = sys.stderr
     with tempfile.TemporaryFile() as spool:
         os.dup2(spool.fileno(), 2)
-        sys.stderr = open(real, "w", encoding=saved.encoding, errors=saved.errors, buffering=1, closefd=False)
+        sys.stderr = open(real, "w", encoding=saved.encoding, errors=saved.errors, buffering=1, closefd=False)  # noqa: SIM115 - until the finally
         try:
             yield
         finally:

@@ -1,0 +1,51 @@
+"""Padding a batch: sentences encoded together and padded to one length, with the attention mask.
+
+Shown for tokenizers trained here (their ``tokenizer.json``, :attr:`core.tokens.Tokenizer.trained_json`)
+and bare ``tokenizers.Tokenizer`` objects, through Hugging Face ``tokenizers``' own padding.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..i18n import T_
+from ..text.native import fence
+from .evaluate import EvalError
+
+
+@dataclass(frozen=True)
+class PaddedBatch:
+    """A batch of sentences padded to one length, with its attention mask."""
+
+    tokens: tuple[tuple[str, ...], ...]
+    ids: tuple[tuple[int, ...], ...]
+    attention_mask: tuple[tuple[int, ...], ...]
+    pad_token: str
+    pad_id: int
+
+
+@fence(T_("padding"))
+def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -> PaddedBatch:
+    """Encode ``sentences`` together, padded on the right with ``pad_token`` (HF ``tokenizers``)."""
+    from tokenizers import Tokenizer
+
+    trained = getattr(tok, "trained_json", None)
+    if trained is not None:
+        t = Tokenizer.from_str(Tokenizer.from_str(trained).to_str())
+    elif isinstance(tok, Tokenizer):
+        t = Tokenizer.from_str(tok.to_str())
+    else:
+        raise TypeError(T_("padding is shown for Hugging Face tokenizers only"))
+    t.encode_special_tokens = True
+    pad_id = t.token_to_id(pad_token)
+    if pad_id is None:
+        raise EvalError(T_("this tokenizer has no {token} token", token=pad_token))
+    t.enable_padding(pad_id=pad_id, pad_token=pad_token)
+    encs = t.encode_batch(list(sentences), add_special_tokens=False)
+    return PaddedBatch(
+        tuple(tuple(e.tokens) for e in encs),
+        tuple(tuple(e.ids) for e in encs),
+        tuple(tuple(e.attention_mask) for e in encs),
+        pad_token,
+        pad_id,
+    )

@@ -1,0 +1,124 @@
+"""Round trips: does decode(encode(norm(text))) give norm(text) back, and if not, what changed and why.
+
+- :func:`round_trip`: one text through one tokenizer;
+- :func:`char_diff` and :func:`failure_reason`: what a failed round trip changed, as data and in words;
+- :func:`round_trip_suite`: built-in hard cases (ZWJ/ZWNJ, ৎ, emoji, URLs, Persian, Uzbek, odd whitespace, CRLF).
+
+A tokenizer here is any :class:`core.tokens.Tokenizer`. The metrics that count round trips over a held-out
+set are in :mod:`core.analysis.evaluate`; this module does not count or print.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from ..i18n import N_, T_
+from ..text.align import opcodes
+from ..text.native import fence
+from ..tokens import Encoding, Tokenizer
+
+# ---------------------------------------------------------------------------
+# Round trip
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiffPart:
+    """One stretch of a character diff: ``op`` is equal, delete, insert or replace."""
+
+    op: Literal["equal", "delete", "insert", "replace"]
+    original: str
+    decoded: str
+
+
+@dataclass(frozen=True)
+class RoundTripFailure:
+    """A sentence whose decoded form differs from its (normalized) original."""
+
+    original: str
+    decoded: str
+    reason: str
+    diff: tuple[DiffPart, ...]
+
+
+def char_diff(original: str, decoded: str) -> tuple[DiffPart, ...]:
+    """Character-level diff of ``original`` against ``decoded``.
+
+    Bounded (:func:`core.text.align.opcodes`): a changed stretch too long to
+    align exactly comes back as one ``replace`` part, still a correct diff.
+    """
+    return tuple(DiffPart(op, original[i1:i2], decoded[j1:j2]) for op, i1, i2, j1, j2 in opcodes(original, decoded).opcodes)
+
+
+def failure_reason(original: str, decoded: str) -> str:
+    """Why a round trip failed, in words (a :class:`core.i18n.Message`: English in data, translated where shown)."""
+    if "[UNK]" in decoded and "[UNK]" not in original:
+        return T_("unknown token: [UNK] replaced text the tokenizer had never seen")
+    if "\ufffd" in decoded and "\ufffd" not in original:
+        return T_("bytes lost: decoding produced U+FFFD")
+    if decoded.split() == original.split():
+        return T_("whitespace changed: spaces, tabs or line breaks are not kept")
+    if re.sub(r"\s+", "", decoded) == re.sub(r"\s+", "", original):
+        return T_("spacing changed around punctuation: the pre-tokenizer split it off and the decoder joined with "
+                  "spaces")
+    return T_("text changed")
+
+
+@fence(T_("the round trip"))
+def round_trip(tok: Tokenizer, text: str) -> tuple[bool, str, str, Encoding]:
+    """``(ok, normalized, decoded, encoding)`` for decode(encode(norm(text))) == norm(text)."""
+    norm = tok.normalize(text)
+    enc = tok.encode(norm)
+    decoded = tok.decode(enc.tokens)
+    return decoded == norm, norm, decoded, enc
+
+
+# ---------------------------------------------------------------------------
+# Round-trip suite over hard cases
+# ---------------------------------------------------------------------------
+
+#: ``(name, text)`` cases that break careless tokenizers.
+#: The names are English (the CLI's JSON keeps them) and marked for the catalogs: a page shows ``_(name)``.
+HARD_CASES: tuple[tuple[str, str], ...] = (
+    (N_("Bangla sentence"), "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
+    (N_("Bangla with ZWNJ (র‌্যাব)"), "র\u200c্যাব"),
+    (N_("Bangla with ZWJ (র‍্যা)"), "র\u200d্যা"),
+    (N_("ৎ as one letter"), "উৎসব হঠাৎ"),
+    (N_("ৎ as ত + virama + ZWJ"), "উত\u09cd\u200dসব"),
+    (N_("য় precomposed (U+09DF)"), "\u09dfাত্রা"),
+    (N_("Latin with accents"), "Café naïve résumé"),
+    (N_("Digits, Bangla and ASCII"), "০১২৩৪৫৬৭৮৯ 0123456789 ৳১,২৫০.৫০"),
+    (N_("Emoji sequences"), "👩🏽‍💻 👨‍👩‍👧 🇧🇩 ❤️"),
+    (N_("URL and e-mail"), "https://example.org/path?q=বাজার&x=1 support@example.com"),
+    (N_("Persian with ZWNJ"), "می\u200cخواهم کتاب\u200cها را بخوانم."),
+    (N_("Uzbek with ʻ ʼ"), "Oʻzbekiston gʻalaba maʼno"),
+    (N_("Leading and trailing spaces"), "  বাজার ঘর  "),
+    (N_("Multiple spaces"), "বাজার    ঘর"),
+    (N_("Tabs"), "নাম\tদাম\tপরিমাণ"),
+    (N_("CRLF line breaks"), "প্রথম লাইন\r\nদ্বিতীয় লাইন\r\n"),
+    (N_("Special-token spelling"), "hello [SEP] <|endoftext|> <s>"),
+)
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """One tokenizer on one case."""
+
+    case: str
+    text: str
+    ok: bool
+    decoded: str
+    normalized: str
+    reason: str
+    diff: tuple[DiffPart, ...]
+
+
+def round_trip_suite(tok: Tokenizer, cases: Sequence[tuple[str, str]] = HARD_CASES) -> list[SuiteResult]:
+    """decode(encode(norm(text))) == norm(text) for each case."""
+    out = []
+    for name, text in cases:
+        good, norm, decoded, _ = round_trip(tok, text)
+        out.append(SuiteResult(name, text, good, decoded, norm, "" if good else failure_reason(norm, decoded),
+                               () if good else char_diff(norm, decoded)))
+    return out

@@ -1,0 +1,77 @@
+"""The page frame and what pages put on it: styles, title, token HTML, the counts line, HTML escaping.
+
+- :func:`page_header` ``(title, why)``: styles (token view, app, classroom, right-to-left), title and the one-line
+  explanation.
+- :func:`show_tokens` ``(html)``: put a :mod:`core.render` string on screen; :func:`stats_line`: the counts under it.
+- :func:`esc` / :func:`ltr`: user text into HTML (escaped; left-to-right islands for ids and code points).
+
+Markdown escaping is :mod:`core.markdown`; the language is :mod:`pages._lang`.
+"""
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from core.assets import ASSETS
+from core.markdown import Md, md_format
+from core.render import CSS as TOKEN_CSS
+from core.tokens import EncodingStats
+from pages._controls import classroom
+from pages._lang import is_rtl, ngettext, num
+from pages._router import NAV_SCRIPT, ensure_router
+
+
+@st.cache_data(show_spinner=False)
+def _app_css() -> str:
+    return (ASSETS / "app.css").read_text(encoding="utf-8")
+
+
+#: With a right-to-left language the whole app is laid out right to left; code points, hex bytes, ids,
+#: code and tokenizer names stay left to right in their own bidi islands; token lines keep the
+#: direction core.render gives each of them.
+RTL_CSS = (ASSETS / "rtl.css").read_text(encoding="utf-8")
+
+#: Classroom (projector) display: bigger token text, chips and labels.
+CLASSROOM_CSS = (ASSETS / "classroom.css").read_text(encoding="utf-8")
+
+
+def page_header(title: str, why: str) -> None:
+    """Inject the styles, then the page title and its one-line explanation."""
+    ensure_router()
+    css = TOKEN_CSS + _app_css()
+    if classroom():
+        css += CLASSROOM_CSS
+    if is_rtl():
+        css += RTL_CSS
+    st.html(f"<style>{css}</style>")
+    st.html(NAV_SCRIPT, unsafe_allow_javascript=True)
+    st.title(md_format(title))
+    if not classroom():  # on a projector the first screen is for the lesson, not the explanation
+        st.caption(md_format(why))
+
+
+def ltr(text: object) -> str:
+    """Escaped ``text`` in a left-to-right bidi island (ids, code points, Latin tokenizer names)."""
+    return f'<bdi dir="ltr" class="tl-ltr">{esc(text)}</bdi>'
+
+
+def esc(text: object) -> str:
+    """``text`` escaped for HTML (quotes too): every user string a page writes into HTML goes through this."""
+    return html.escape(str(text), quote=True)
+
+
+def show_tokens(html_text: str) -> None:
+    """Put HTML from :mod:`core.render` on the page (styles come from :func:`page_header`)."""
+    st.html(html_text)
+
+
+def stats_line(s: EncodingStats) -> Md:
+    """The counts shown under each rendered encoding, as one markdown line."""
+    return md_format(ngettext(
+        "**{count} token** · {per_word} tokens/word · {chars} chars/token · {bytes} bytes/token · "
+        "cut% {cut} · bad% {bad}",
+        "**{count} tokens** · {per_word} tokens/word · {chars} chars/token · {bytes} bytes/token · "
+        "cut% {cut} · bad% {bad}", s.tokens,
+    ), count=num(s.tokens), per_word=num(s.tokens_per_word, 2), chars=num(s.chars_per_token, 2),
+             bytes=num(s.bytes_per_token, 2), cut=num(s.cut_pct, 1), bad=num(s.bad_pct, 1))

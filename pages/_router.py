@@ -1,0 +1,70 @@
+"""Page routing: every page runs through ``app.py``'s router, and in-app links stay in the session.
+
+- :func:`mark_router_run` (``app.py``, around ``pg.run()``) and :func:`ensure_router` (every page, through
+  :func:`pages._layout.page_header`): a page Streamlit ran directly is sent back through the router.
+- :data:`NAV_SCRIPT`: in-app links (token chips, examples) move the URL without a new tab or session.
+
+This module builds no URL for a page (``core.analysis.inspect`` does) and keeps no widget state (``pages._url``).
+"""
+from __future__ import annotations
+
+import threading
+
+import streamlit as st
+
+# --------------------------------------------------------------------------
+# Router handshake (see app.py): Streamlit runs pages/*.py directly as
+# "legacy" pages on the very first script run of a server process when a
+# pages/ folder exists. app.py marks its runs; a page run without the mark is
+# sent back through the router.
+# --------------------------------------------------------------------------
+_router = threading.local()
+
+
+def mark_router_run(active: bool) -> None:
+    """Called by app.py around ``pg.run()``."""
+    _router.active = active
+
+
+def ensure_router() -> None:
+    if getattr(_router, "active", False):
+        return
+    # subtle: the legacy pages/ mode is chosen before app.py runs; st.navigation
+    # turns it off for good, so one rerun lands every later run in the router.
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
+    st.rerun()
+
+
+#: In-app links (token chips ``a.tl-link``, example links ``a.tl-nav``): a click moves
+#: the URL with ``history.pushState`` and lets Streamlit's own history handler
+#: (``popstate``) run the target page in the same session, so pasted text,
+#: uploaded tokenizers and classroom mode survive, the tab is the same one and
+#: Back returns with one press. Ctrl/middle click still opens a new tab (the
+#: link then carries ``classroom=1`` when classroom mode is on).
+NAV_SCRIPT = """<script>
+(() => {
+  const w = window;
+  if (w.__tlNav) return;
+  w.__tlNav = true;
+  const keepClassroom = (url) => {
+    const here = new URLSearchParams(w.location.search);
+    if (here.get("classroom") === "1") url.searchParams.set("classroom", "1");
+    if (here.get("lang") && !url.searchParams.get("lang")) url.searchParams.set("lang", here.get("lang"));
+    return url;
+  };
+  w.document.addEventListener("click", (ev) => {
+    const a = ev.target.closest && ev.target.closest("a.tl-link, a.tl-nav");
+    if (!a) return;
+    const url = keepClassroom(new URL(a.getAttribute("href"), w.location.href));
+    if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey || url.origin !== w.location.origin) {
+      a.href = url.toString();
+      return;
+    }
+    ev.preventDefault();
+    w.history.pushState({}, "", url.toString());
+    w.dispatchEvent(new PopStateEvent("popstate"));
+  }, true);
+})();
+</script>"""

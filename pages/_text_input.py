@@ -1,0 +1,92 @@
+"""Text to analyse: a text box plus an optional .txt upload, with the input limits and clear upload errors.
+
+- :func:`text_input` ``(key, default, ...)``: the text (pasted, URL-backed, or an uploaded UTF-8 file kept for
+  the session), cut to :data:`MAX_CHARS` with a notice.
+- :func:`decode_upload`, :func:`limit_text`: the checks behind it, usable alone.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from core.markdown import md_escape, md_format
+from pages._lang import _, ngettext, num
+from pages._url import qp_init
+
+#: Longest text the pages analyse (characters). Longer input is cut with a visible notice.
+MAX_CHARS = 100_000
+#: Largest upload accepted (bytes); Streamlit refuses bigger files itself.
+MAX_UPLOAD_MB = 5
+
+
+def decode_upload(raw: bytes, name: str = "file") -> tuple[str | None, str | None]:
+    """``(text, None)`` for a UTF-8 text file, else ``(None, reason)``."""
+    if b"\x00" in raw[:65536]:
+        return None, _("“{name}” looks like a binary file (it contains NUL bytes). Upload a UTF-8 .txt file.").format(
+            name=name)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return None, _("“{name}” is not valid UTF-8 (byte {offset} is {byte}). Save it as UTF-8 and upload it again.").format(
+            name=name, offset=num(exc.start), byte=f"0x{raw[exc.start]:02X}")
+    return text, None
+
+
+def limit_text(text: str, where: Any = st) -> str:
+    """Cut ``text`` to :data:`MAX_CHARS` with a visible notice."""
+    if len(text) > MAX_CHARS:
+        where.warning(md_format(_(
+            "Input limited: showing the first {limit} of {total} characters "
+            "(the app analyses at most {limit} characters at once; use `python -m core` for more)."
+        ), limit=num(MAX_CHARS), total=num(len(text))))
+        return text[:MAX_CHARS]
+    return text
+
+
+def text_input(key: str, default: str, *, label: str | None = None, upload: bool = True, height: int = 140) -> str:
+    """A text area (prefilled, URL-backed) plus an optional .txt upload; returns the text.
+
+    An uploaded file, when valid, replaces the pasted text. Bad uploads show
+    an error and the pasted text is used instead, so the page keeps working.
+
+    The file's text is kept for the session (one file per box, at most the
+    upload cap): Streamlit forgets an uploader when its page is left, so on
+    coming back (sidebar, chip link, Back) the kept file is used again until
+    the user removes it from the uploader, uploads another or presses "Forget".
+    """
+    qp_init(key, default, param="text")
+    text = st.text_area(md_escape(label or _("Text")), key=key, height=height)
+    if upload:
+        up_key, kept_key, had_key = f"{key}_upload", f"{key}_upload_kept", f"{key}_upload_had"
+        fresh = up_key not in st.session_state  # the uploader is new on this run: the page was left, or first visit
+        had = st.session_state.get(had_key, False) and not fresh  # it held a file on the previous run
+        up = st.file_uploader(
+            _("…or upload a UTF-8 .txt file"), type=["txt", "text", "md", "csv", "tsv"], key=up_key,
+            max_upload_size=MAX_UPLOAD_MB,
+        )
+        st.session_state[had_key] = up is not None
+        if up is not None:
+            decoded, err = decode_upload(up.getvalue(), up.name)
+            if err:
+                st.session_state.pop(kept_key, None)
+                st.error(md_escape(err))
+            else:
+                st.session_state[kept_key] = (up.name, decoded or "")
+                n = len(decoded or "")
+                st.info(md_format(ngettext("Using the uploaded file “{name}” ({count} character).",
+                                 "Using the uploaded file “{name}” ({count} characters).", n), name=up.name, count=num(n)))
+                text = decoded or ""
+        elif had:  # the user removed the file from the uploader
+            st.session_state.pop(kept_key, None)
+        elif kept_key in st.session_state:
+            name, kept = st.session_state[kept_key]
+            c1, c2 = st.columns([5, 1], vertical_alignment="center")
+            c1.info(md_format(ngettext("Using the uploaded file “{name}” ({count} character), kept since you uploaded it.",
+                             "Using the uploaded file “{name}” ({count} characters), kept since you uploaded it.",
+                             len(kept)), name=name, count=num(len(kept))))
+            if c2.button(_("Forget it"), key=f"{key}_upload_forget", help=_("Use the text box instead of this file.")):
+                st.session_state.pop(kept_key, None)
+                st.rerun()
+            text = kept
+    return limit_text(text)

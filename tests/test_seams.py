@@ -1,0 +1,171 @@
+"""The backend seam: only the adapters know which backend they are.
+
+Read with ``ast`` over ``core/``, ``pages/`` and ``app.py`` (like the layout
+rule in ``tests/test_layout.py``):
+
+- (a) no ``isinstance``/``issubclass`` test against an adapter class
+  (``PretrainedTokenizer`` or any class defined in ``core/pretrained/*_adapter.py``)
+  outside the adapter modules: callers
+  ask the adapter (``tok.normalizer_layer()``, ``tok.replay_source()``,
+  ``tok.injection_checkers()``...) instead of switching on its kind;
+- (b) no read of another module's private attribute: ``expr._name`` (one
+  leading underscore, not a dunder) where ``expr`` is not ``self``/``cls``
+  and ``_name`` is not defined in the same file (a class there assigns or
+  defines it, or it is a module-level name there). A private name of an
+  imported module counts too (``mod._helper``).
+
+The few reads that stay are in :data:`ALLOWED`, each with its reason.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: (path prefix relative to the repository, ``expr._name`` as written) -> why it may stay.
+ALLOWED: dict[tuple[str, str], str] = {
+    ("core/cli/", "argparse._SubParsersAction"):
+        "argparse has no public name for the type add_subparsers() returns; each CLI group's register() is annotated "
+        "with it",
+}
+
+#: Private names that are a public API of the standard library (namedtuple's methods, ``sys._getframe``).
+PUBLIC_UNDERSCORE = frozenset({"_replace", "_asdict", "_fields", "_make", "_field_defaults"})
+
+
+def sources(root: Path) -> list[Path]:
+    files = sorted((root / "core").rglob("*.py")) + sorted((root / "pages").rglob("*.py"))
+    app = root / "app.py"
+    return files + ([app] if app.exists() else [])
+
+
+def is_adapter_module(root: Path, path: Path) -> bool:
+    rel = path.relative_to(root).as_posix()
+    return rel == "core/pretrained/adapter.py" or (rel.startswith("core/pretrained/") and rel.endswith("_adapter.py"))
+
+
+def adapter_classes(root: Path) -> set[str]:
+    """Names of the adapter classes: ``PretrainedTokenizer`` and every class of a ``*_adapter.py`` module
+    (the records ``adapter.py`` hands out, such as a replay source, are data and may be tested)."""
+    out: set[str] = {"PretrainedTokenizer"}
+    for path in sources(root):
+        if is_adapter_module(root, path) and path.name != "adapter.py":
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            out |= {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    return out
+
+
+def _type_names(node: ast.expr) -> list[str]:
+    """The class names in the second argument of isinstance (a name, ``mod.Name`` or a tuple of those)."""
+    if isinstance(node, ast.Tuple):
+        return [n for e in node.elts for n in _type_names(e)]
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    return []
+
+
+def class_switches(root: Path) -> list[str]:
+    """Every ``isinstance(x, C)`` / ``issubclass(x, C)`` with C an adapter class, outside the adapter modules."""
+    classes = adapter_classes(root)
+    found = []
+    for path in sources(root):
+        if is_adapter_module(root, path):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2):
+                for name in _type_names(node.args[1]):
+                    if name in classes:
+                        found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}: {node.func.id}(..., {name})")
+    return found
+
+
+def own_private_names(tree: ast.Module) -> set[str]:
+    """Private names this file defines: module-level names, class members, and ``self._x = ...`` assignments."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+              and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            out.add(node.attr)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out.add(node.target.id)
+    return {n for n in out if n.startswith("_") and not n.startswith("__")}
+
+
+def private_reads(root: Path) -> list[str]:
+    """Every ``expr._name`` read of a name the file does not define itself, minus :data:`ALLOWED`."""
+    found = []
+    for path in sources(root):
+        rel = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = own_private_names(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute):
+                continue
+            attr = node.attr
+            if not attr.startswith("_") or attr.startswith("__") or attr in PUBLIC_UNDERSCORE:
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            if attr in own:
+                continue
+            text = ast.unparse(node)
+            if any(rel.startswith(prefix) and text == allowed for prefix, allowed in ALLOWED):
+                continue
+            found.append(f"{rel}:{node.lineno}: {text}")
+    return found
+
+
+def test_no_module_switches_on_an_adapter_class():
+    assert class_switches(REPO) == []
+
+
+def test_no_module_reads_another_modules_private_attribute():
+    assert private_reads(REPO) == []
+
+
+def test_every_allowed_read_is_still_there():
+    """An allow-list entry whose read is gone is removed (so the list stays the list of exceptions)."""
+    for prefix, text in ALLOWED:
+        trees = [ast.parse(p.read_text(encoding="utf-8")) for p in sources(REPO)
+                 if p.relative_to(REPO).as_posix().startswith(prefix)]
+        assert any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for t in trees for n in ast.walk(t)), text
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "files, switches, reads",
+    [
+        # an analysis module switching on an adapter class, and reading its private engine
+        ({"core/pretrained/hf_adapter.py": "class HFTokenizer:\n    def __init__(self):\n        self._tok = 1\n",
+          "core/analysis/inspect.py": "from ..pretrained.hf_adapter import HFTokenizer\n"
+                                      "def f(tok):\n    return isinstance(tok, (int, HFTokenizer)) and tok._tok\n"}, 1, 1),
+        # the adapter module itself may do both
+        ({"core/pretrained/hf_adapter.py": "class HFTokenizer:\n    def f(self, o):\n"
+                                           "        return isinstance(o, HFTokenizer) and o._tok\n"
+                                           "    def __init__(self):\n        self._tok = 1\n"}, 0, 0),
+        # a module's own private names, dunders and namedtuple's API are fine; another module's private function is not
+        ({"core/models/m.py": "import other\nclass M:\n    _index = {}\n"
+                              "def f(m, p):\n    return m._index, m.__class__, p._replace(a=1), other._helper\n"}, 0, 1),
+    ],
+)
+def test_the_checker_finds_what_it_should(tmp_path, files, switches, reads):
+    root = _tree(tmp_path, files)
+    assert len(class_switches(root)) == switches
+    assert len(private_reads(root)) == reads
