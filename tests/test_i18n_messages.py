@@ -95,6 +95,7 @@ PROGRAMMER_ERRORS: dict[tuple[str, str], str] = {
     ("tax.py", "vocabulary size must be"): "embedding_params is called with the catalog's sizes",
     ("bpe.py", "pair counted but not found"): "an internal assertion (pragma: no cover)",
     ("normalize.py", "unknown normalization form"): "make_normalizer is called with the names of FORMS",
+    ("adapter.py", "loader "): "two adapter modules claiming one loader name is a developer's mistake, raised at import",
 }
 
 
