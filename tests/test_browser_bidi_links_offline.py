@@ -7,7 +7,6 @@ from urllib.parse import quote
 
 import pytest
 
-
 BN = "বাজারঘরের অর্ডার আগামীকাল বিকেলে"
 FA = "سفارش شما فردا به راجشاهی می‌رسد"
 EN = "Your order will reach Rajshahi tomorrow"

@@ -19,8 +19,8 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 
 from core.render import standalone_page
-from tests.conftest import app_pages, app_tab
 from tests.app_hostile import own_params
+from tests.conftest import app_pages, app_tab
 
 HOST = "evil.test"
 PAYLOADS = [

@@ -21,8 +21,8 @@ from core.pipeline.pattern import regex_pieces, split_alternatives
 from core.pipeline.pretokenize import PATTERNS, pretokenize
 from core.pretrained import zoo
 from core.pretrained.replay import replay, split_pieces
-from tests.helpers import examples
 from pages._links import chip_links
+from tests.helpers import examples
 
 WORD = "রাজশাহী"
 

@@ -15,10 +15,10 @@ from hypothesis import given, seed, settings
 
 from core.assets import sample_lines
 from core.pretrained import zoo
+from tests.helpers import examples
 
 from .parity_refs import encoder, library
 from .parity_text import texts
-from tests.helpers import examples
 
 TIKTOKEN_FAMILY = ["cl100k_base", "o200k_base", "llama3", "llama4", "tekken", "tekken_240718"]
 SPECIALS_PARSED = {"cl100k_base", "o200k_base", "llama3", "llama4"}  # the libraries that can parse typed specials

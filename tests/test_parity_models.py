@@ -19,9 +19,9 @@ from core.assets import sample_lines
 from core.models import wordpiece as wp
 from core.models.bpe import train_bpe, word_counts
 from core.text.units import bytelevel_bytes
+from tests.helpers import examples
 
 from .parity_text import FRAGMENTS, texts
-from tests.helpers import examples
 
 _B2U = {b: u for u, b in bytelevel_bytes().items()}  # byte -> GPT-2's printable character
 

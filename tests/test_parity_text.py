@@ -6,8 +6,9 @@ import unicodedata
 import regex
 from hypothesis import given, seed, settings
 
-from .parity_text import FRAGMENTS, NEW_IN_VERSION, UNICODE17, texts
 from tests.helpers import examples
+
+from .parity_text import FRAGMENTS, NEW_IN_VERSION, UNICODE17, texts
 
 
 def test_one_character_per_unicode_version_is_really_from_that_version():

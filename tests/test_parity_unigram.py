@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from core.assets import sample_lines
 from core.models import unigram as ug
+from tests.helpers import examples
 
 from .parity_refs import sp_proto
 from .parity_text import texts
-from tests.helpers import examples
 
 CORPUS = "assets/train/bn_shop_corpus.txt"
 

@@ -14,7 +14,6 @@ from core.pretrained import zoo
 from tests.helpers import open_page, shown
 
 
-
 def _calls() -> tuple[list[tuple[int, int, str]], object]:
     calls: list[tuple[int, int, str]] = []
 

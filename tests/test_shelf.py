@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from core.pretrained import catalog, shelf, zoo
 from core.pretrained.catalog import ENTRIES, ShelfSource, ZooEntry, ZooError
 from core.pretrained.gguf import GGUFError, read_metadata
+from tests.helpers import examples
 
 from .test_zoo import no_network  # noqa: F401 - the fixture: sockets refuse, Hub offline
-from tests.helpers import examples
 
 SHELF = shelf.shelf_entries()
 SHELF_IDS = [e.id for e in SHELF]

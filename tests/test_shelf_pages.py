@@ -8,7 +8,6 @@ from tests.helpers import open_page as _open_page
 from tests.helpers import shown
 
 
-
 def open_page(path: str, query: dict[str, str] | None = None, state: dict | None = None) -> AppTest:
     return _open_page(path, query, state, timeout=300)
 

@@ -1,9 +1,7 @@
 """The compare, replay and multilingual-tax pages through Streamlit's AppTest."""
 from __future__ import annotations
 
-
 from tests.helpers import open_page, shown
-
 
 
 def test_compare_defaults_six_tokenizers_with_table():

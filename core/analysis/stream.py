@@ -217,7 +217,7 @@ def load_spec(spec: TokSpec) -> Tokenizer:
     return tok
 
 
-def _ids(tok: Any, text: str) -> list[int | None]:
+def _ids(tok: Tokenizer, text: str) -> list[int | None]:
     """Token ids of ``text`` (specials encoded as text), on the fastest path the tokenizer has."""
     # a built-in baseline's units may have no id (code points outside any vocabulary): those count too
     if hasattr(tok, "encode_ids") and not getattr(getattr(tok, "entry", None), "built_in", False):
@@ -228,7 +228,7 @@ def _ids(tok: Any, text: str) -> list[int | None]:
 _PROBES = ("ab\ncd\n", "বাজার\nঘর", "x \n\ny\n", "Hello\nworld.\n", "سلام\nدنیا", "12\n34")
 
 
-def can_cut_text(tok: Any) -> bool:
+def can_cut_text(tok: Tokenizer) -> bool:
     """True when cutting after a line break followed by text leaves this tokenizer's ids unchanged on probes."""
     for probe in _PROBES:
         for i in range(1, len(probe)):
@@ -238,7 +238,7 @@ def can_cut_text(tok: Any) -> bool:
     return True
 
 
-def check_join(tok: Any, chunk: Chunk) -> None:
+def check_join(tok: Tokenizer, chunk: Chunk) -> None:
     """:class:`StreamError` unless encoding across the cut before ``chunk`` equals encoding both sides apart."""
     if not chunk.before:
         return
@@ -298,7 +298,11 @@ class TextCounts:
 
 
 def text_counts(tok: Any, text: str) -> TextCounts:
-    """:class:`TextCounts` of one text (the same figures ``tokenize`` gives for it whole)."""
+    """:class:`TextCounts` of one text (the same figures ``tokenize`` gives for it whole).
+
+    ``tok`` is a :class:`~core.tokens.Tokenizer`; its fast paths (``table``, ``decode_ids``, ``special_hits``)
+    are used where it has them, so the type stays open here.
+    """
     table = tok.table(text)
     n = len(table)
     ids = [int(i) for i in table.ids.tolist()]
