@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.i18n import DEFAULT_LANG, LANGS, NATIVE_DIGIT_LANGS, activate, normalize_lang
-from pages._lang import _, current_lang, tr
+from core.i18n import DEFAULT_LANG, LANGS, NATIVE_DIGIT_LANGS, normalize_lang
+from pages._lang import _, current_lang
 from pages._url import qp_init
 
 
@@ -29,9 +29,6 @@ def init_lang() -> None:
     qp_init("lang", default, param="lang", cast=normalize_lang, choices=LANGS)
     if st.session_state.get("lang") not in LANGS:
         st.session_state["lang"] = DEFAULT_LANG
-    # core.analysis.inspect and core.analysis.evaluate still read the ambient language (being converted on the
-    # seams branch); every other core function gets lang from the page. Drop this once they take lang too.
-    activate(tr().lang, tr().digits)
 
 
 def classroom() -> bool:

@@ -86,8 +86,17 @@ def hypothesis_profile(config: pytest.Config) -> str:
     chosen = os.environ.get("HYPOTHESIS_PROFILE")
     if chosen:
         return chosen
+    worker = getattr(config, "workerinput", None)  # a pytest-xdist worker: the controller chose (see below)
+    if worker is not None and "hypothesis_profile" in worker:
+        return str(worker["hypothesis_profile"])
     whole_suite = config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.option.markexpr
     return "ci" if os.environ.get("CI") or whole_suite else "dev"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerController
+    """Workers run the profile the controller chose: their own command line names test ids, not the whole suite."""
+    node.workerinput["hypothesis_profile"] = hypothesis_profile(node.config)
 
 
 def pytest_configure(config: pytest.Config) -> None:
