@@ -319,10 +319,19 @@ def test_wordpiece_notes_and_the_unk_reason_are_translated():
 
 def test_upload_errors_of_wordpiece_unigram_and_compare_are_translated(monkeypatch):
     """zoo / loader / upload errors that reach the UI, with the English kept in ``str(exc)``."""
+    # subtle: every page helper is imported before the patch; one first imported while it is on (pages/_report.py
+    # when the compare page runs below) would bind the patched function for the rest of the process, and every
+    # later page run in this worker would be half Bangla
+    import importlib
+    import pkgutil
+
     import pages._controls
     import pages._lang
     import pages._url
 
+    for info in pkgutil.iter_modules([str(Path(pages._lang.__file__).parent)]):
+        if info.name.startswith("_"):
+            importlib.import_module(f"pages.{info.name}")
     # AppTest calls the widgets' format_func (translated labels) from the test's thread, where there is no session
     # language: give that thread the page's language, so a rerun finds the labels it drew
     for module in (pages._lang, pages._controls, pages._url):
