@@ -11,10 +11,10 @@ setup:  ## install the pinned requirements and fetch the checkpoint shelf once
 	$(PYTHON) -m core zoo install
 
 test-fast:  ## the quick tier: no browser, no AppTest, nothing marked slow
-	$(PYTHON) -m pytest -q -n 2 --dist loadfile -m "not browser and not apptest and not slow"
+	$(PYTHON) -m pytest -q -n 2 --dist loadgroup -m "not browser and not apptest and not slow"
 
 test: lint  ## what CI runs after installing: lint, then the full suite
-	$(PYTHON) -m pytest -q -n 2 --dist loadfile
+	$(PYTHON) -m pytest -q -n 2 --dist loadgroup
 
 lint:  ## ruff, mypy (core/) and the translation catalogs
 	$(PYTHON) -m ruff check .

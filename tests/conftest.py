@@ -49,6 +49,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -196,8 +197,24 @@ def _uses_apptest(item: pytest.Item, path: Path) -> bool:
     return re.search(r"\b(" + "|".join(sorted(names)) + r")\b", body) is not None
 
 
+#: Files so long that one worker running the whole file would finish minutes after the other: their tests
+#: (one per page each) are dealt into this many groups. Every other file is one group, so its tests share a
+#: worker, a Streamlit server and module fixtures (``--dist loadgroup``, the README's test command).
+SPLIT_FILES = {"test_injection_browser.py": 3, "test_url_params.py": 2, "test_browser.py": 2}
+
+
+def xdist_group(item: pytest.Item) -> str:
+    """The group of ``item`` under ``--dist loadgroup``: its file, or a share of one of :data:`SPLIT_FILES`."""
+    path = Path(str(item.path))
+    shares = SPLIT_FILES.get(path.name)
+    if not shares:
+        return path.name if path.parent == REPO / "tests" else str(path.relative_to(REPO))
+    return f"{path.name}#{zlib.crc32(item.nodeid.encode('utf-8')) % shares}"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
         path = Path(str(item.path))
         if path.parent != REPO / "tests":
             continue  # doctests over core/ are always in the fast tier
