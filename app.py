@@ -67,7 +67,7 @@ sidebar_controls()
 mark_router_run(True)
 try:
     page.run()
-except BaseException as exc:  # noqa: BLE001 - a Rust panic derives from BaseException; shown, not fatal
+except BaseException as exc:
     message = fatal_message(exc, page.title)
     if message is None:
         raise

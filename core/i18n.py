@@ -113,7 +113,7 @@ class RtlTemplate(str):
     """A translated message of a right-to-left language: :meth:`format` isolates each left-to-right value
     (``"E0 A6 | 9C"`` keeps its order inside a Persian sentence). Left-to-right languages get plain ``str``."""
 
-    def format(self, *args: object, **kwargs: object) -> str:  # noqa: D102
+    def format(self, *args: object, **kwargs: object) -> str:
         return str.format(self, *(isolate(a) if isinstance(a, str) else a for a in args),
                           **{k: isolate(v) if isinstance(v, str) else v for k, v in kwargs.items()})
 

@@ -17,7 +17,7 @@ def _browser_lang() -> str:
     """The browser's preferred language if it is one of ours (``st.context.locale``), else English."""
     try:
         return normalize_lang(st.context.locale)
-    except Exception:  # noqa: BLE001 - no browser context (AppTest, older Streamlit)
+    except Exception:
         return DEFAULT_LANG
 
 

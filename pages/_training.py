@@ -41,7 +41,7 @@ def split_cached(sha: str, _text: str, seed: int = E.SPLIT_SEED) -> E.Split:
     return E.split_corpus(_text, seed=seed)
 
 
-def bar_progress(bar, start: float, span: float, label: str) -> Callable[[int, int, str], None]:  # noqa: ANN001
+def bar_progress(bar, start: float, span: float, label: str) -> Callable[[int, int, str], None]:
     """A core progress callback drawing on ``bar`` (an ``st.progress``): ``done / total`` of this step maps to
     ``start .. start + span`` of the bar, and the text says what is being done. Call it from the script's
     thread only (see :func:`run_reporting`): core's ``what`` is a :class:`core.i18n.Message` (core does not
@@ -79,7 +79,7 @@ def run_reporting(work: Callable[[Callable[[int, int, str], None] | None], Any],
     def run() -> None:
         try:
             out["value"] = work(record)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the script's thread below
+        except BaseException as exc:
             out["error"] = exc
 
     thread = threading.Thread(target=run, name="tl-train", daemon=True)
@@ -116,7 +116,7 @@ def baseline_cached(sha: str, name: str, seed: int, _lines: Sequence[str]) -> R.
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def evaluate_cached(sha: str, tok_key: str, seed: int, _tok, _heldout: Sequence[str],  # noqa: ANN001
+def evaluate_cached(sha: str, tok_key: str, seed: int, _tok, _heldout: Sequence[str],
                     _progress: Callable[[int, int, str], None] | None = None) -> E.Metrics:
     """Metrics of one tokenizer (identified by ``tok_key``) on the held-out part of corpus ``sha`` (``_progress``: a
     recorder, as for :func:`train_cached`)."""
@@ -128,7 +128,7 @@ def proof_cached(tok_sha: str, sha: str, seed: int, _saved: bytes, _heldout: Seq
     return E.save_load_proof(_saved, _heldout)
 
 
-def tok_key(tok) -> str:  # noqa: ANN001
+def tok_key(tok) -> str:
     """A cache key for a trained tokenizer or a baseline.
 
     subtle: the id (recipe and size asked) is part of the key, because two

@@ -72,7 +72,7 @@ def _isolate(escaped: str) -> str:
     return re.sub(r"(“|«)([^”»]*)(”|»)", r"\1<bdi>\2</bdi>\3", escaped)
 
 
-def _layer_html(view) -> str:  # noqa: ANN001 - core.analysis.inspect.TokenizerView
+def _layer_html(view) -> str:
     """The reasons as an escaped HTML list (regex fragments such as \\p{L} must not go through Markdown)."""
     out = ['<div class="tl-reasons">']
     for layer in view.layers:

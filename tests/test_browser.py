@@ -47,7 +47,7 @@ def test_every_page_renders(app, path, title):
     """Its title, no exception, no dialog; and offline: no request leaves 127.0.0.1, the favicon is local."""
     outside: list[str] = []
 
-    def record(req) -> None:  # noqa: ANN001
+    def record(req) -> None:
         host = urlparse(req.url).hostname
         if not (req.url.startswith(("data:", "blob:", "about:")) or host == "127.0.0.1"):
             outside.append(req.url)

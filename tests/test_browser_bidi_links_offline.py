@@ -242,7 +242,7 @@ def test_train_round_trip_box_count_belongs_to_the_failures_shown(app):
         try:
             option.wait_for(timeout=5_000)
             break
-        except Exception:  # noqa: BLE001 - playwright's TimeoutError: try again
+        except Exception:
             app.page.keyboard.press("Escape")
             app.wait_idle()
     option.click()

@@ -37,7 +37,7 @@ def test_corpus_covers_every_subcommand_and_kind(outcomes: list[dict]) -> None:
     from core.cli import build_parser
 
     commands = {o["argv"][0] for o in outcomes if not o["answer"]}
-    sub = next(a for a in build_parser()._actions if a.dest == "command")  # noqa: SLF001
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
     assert commands >= set(sub.choices) - {"list"}  # `list` takes no input
     names = " ".join(o["name"] for o in outcomes if not o["answer"])
     for kind in ("/dev/zero", "fifo", "dir", "sparse.bin", "big", "deep.json", "hugeid.json", "emptywp.json",

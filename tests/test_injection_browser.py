@@ -101,12 +101,12 @@ FOUND_JS = """(host) => {
 class Watch:
     """Records requests that leave 127.0.0.1 (and aborts them) for one browser context."""
 
-    def __init__(self, tab) -> None:  # noqa: ANN001
+    def __init__(self, tab) -> None:
         self.tab = tab
         self.remote: list[str] = []
         tab.page.context.route("**/*", self._route)
 
-    def _route(self, route) -> None:  # noqa: ANN001
+    def _route(self, route) -> None:
         host = urlsplit(route.request.url).hostname or ""
         if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
             route.continue_()
@@ -122,7 +122,7 @@ class Watch:
         assert not self.tab.dialogs, (what, self.tab.dialogs[:5])
 
 
-def _commit(box, multiline: bool) -> None:  # noqa: ANN001
+def _commit(box, multiline: bool) -> None:
     box.press("Control+Enter" if multiline else "Enter")
 
 
@@ -181,7 +181,7 @@ def test_the_report_csp_blocks_remote_loads_even_if_a_tag_got_through(browser, o
     context = browser.new_context()
     remote: list[str] = []
 
-    def route(r) -> None:  # noqa: ANN001
+    def route(r) -> None:
         if r.request.url.startswith("file:"):
             r.continue_()
         else:

@@ -141,7 +141,7 @@ def test_sentencepiece_and_baseline_views():
     assert cp.counts.tokens == 7 and cp.reasons("baseline")
 
 
-def _user_json(tok) -> object:  # noqa: ANN001 - tokenizers.Tokenizer
+def _user_json(tok) -> object:
     return zoo.load_user_bytes("user.json", tok.to_str().encode("utf-8"))
 
 
@@ -225,7 +225,7 @@ def test_sentencepiece_unigram_best_path_is_the_encoding():
 
     import sentencepiece as spm
 
-    from core.analysis.inspect import _sp_unigram  # noqa: PLC2701 - checks the model the reasons come from
+    from core.analysis.inspect import _sp_unigram
     from core.analysis.tax import load_bundled
 
     lines = [r[1] for r in load_bundled().rows] * 5  # the bundled Bangla sentences
@@ -238,7 +238,7 @@ def test_sentencepiece_unigram_best_path_is_the_encoding():
         v = explain(tok, word)
         (r,) = v.reasons("viterbi")
         best = r.text.split("best path ")[1].split(" (")[0].split(" | ")
-        pieces = [tok._sp.id_to_piece(i) for i in v.encoding.ids]  # noqa: SLF001
+        pieces = [tok._sp.id_to_piece(i) for i in v.encoding.ids]
         assert best == pieces
         assert "runner-up" in r.text or "no other segmentation" in r.text
 

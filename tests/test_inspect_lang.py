@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 
-def _texts(view) -> list[str]:  # noqa: ANN001 - core.analysis.inspect.TokenizerView
+def _texts(view) -> list[str]:
     return [view.verdict, view.translation_verdict] + [
         s for la in view.layers for r in la.reasons for s in (la.title, r.text, *r.evidence)]
 

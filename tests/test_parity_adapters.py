@@ -27,17 +27,17 @@ SENTENCEPIECE = ["mistral-spm-v1", "mistral-spm-v3"]
 N = 20
 
 
-def _tiktoken_engine(tokenizer_id: str):  # noqa: ANN202 - (tiktoken.Encoding, id shift)
+def _tiktoken_engine(tokenizer_id: str):
     lib = library(tokenizer_id)
     if tokenizer_id.startswith("llama"):
         return lib.model, 0
     if tokenizer_id.startswith("tekken"):
-        return lib._model, lib.num_special_tokens  # noqa: SLF001 - Tekkenizer's inner tiktoken Encoding
+        return lib._model, lib.num_special_tokens
     return lib, 0
 
 
 @lru_cache(maxsize=None)
-def _setup(tokenizer_id: str, allow_special: bool):  # noqa: ANN202
+def _setup(tokenizer_id: str, allow_special: bool):
     tok = zoo.load(tokenizer_id)
     engine, shift = _tiktoken_engine(tokenizer_id)
     specials = frozenset(v - shift for v in tok.specials.values())
@@ -59,7 +59,7 @@ def _check_tiktoken(tokenizer_id: str, text: str, allow_special: bool) -> None:
     assert b"".join(t.data for t in enc.tokens) == text.encode("utf-8")
 
 
-def _tiktoken_test(tokenizer_id: str, seed_value: int):  # noqa: ANN202
+def _tiktoken_test(tokenizer_id: str, seed_value: int):
     @seed(seed_value)
     @settings(max_examples=examples(N), database=None)
     @given(text=texts())

@@ -105,7 +105,7 @@ def test_pretokenizers_page_data_follows_the_engine():
 # ---------------------------------------------------------------- the views say so at the token
 
 
-def _open(path: str, query: dict[str, str]):  # noqa: ANN202 - AppTest
+def _open(path: str, query: dict[str, str]):
     from tests.test_pages_inspect import open_page
 
     return open_page(path, query)

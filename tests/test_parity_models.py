@@ -44,7 +44,7 @@ def _hf_merges(words: dict[str, int], merges: int, *, byte: bool, min_frequency:
     return [tuple(m) if isinstance(m, list) else tuple(m.split(" ")) for m in json.loads(tok.to_str())["model"]["merges"]]
 
 
-def _ours_as_hf(trace, byte: bool) -> list[tuple[str, str]]:  # noqa: ANN001
+def _ours_as_hf(trace, byte: bool) -> list[tuple[str, str]]:
     if byte:
         return [(_as_bytelevel(s.left), _as_bytelevel(s.right)) for s in trace.steps]
     return [(s.left.decode(), s.right.decode()) for s in trace.steps]

@@ -40,13 +40,13 @@ MINBPE_LLAMA_TEXT = """
 Llamas are social animals and live with others as a herd. Their wool is soft and contains only a small amount of lanolin.[2] Llamas can learn simple tasks after a few repetitions. When using a pack, they can carry about 25 to 30% of their body weight for 8 to 13 km (5–8 miles).[3] The name llama (in the past also spelled "lama" or "glama") was adopted by European settlers from native Peruvians.[4]
 The ancestors of llamas are thought to have originated from the Great Plains of North America about 40 million years ago, and subsequently migrated to South America about three million years ago during the Great American Interchange. By the end of the last ice age (10,000–12,000 years ago), camelids were extinct in North America.[3] As of 2007, there were over seven million llamas and alpacas in South America and over 158,000 llamas and 100,000 alpacas, descended from progenitors imported late in the 20th century, in the United States and Canada.[5]
 <|fim_prefix|>In Aymara mythology, llamas are important beings. The Heavenly Llama is said to drink water from the ocean and urinates as it rains.[6] According to Aymara eschatology,<|fim_suffix|> where they come from at the end of time.[6]<|fim_middle|> llamas will return to the water springs and ponds<|endofprompt|>
-""".strip()  # noqa: E501
+""".strip()
 #: minbpe's tokenizer classes and ours: Basic = byte BPE on the whole text, Regex = byte BPE after the GPT-4 split,
 #: GPT4 = the real cl100k_base.
 MINBPE_FACTORIES = ["basic", "regex", "gpt4"]
 
 
-def _minbpe_tokenizer(kind: str, text: str):  # noqa: ANN202
+def _minbpe_tokenizer(kind: str, text: str):
     if kind == "gpt4":
         return zoo.load("cl100k_base")
     pattern = "none" if kind == "basic" else "cl100k"

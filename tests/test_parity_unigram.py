@@ -135,7 +135,7 @@ def sp_models() -> dict[str, bytes]:
 _SP: dict[bytes, object] = {}
 
 
-def _sp(data: bytes):  # noqa: ANN202
+def _sp(data: bytes):
     import sentencepiece as spm
 
     if data not in _SP:

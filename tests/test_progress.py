@@ -58,7 +58,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, str]]:
     seen: list[tuple[float, str]] = []
     original = DeltaGenerator.progress
 
-    def progress(self, value, text=None):  # noqa: ANN001, ANN202
+    def progress(self, value, text=None):
         seen.append((float(value), text or ""))
         return original(self, value, text=text)
 

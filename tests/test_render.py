@@ -33,10 +33,10 @@ class _Collector(HTMLParser):
         self.tags: list[tuple[str, dict[str, str | None]]] = []
         self.text: list[str] = []
 
-    def handle_starttag(self, tag, attrs):  # noqa: D401
+    def handle_starttag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
 
-    def handle_data(self, data):  # noqa: D401
+    def handle_data(self, data):
         self.text.append(data)
 
 

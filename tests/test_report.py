@@ -58,7 +58,7 @@ class _Refs(HTMLParser):
         self.tags: list[str] = []
         self.refs: list[str] = []
 
-    def handle_starttag(self, tag, attrs):  # noqa: ANN001
+    def handle_starttag(self, tag, attrs):
         self.tags.append(tag)
         self.refs += [v or "" for k, v in attrs if k in ("src", "href", "srcset", "action", "poster", "data")]
 

@@ -24,7 +24,7 @@ SMOKE = {"baseline": "bytes", "tiktoken": "cl100k_base", "tekken": "tekken_24071
          "sentencepiece": "mistral-spm-v1", "gguf": "bert-bge", "hf-json": "claude-legacy", "clip-bpe": "clip"}
 
 
-def _imports(path) -> list[tuple[int, str, list[str]]]:  # noqa: ANN001
+def _imports(path) -> list[tuple[int, str, list[str]]]:
     """``(line, module, names)`` of the file's imports from this repository (``core``, ``pages``, relative)."""
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 
-def _merge_shown(app) -> str:  # noqa: ANN001
+def _merge_shown(app) -> str:
     return app.page.locator(".tl-watch").first.inner_text()
 
 
-def _settle(app) -> None:  # noqa: ANN001
+def _settle(app) -> None:
     app.wait_rerun(settle=1.0)
 
 

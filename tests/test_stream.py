@@ -47,8 +47,8 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stream, "iter_chunks", _small(stream.iter_chunks))
 
 
-def _small(fn):  # noqa: ANN001, ANN202
-    def wrapped(path, **kw):  # noqa: ANN001, ANN003, ANN202
+def _small(fn):
+    def wrapped(path, **kw):
         kw.setdefault("chunk_bytes", 700)
         kw.setdefault("max_chunk_bytes", 64_000)
         return fn(path, **kw)
@@ -283,7 +283,7 @@ def test_report_figures_cover_the_whole_file(tmp_path: Path, capsys: pytest.Capt
     whole = build_report(text, toks, label="c.txt").to_json()
     assert got["chars"] == len(text) and got["words"] == whole["words"] and got["bytes"] == whole["bytes"]
     assert got["sha256"] == hashlib.sha256(text.encode("utf-8")).hexdigest()
-    strip = lambda rows: [{k: v for k, v in r.items() if k != "round_trip_detail"} for r in rows]  # noqa: E731
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "round_trip_detail"} for r in rows]
     assert strip(got["tokenizers"]) == strip(whole["tokenizers"])
     assert "whole file" in got["sample_note"]  # the chips and details come from the first chunk, and it says so
     assert got["sample_note"] in (tmp_path / "r.html").read_text(encoding="utf-8")

@@ -183,7 +183,7 @@ def test_evaluate_corpus_file_equals_the_whole_text(capsys: pytest.CaptureFixtur
     specs = f"{tmp_path / 'wp.json'},cl100k_base"
     outs = [run_json(capsys, "evaluate", "--tokenizers", specs, "--corpus", str(p), "--baselines", "--workers", w)
             for w in ("1", "2")]
-    strip = lambda rows: [{k: v for k, v in r.items() if k != "train_seconds"} for r in rows]  # noqa: E731
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "train_seconds"} for r in rows]
     assert strip(outs[0]["rows"]) == strip(outs[1]["rows"])
     split = E.split_corpus(text)
     want = [E.evaluate(load_spec(s), split.heldout).to_json() for s in specs.split(",")]

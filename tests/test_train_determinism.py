@@ -26,7 +26,7 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (120, 120))
 
 
-def train_in_new_process(recipe: str, hash_seed: int, out) -> str:  # noqa: ANN001
+def train_in_new_process(recipe: str, hash_seed: int, out) -> str:
     env = {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
     subprocess.run([sys.executable, "-m", "core", "train", "--recipe", recipe, "--vocab-size", "300",
                     "--corpus", str(CORPUS), "--out", str(out)],

@@ -44,7 +44,7 @@ def tiktoken_cache(tmp_path_factory):
         os.environ["TIKTOKEN_CACHE_DIR"] = old
 
 
-def _reference(tokenizer_id: str, tiktoken_cache):  # noqa: ANN202
+def _reference(tokenizer_id: str, tiktoken_cache):
     """``encode(text) -> ids`` from the library the tokenizer ships with."""
     if tokenizer_id in _TIKTOKEN_URLS:
         import tiktoken

@@ -23,7 +23,7 @@ class CliError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # noqa: D401 - argparse hook
+    def error(self, message: str) -> NoReturn:
         """Report a usage error as one line (argparse prints usage + exits 2)."""
         self.exit(2, f"error: {message}\n")
 

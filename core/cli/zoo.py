@@ -238,7 +238,7 @@ def _text_source(p: argparse.ArgumentParser) -> None:
     src.add_argument("--file", help="a UTF-8 text file")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # noqa: SLF001 - argparse's own type
+def register(sub: argparse._SubParsersAction) -> None:
     """Add ``list``, ``tokenize``, ``replay`` and ``compare`` to the CLI."""
     spec_help = "a zoo id (see `list`), hf:ORG/NAME (needs network) or file:PATH (tokenizer.json, .tiktoken, .model)"
     p = sub.add_parser("list", help="pretrained tokenizers available offline")

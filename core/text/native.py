@@ -94,7 +94,7 @@ def fenced(what: str) -> Iterator[None]:
     """
     try:
         yield
-    except BaseException as exc:  # noqa: BLE001 - panics derive from BaseException; see as_native_error
+    except BaseException as exc:
         err = as_native_error(exc, what)
         if err is None:
             raise
@@ -109,7 +109,7 @@ def fence(what: str | Callable[..., str]) -> Callable[[F], F]:
         def wrapper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
             try:
                 return fn(*args, **kwargs)
-            except BaseException as exc:  # noqa: BLE001
+            except BaseException as exc:
                 label = what(*args, **kwargs) if callable(what) else what
                 err = as_native_error(exc, label)
                 if err is None:
