@@ -57,3 +57,15 @@ def examples(times: float) -> int:
     from hypothesis import settings
 
     return max(1, round(times * settings.default.max_examples))
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write ``files`` (relative path -> text) under ``root``, making folders as needed; return ``root``.
+
+    The ast rule tests (layering, seams) build small fake source trees with it.
+    """
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    return root

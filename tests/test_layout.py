@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import write_tree
+
 REPO = Path(__file__).resolve().parents[1]
 
 #: Module prefix -> rank (longest prefix wins). Lower ranks never import higher ones.
@@ -153,13 +155,6 @@ def test_every_wing_says_what_it_holds_and_must_not_import():
         assert doc and "import" in doc.lower(), wing
 
 
-def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
-    for rel, src in files.items():
-        p = tmp_path / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(src, encoding="utf-8")
-    return tmp_path
-
 
 @pytest.mark.parametrize(
     "files, upward, cyclic",
@@ -176,7 +171,7 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
     ],
 )
 def test_the_checker_finds_what_it_should(tmp_path, files, upward, cyclic):
-    g = graph(_tree(tmp_path, files))
+    g = graph(write_tree(tmp_path, files))
     assert bool(upward_imports(g)) is upward
     assert bool(cycles(g)) is cyclic
 

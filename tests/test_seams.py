@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import write_tree
+
 REPO = Path(__file__).resolve().parents[1]
 
 #: (path prefix relative to the repository, ``expr._name`` as written) -> why it may stay.
@@ -141,13 +143,6 @@ def test_every_allowed_read_is_still_there():
         assert any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for t in trees for n in ast.walk(t)), text
 
 
-def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = tmp_path / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
-    return tmp_path
-
 
 @pytest.mark.parametrize(
     "files, switches, reads",
@@ -166,6 +161,6 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
     ],
 )
 def test_the_checker_finds_what_it_should(tmp_path, files, switches, reads):
-    root = _tree(tmp_path, files)
+    root = write_tree(tmp_path, files)
     assert len(class_switches(root)) == switches
     assert len(private_reads(root)) == reads
