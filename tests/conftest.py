@@ -318,7 +318,7 @@ class AppBrowser:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
 
-    def wait_rerun(self, timeout: float = 60.0, start: float = 2.0, settle: float = 0.5) -> None:
+    def wait_rerun(self, timeout: float = 60.0, start: float = 2.0, settle: float = 0.3) -> None:
         """After a click, key press or upload: wait for the script run it starts, then for the app to be idle.
 
         Every run the page starts is counted in the page (:data:`RUNS_JS`); this waits until the count
@@ -358,9 +358,9 @@ class AppBrowser:
         self.page.wait_for_selector("h1", timeout=30_000)
         self.wait_idle()
 
-    def wait_idle(self, timeout: float = 60.0, settle: float = 0.5) -> None:
+    def wait_idle(self, timeout: float = 60.0, settle: float = 0.3) -> None:
         """Wait until the script run is over: the app reports ``data-test-script-state``
-        ``notRunning`` and shows no "running" status, steadily for ``settle`` seconds.
+        ``notRunning``, shows no "running" status and started no run, steadily for ``settle`` seconds.
 
         After a click, key press or upload call :meth:`wait_rerun` instead: the
         rerun may not have started yet.
@@ -368,26 +368,24 @@ class AppBrowser:
         An element whose code Streamlit loads on demand (``st.html``, tables,
         components) shows a ``stSkeleton`` placeholder until its chunk arrives;
         on a busy machine that can be seconds after the run is over, so a
-        placeholder on the page counts as running too.
+        placeholder on the page counts as running too. A rerun that starts and
+        ends between two polls (a page that calls ``st.rerun``) is seen by the
+        run counter (:data:`RUNS_JS`), so the settle time can stay short.
         """
         end = time.time() + timeout
         quiet_since = None
+        runs = None
         while time.time() < end:
-            state, loading = self.page.evaluate(
-                "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
-                " return [a ? a.getAttribute('data-test-script-state') : null,"
-                " document.querySelectorAll('[data-testid=\"stSkeleton\"]').length]; }"
-            )
-            status = self.page.locator('[data-testid="stStatusWidget"]')
-            running = state != "notRunning" or loading > 0 or (status.count() > 0 and status.first.is_visible())
-            if running:
+            running, now_runs = self.page.evaluate(IDLE_JS)
+            if running or now_runs != runs:
                 quiet_since = None
             elif quiet_since is None:
                 quiet_since = time.time()
             elif time.time() - quiet_since >= settle:
-                self._runs = self.page.evaluate("() => window.__tlRuns || 0")
+                self._runs = now_runs
                 return
-            self.page.wait_for_timeout(100)
+            runs = now_runs
+            self.page.wait_for_timeout(50 if quiet_since is None else 100)
         raise AssertionError(f"the app was still running after {timeout:.0f} s")
 
     def exceptions(self) -> list[str]:
@@ -425,6 +423,18 @@ class AppBrowser:
         return path
 
 
+#: One poll of :meth:`AppBrowser.wait_idle`: ``[running, runs started so far]`` in one round trip.
+IDLE_JS = """() => {
+  // visible as Playwright's is_visible() means it: a non-empty box and not visibility:hidden
+  const visible = (e) => { const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const app = document.querySelector('[data-testid="stApp"]');
+  const status = document.querySelector('[data-testid="stStatusWidget"]');
+  const running = !app || app.getAttribute('data-test-script-state') !== 'notRunning'
+    || document.querySelector('[data-testid="stSkeleton"]') !== null
+    || (status !== null && visible(status));
+  return [running, window.__tlRuns || 0];
+}"""
 #: Counts the script runs a page starts (``data-test-script-state`` turning ``running``), in every
 #: document of a context, so :meth:`AppBrowser.wait_rerun` waits for a run instead of a fixed time.
 RUNS_JS = """

@@ -84,6 +84,15 @@ def test_json_depth_ignores_brackets_in_strings() -> None:
     assert json_depth(b"") == 0
 
 
+def test_json_depth_of_an_unterminated_string_returns() -> None:
+    """A file with a stray quote before a long run of letters (not JSON at all) is measured in one pass:
+    a string pattern that may cut the run into pieces in every way never returns on it."""
+    from core.text.limits import json_depth
+
+    assert json_depth(b'["><img src=x>\n' + b"A" * 1500 + b" [x]") == 2  # no string ends: both brackets count
+    assert json_depth(b'{"k": "' + b"\\a" * 2000) == 1
+
+
 @pytest.mark.parametrize("name, data, message", [
     ("deep.json", b'{"model": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nests 100,001 levels"),
     ("huge.json", json.dumps({"model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 2**32}, "unk_token": "[UNK]"}}
