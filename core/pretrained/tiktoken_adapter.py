@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from dataclasses import replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Sequence, cast
@@ -250,7 +249,10 @@ def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[s
     and the ids come out final.
     """
     try:
-        obj = json.loads(data)
+        obj = limits.read_json(data, where)
+    except limits.LimitError as exc:
+        raise ZooError(message_of(exc)) from None
+    try:
         config = obj["config"]
         n_special = int(config["default_num_special_tokens"])
         n_inner = int(config["default_vocab_size"]) - n_special
