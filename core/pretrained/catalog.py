@@ -460,12 +460,12 @@ SHELF: tuple[ZooEntry, ...] = (
              "dashscope/resources/qwen.tiktoken", "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186",
              "dashscope (Apache-2.0); Tongyi Qianwen licence",
              _counted_from(208, 151643, "<|endoftext|>, <|im_start|>, <|im_end|>, <|extra_0..204|>"),
-             {"pattern": QWEN_PAT, "specials": QWEN_SPECIALS}, vendor="Alibaba", shelf=ShelfSource("2.0.2", extras={
+             {"pattern": QWEN_PAT, "specials": QWEN_SPECIALS, "normalize": "NFC"}, vendor="Alibaba",
+             shelf=ShelfSource("2.0.2", extras={
                  "dashscope/tokenizers/qwen_tokenizer.py": "a0ee3d948526834e906354652506719a08d2c266de056fa532195ae7705fa3f5",
                  "dashscope/tokenizers/tokenizer_base.py": "c5313b8a3fbe2ee7752f81e9f0ae8cac11ed697f036ee38f7830ee76477364ab"}),
-             note=T_("Checked against dashscope's own QwenTokenizer, which NFC-normalizes the text first and by "
-                     "default lets typed special tokens become control ids; we encode the text as given, specials "
-                     "as text (the ids are the same on NFC text).")),
+             note=T_("Checked against dashscope's own QwenTokenizer, which NFC-normalizes the text first (so do "
+                     "we) and by default lets typed special tokens become control ids (we encode them as text).")),
     ZooEntry("whisper", "Whisper (multilingual)", "byte-level BPE", 51865, "tiktoken", "openai-whisper",
              "whisper/assets/multilingual.tiktoken", "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126",
              "MIT (openai-whisper)",
