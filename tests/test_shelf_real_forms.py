@@ -182,3 +182,66 @@ def test_qwen_normalizes_as_its_vendor_and_says_so():
     assert tok.normalizer() is not None and tok.normalizer().normalize(decomposed) == composed
     enc = tok.encode(decomposed + "!")
     assert [(t.byte_start, t.byte_end) for t in enc.tokens][-1] == (9, 10)  # "!" is where it was typed
+
+
+# ---------------------------------------------------------------------------
+# The audit line of every entry says what the loaded tokenizer does
+# ---------------------------------------------------------------------------
+
+AUDITED = [k for k, e in ENTRIES.items() if not e.built_in]
+
+
+def test_every_pretrained_entry_has_an_audit_line_naming_how_we_know():
+    from core.pretrained.catalog import AUDITS
+
+    assert set(AUDITS) == set(AUDITED)
+    for tid in AUDITED:
+        line = ENTRIES[tid].audit.line()
+        assert line.startswith("Before the model: ") and "How we know: " in line, tid
+    # the entries with vendor code in a package are checked here, and their lines say so
+    assert {tid for tid in AUDITED if "test_shelf_real_forms.py" in ENTRIES[tid].audit.checked} == set(VENDORS)
+
+
+def _ids(tok, text):
+    return tok.encode_ids(text)
+
+
+@pytest.mark.parametrize("tokenizer_id", AUDITED)
+def test_the_audit_steps_are_what_the_tokenizer_does(tokenizer_id):
+    """Each claim of the audit line, tried on the loaded entry: composed and decomposed spellings, compatibility
+    forms, case, and a word at the start of the text; a claim that is wrong (or missing) fails here."""
+    steps = set(ENTRIES[tokenizer_id].audit.steps)
+    tok = zoo.load(tokenizer_id)
+    decomposed = unicodedata.normalize("NFD", "café naïve কোন ড়")
+    composes = bool(steps & {"nfc", "nfkc", "strip-mn"})
+    assert (_ids(tok, decomposed) == _ids(tok, unicodedata.normalize("NFC", decomposed))) == composes
+    assert (_ids(tok, "ﬁle ｆｕｌｌ") == _ids(tok, "file full")) == ("nfkc" in steps)
+    assert (_ids(tok, "Word SALE") == _ids(tok, "word sale")) == ("lowercase" in steps)
+    alone, after = _ids(tok, "hello"), _ids(tok, "x hello")
+    if "prefix-space" in steps:
+        assert after[-len(alone):] == alone  # the first word is cut as if a space stood before it
+    elif not steps:
+        assert after[-len(alone):] != alone
+
+
+def test_cli_list_carries_the_audit(capsys):
+    import json
+
+    from core.cli import main
+
+    assert main(["list", "--json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["qwen"]["audit"]["steps"] == ["nfc"] and "QwenTokenizer" in rows["qwen"]["audit"]["checked"]
+    assert rows["codepoints"]["audit"] is None
+
+
+def test_the_report_names_the_audit():
+    from core.analysis.report import build_report, to_html, to_markdown
+
+    r = build_report("Room 39 কথা", [zoo.load("gpt-neox"), zoo.load("o200k_base")], lang="en")
+    neox, o200k = r.tokenizers
+    assert "How we know" in neox.audit and "tiktoken" in o200k.audit
+    assert to_html(r).count('class="audit"') == 2
+    assert "llama.cpp" in to_markdown(r) and r.to_json()["tokenizers"][0]["audit"] == neox.audit
+    bn = build_report("কথা", [zoo.load("bert-bge")], lang="bn")
+    assert bn.tokenizers[0].audit and bn.tokenizers[0].audit != ENTRIES["bert-bge"].audit.line()

@@ -48,6 +48,9 @@ def _list(args: argparse.Namespace) -> list[dict[str, Any]]:
             "source": e.source,
             "sha256": e.sha256,
             "available": e.available,
+            # what the vendor's encode does before the model, and how we know
+            "audit": {"steps": list(e.audit.steps), "before_model": e.audit.before, "checked": e.audit.checked}
+            if e.audit else None,
         }
         for e in zoo.ENTRIES.values()
     ]
