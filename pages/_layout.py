@@ -79,6 +79,9 @@ def stats_line(s: EncodingStats) -> Md:
 
 
 def show_entry_audit(entry: ZooEntry) -> None:
-    """Under a tokenizer's heading: what its vendor's encode does before the model (and how we know)."""
+    """Under a tokenizer's heading: what its vendor's encode does before the model (and how we know), and, where
+    a known runtime cuts the entry's file otherwise than the model's own tokenizer, that runtime with an example."""
     if entry.audit is not None:
         st.caption(md_escape(localize(entry.audit.line())))
+    if entry.runtime is not None:
+        st.warning(md_escape(localize(entry.runtime.line())), icon=":material/memory:")

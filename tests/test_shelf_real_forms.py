@@ -224,7 +224,44 @@ def test_the_audit_steps_are_what_the_tokenizer_does(tokenizer_id):
         assert after[-len(alone):] != alone
 
 
-def test_cli_list_carries_the_audit(capsys):
+# ---------------------------------------------------------------------------
+# Runtimes that read a shelf file otherwise
+# ---------------------------------------------------------------------------
+
+
+def _pieces(tok, text):
+    return tuple(t.text for t in tok.encode(text).tokens)
+
+
+def test_the_runtime_differences_are_said_with_examples_that_hold():
+    from dataclasses import replace
+
+    import regex
+
+    from core.pretrained.catalog import RUNTIME_DIFFS
+
+    assert set(RUNTIME_DIFFS) == {"gpt-neox", "bert-bge"}
+    for tid, diff in RUNTIME_DIFFS.items():
+        assert _pieces(zoo.load(tid), diff.example) == diff.model_pieces, tid
+        assert diff.model_pieces != diff.runtime_pieces and "llama.cpp" in diff.line()
+    # gpt-neox: the file names no pre-tokenizer; llama.cpp then splits with its 'default' rules
+    entry = ENTRIES["gpt-neox"]
+    as_llama_cpp = zoo.load_entry(replace(entry, options={k: v for k, v in entry.options.items() if k != "pre"}))
+    assert _pieces(as_llama_cpp, "Room 39") == RUNTIME_DIFFS["gpt-neox"].runtime_pieces
+    # bert-bge: llama.cpp's WordPiece drops every \p{M} after NFD (its accent flag covers Mn, Mc and Me)
+    diff = RUNTIME_DIFFS["bert-bge"]
+    stripped = regex.sub(r"\p{M}", "", unicodedata.normalize("NFD", diff.example))
+    assert _pieces(zoo.load("bert-bge"), stripped) == diff.runtime_pieces
+    assert unicodedata.category("া") == "Mc" and "া" in diff.example
+
+
+def test_every_entry_that_overrides_its_gguf_file_names_the_runtime():
+    """An entry that reads its GGUF file otherwise than llama.cpp would (an override in its options) must say so."""
+    overriding = {e.id for e in ENTRIES.values() if e.loader == "gguf" and "pre" in e.options}
+    assert overriding <= {e.id for e in ENTRIES.values() if e.runtime is not None}
+
+
+def test_cli_list_carries_the_audit_and_the_runtime(capsys):
     import json
 
     from core.cli import main
@@ -232,16 +269,19 @@ def test_cli_list_carries_the_audit(capsys):
     assert main(["list", "--json"]) == 0
     rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows["qwen"]["audit"]["steps"] == ["nfc"] and "QwenTokenizer" in rows["qwen"]["audit"]["checked"]
-    assert rows["codepoints"]["audit"] is None
+    assert rows["gpt-neox"]["runtime_differs"]["runtime_pieces"] == ["Room", " ", "39"]
+    assert rows["cl100k_base"]["runtime_differs"] is None and rows["codepoints"]["audit"] is None
 
 
-def test_the_report_names_the_audit():
+def test_the_report_names_the_audit_and_the_runtime():
     from core.analysis.report import build_report, to_html, to_markdown
 
     r = build_report("Room 39 কথা", [zoo.load("gpt-neox"), zoo.load("o200k_base")], lang="en")
     neox, o200k = r.tokenizers
-    assert "How we know" in neox.audit and "tiktoken" in o200k.audit
-    assert to_html(r).count('class="audit"') == 2
-    assert "llama.cpp" in to_markdown(r) and r.to_json()["tokenizers"][0]["audit"] == neox.audit
+    assert "'Room' ' ' '39'" in neox.runtime and "How we know" in neox.audit
+    assert not o200k.runtime and "tiktoken" in o200k.audit
+    html = to_html(r)
+    assert 'class="runtime"' in html and html.count('class="audit"') == 2
+    assert "llama.cpp" in to_markdown(r) and r.to_json()["tokenizers"][0]["runtime_differs"] == neox.runtime
     bn = build_report("কথা", [zoo.load("bert-bge")], lang="bn")
-    assert bn.tokenizers[0].audit and bn.tokenizers[0].audit != ENTRIES["bert-bge"].audit.line()
+    assert bn.tokenizers[0].runtime and bn.tokenizers[0].runtime != ENTRIES["bert-bge"].runtime.line()

@@ -198,6 +198,11 @@ class ZooEntry:
         return AUDITS.get(self.id)
 
     @property
+    def runtime(self) -> "RuntimeDiff | None":
+        """Where a known runtime reading this entry's file cuts otherwise than the model's own tokenizer."""
+        return RUNTIME_DIFFS.get(self.id)
+
+    @property
     def available(self) -> bool:
         """True when the file is present (does not load or hash it)."""
         if self.built_in:
@@ -661,3 +666,41 @@ AUDITS: dict[str, EncodeAudit] = {
                          "here, so its handling of lines and spaces is not checked")),
 }
 
+
+# ---------------------------------------------------------------------------
+# Runtimes that read a shelf file otherwise than the model's own tokenizer
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuntimeDiff:
+    """A known runtime that, given this entry's file, cuts text otherwise than the model's own tokenizer does.
+
+    The entry follows the model's tokenizer; a user running the file in ``runtime`` sees ``runtime_pieces``
+    where the entry shows ``model_pieces`` for ``example`` (both checked in ``tests/test_shelf.py``).
+    """
+
+    runtime: str
+    why: str
+    example: str
+    model_pieces: tuple[str, ...]
+    runtime_pieces: tuple[str, ...]
+
+    def line(self) -> Message:
+        """The difference as one sentence, with its example (Compare, the inspector and the report show it)."""
+        def show(pieces: tuple[str, ...]) -> str:
+            return " ".join(repr(p) for p in pieces)
+
+        return T_("{runtime} with this file cuts otherwise than the model's own tokenizer: {why}. Example {example}: "
+                  "the model {model}, {runtime} {pieces}.", runtime=self.runtime, why=self.why,
+                  example=repr(self.example), model=show(self.model_pieces), pieces=show(self.runtime_pieces))
+
+
+RUNTIME_DIFFS: dict[str, RuntimeDiff] = {
+    "gpt-neox": RuntimeDiff("llama.cpp", T_("the file declares no pre-tokenizer, so llama.cpp uses its 'default' "
+                                            "split, which cuts digits away from the space before them"),
+                            "Room 39", ("Room", " 39"), ("Room", " ", "39")),
+    "bert-bge": RuntimeDiff("llama.cpp", T_("llama.cpp drops every combining mark ({marks}), also the spacing vowel "
+                                            "signs (Mc) such as Bangla া that BertNormalizer keeps", marks="\\p{M}"),
+                            "কথা", ("ক", "থ", "া"), ("ক", "থ")),
+}
