@@ -63,9 +63,14 @@ class Series:
     hover: Sequence[str] | None = None
 
 
+def _above(lo: float) -> float:
+    """A value clearly above ``lo``: ``lo + 1``, or more where 1 is below a float's step (``1e23 + 1 == 1e23``)."""
+    return lo + max(1.0, 1e6 * math.ulp(lo))
+
+
 def _nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     if hi <= lo:
-        hi = lo + 1
+        hi = _above(lo)
     raw = (hi - lo) / n
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
@@ -94,8 +99,8 @@ class _Axis:
         self.log = log
         self.ticks = _log_ticks(lo, hi) if log else _nice_ticks(lo, hi)
         self.lo, self.hi = self.ticks[0], self.ticks[-1]
-        if self.hi == self.lo:
-            self.hi = self.lo + 1
+        if self.hi <= self.lo:
+            self.hi = _above(self.lo)
         self.lo_px, self.hi_px = lo_px, hi_px
 
     def __call__(self, v: float) -> float:

@@ -14,11 +14,12 @@ import html
 import streamlit as st
 
 from core.assets import ASSETS
-from core.markdown import Md, md_format
+from core.markdown import Md, md_escape, md_format
+from core.pretrained.catalog import ZooEntry
 from core.render import CSS as TOKEN_CSS
 from core.tokens import EncodingStats
 from pages._controls import classroom
-from pages._lang import is_rtl, ngettext, num
+from pages._lang import is_rtl, localize, ngettext, num
 from pages._router import NAV_SCRIPT, ensure_router
 
 
@@ -75,3 +76,12 @@ def stats_line(s: EncodingStats) -> Md:
         "cut% {cut} · bad% {bad}", s.tokens,
     ), count=num(s.tokens), per_word=num(s.tokens_per_word, 2), chars=num(s.chars_per_token, 2),
              bytes=num(s.bytes_per_token, 2), cut=num(s.cut_pct, 1), bad=num(s.bad_pct, 1))
+
+
+def show_entry_audit(entry: ZooEntry) -> None:
+    """Under a tokenizer's heading: what its vendor's encode does before the model (and how we know), and, where
+    a known runtime cuts the entry's file otherwise than the model's own tokenizer, that runtime with an example."""
+    if entry.audit is not None:
+        st.caption(md_escape(localize(entry.audit.line())))
+    if entry.runtime is not None:
+        st.warning(md_escape(localize(entry.runtime.line())), icon=":material/memory:")

@@ -20,6 +20,7 @@ from core.analysis.report import (
 )
 from core.markdown import md_escape
 from pages._lang import _, current_lang, localize
+from pages._text_input import limit_text
 from pages._training import bar_progress
 
 _KEY = "cmp_report"
@@ -42,8 +43,9 @@ def _build(digest: str, text: str, tokenizer_ids: Sequence[str], get: Callable[[
 def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any]) -> None:
     """An expander with the report options, a button that builds it, and the two downloads."""
     with st.expander(_("Checkpoint report (self-contained HTML + Markdown)"), expanded=False):
-        english = st.text_area(_("English version of the text (optional: adds the premium vs English)"),
-                               key="cmp_report_en", height=80)
+        # the same visible cut as every text box (the report's text itself comes cut from the compare page)
+        english = limit_text(st.text_area(_("English version of the text (optional: adds the premium vs English)"),
+                                          key="cmp_report_en", height=80))
         d_model = st.number_input(_("d_model for embedding parameters"), min_value=1, max_value=65536,
                                   value=DEFAULT_D_MODEL, step=256, key="cmp_report_d")
         lang = current_lang()  # the report is written in the page's language (part of the digest)

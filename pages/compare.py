@@ -16,7 +16,7 @@ from core.text import limits
 from core.tokens import stats
 from pages._controls import classroom
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
-from pages._layout import page_header, show_tokens, stats_line
+from pages._layout import page_header, show_entry_audit, show_tokens, stats_line
 from pages._links import chip_links
 from pages._report import report_button
 from pages._samples import sample
@@ -129,6 +129,7 @@ else:
             algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), licence=localize(tok.entry.licence),
             source=localize(tok.entry.source)),
             shared=shared, note=" · " + localize(tok.entry.note) if tok.entry.note else ""))
+        show_entry_audit(tok.entry)
         hits = tok.special_hits(text)
         if hits:
             spelled = ", ".join(sorted({h.text for h in hits}))

@@ -26,7 +26,7 @@ from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._lang import _, current_lang, lang_args, localize, ngettext, tr
-from pages._layout import esc, page_header, show_tokens
+from pages._layout import esc, page_header, show_entry_audit, show_tokens
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready
 from pages._url import qp_init, qp_sync
 
@@ -99,11 +99,13 @@ try:
     facts = word_facts(word)
     views = []
     sources: dict[str, str] = {}
+    entries: dict[str, zoo.ZooEntry] = {}
     for tid in ready(chosen):
         try:
             tok = get_tokenizer(tid)
             views.append(explain(tok, word, translation=english or None, lang=current_lang(), digits=tr().digits))
             sources[tok.id] = localize(tok.entry.source)
+            entries[tok.id] = tok.entry
         except zoo.ZooError as exc:
             st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
     result = Inspection(facts, tuple(views), english or None)
@@ -133,6 +135,8 @@ show_tokens(legend_html(current_lang()))
 for view in result.views:
     st.markdown(md_format("#### {name}", name=_(view.name)))
     st.caption(md_format("{algorithm} · {source}", algorithm=_(view.algorithm), source=sources[view.tokenizer]))
+    if view.tokenizer in entries:
+        show_entry_audit(entries[view.tokenizer])
     show_tokens(render_encoding(view.encoding, **lang_args()))
     verdict = _isolate(html.escape(view.verdict))
     if view.translation_verdict:

@@ -13,7 +13,7 @@ from core.markdown import md_escape, md_format
 from core.tokens import Tokenizer
 from pages._lang import _, localize, num
 from pages._layout import esc, page_header
-from pages._text_input import MAX_UPLOAD_MB, decode_upload, text_input
+from pages._text_input import MAX_UPLOAD_MB, decode_upload, limit_text, text_input
 from pages._training import DIFF_CSS, bundled_trained, diff_html
 from pages._url import qp_init, qp_sync, url_text
 
@@ -146,7 +146,8 @@ if up is not None:
     if err:
         st.error(md_escape(err))
     else:
-        lines = [ln for ln in (decoded or "").splitlines() if ln.strip()]
+        # the same visible cut as the text boxes: 200 lines of a megabyte each would take as long as 200 MB
+        lines = [ln for ln in limit_text(decoded or "").splitlines() if ln.strip()]
         if len(lines) > MAX_CASE_LINES:
             st.warning(md_format(_("Using the first {shown} of {total} lines."), shown=num(MAX_CASE_LINES), total=num(len(lines))))
         cases += [(_("{file}: line {index}").format(file=up.name, index=i + 1), ln)

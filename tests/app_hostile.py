@@ -259,12 +259,15 @@ UPLOADERS = {
     "special-tokens": ("special_tokens", "sp_cases", {}, TEXT_FILES, 5),
     "tax": ("tax", "tax_upload", {"data": "upload", "tok": "bytes"}, TEXT_FILES, 5),
     "train": ("train", "tr_upload", {"corpus": "upload", "recipes": "bpe", "sizes": "300"}, TEXT_FILES, 5),
+    "wordpiece": ("wordpiece", "wp_upload", {"vocab": "upload"}, TOKENIZER_FILES, 20),
+    "unigram": ("unigram", "ug_upload", {"model": "upload"}, TOKENIZER_FILES, 50),
 }
 
 
 #: File name endings each uploader accepts (its ``type=``), first one used to rename other kinds.
 EXTENSIONS = {"compare": (".model", ".json", ".tiktoken"), "train-load": (".json",), "home": (".txt", ".md", ".tsv"),
-              "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "train": (".txt",)}
+              "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "train": (".txt",),
+              "wordpiece": ("",), "unigram": ("",)}  # type=None: any name
 
 
 def scenario_uploads(uploader: str) -> list[dict[str, Any]]:

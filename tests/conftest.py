@@ -129,6 +129,9 @@ SLOW: set[str] = {
     "test_shelf.py::test_every_entry_loads_offline_and_round_trips",
     "test_shelf.py::test_tokenizer_json_entries_equal_the_library_on_generated_text",
     "test_shelf.py::test_table_matches_encoding_on_varied_text",
+    "test_shelf_real_forms.py::test_the_audit_steps_are_what_the_tokenizer_does",  # loads every shelf entry
+    "test_shelf_pages.py::test_compare_and_inspector_show_the_audit_and_where_llama_cpp_cuts_otherwise",
+    "test_shelf_browser.py::test_compare_names_llama_cpp_where_it_cuts_otherwise_in_persian_and_bangla",  # two page loads  # three page runs with shelf tokenizers
     "test_replay_shelf.py",  # loads every BPE of the shelf and its reference library
     "test_stream_train.py::test_train_on_a_100_mb_corpus_in_bounded_memory",
     "test_stream_train.py::test_bpe_train_corpus_file_equals_the_whole_text",

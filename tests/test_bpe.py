@@ -128,6 +128,13 @@ def test_bad_word_tables(spec: str) -> None:
         parse_word_table(spec)
 
 
+@pytest.mark.parametrize("spec", ["x:99999999999999999999999", "x:1000000000001", "x:600000000000,x:600000000000"])
+def test_a_word_count_beyond_a_trillion_is_refused_with_the_limit(spec: str) -> None:
+    with pytest.raises(BpeInputError, match="at most 1,000,000,000,000"):
+        parse_word_table(spec)
+    assert parse_word_table("x:1000000000000") == {"x": 10**12}
+
+
 # --- parity with Hugging Face BpeTrainer --------------------------------------
 
 

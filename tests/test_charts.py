@@ -5,7 +5,7 @@ import base64
 import re
 import xml.etree.ElementTree as ET
 
-from pages._charts import Arc, lattice_chart
+from pages._charts import Arc, Series, lattice_chart, line_chart
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -66,3 +66,12 @@ def test_an_invisible_character_gets_a_visible_cell():
     root = svg_of(lattice_chart(list(word), [Arc(0, len(word), word, "-9.0", "best")], rtl=True))
     cells = [t.text for t in root.iter() if t.tag.endswith("text") and t.get("class") in ("tl-lat-ch", "tl-lat-fmt")]
     assert cells == ["م", "ی", "ZWNJ", "خ", "و", "ا", "ه", "م"]
+
+
+def test_a_line_chart_of_huge_equal_values_draws_instead_of_dividing_by_zero():
+    # 1e23 + 1 == 1e23 in floats: an axis that widened a flat range by 1 stayed flat
+    for values in ([1e23, 1e23], [1e23], [0.0, 0.0], [5.0]):
+        xs = list(range(len(values)))
+        html = line_chart([Series("a", xs, values, "#000"), Series("b", xs, values, "#111", axis="y2")])
+        root = svg_of(html)
+        assert root.tag.endswith("svg") and "nan" not in html.lower()

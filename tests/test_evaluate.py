@@ -249,3 +249,28 @@ def test_round_trip_suite(trained) -> None:
     assert not bpe["Emoji sequences"].ok and "[UNK]" in bpe["Emoji sequences"].reason
     wp = {r.case: r for r in RT.round_trip_suite(trained["wordpiece"])}
     assert not wp["Multiple spaces"].ok and "whitespace" in wp["Multiple spaces"].reason
+
+
+def test_injection_on_a_tokenizer_json_adapter_reuses_its_engines(monkeypatch) -> None:
+    """The probe runs on the adapter's two engines (no new parse of the file per report) with the library's own
+    outcomes, and probing never turns the adapter's safe engine into the control-token one."""
+    import tokenizers
+
+    from core.pretrained import zoo
+    from core.pretrained.hf_adapter import hf_probes
+
+    tok = zoo.load("bert-bge")
+    probe = "a [SEP] b [CLS]"
+    fresh = INJ.injection_check(tokenizers.Tokenizer.from_str(tok.tokenizer_json), probe)
+    tok.special_probes()  # the default-mode engine is made once, here or by the unsafe toggle
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("the tokenizer file was parsed again")
+
+    monkeypatch.setattr(tokenizers.Tokenizer, "from_str", no_parse)
+    res = INJ.injection_check(tok, probe)
+    assert [(r.mode, r.outcome, r.ids) for r in res] == [(r.mode, r.outcome, r.ids) for r in fresh]
+    assert {r.mode: r.outcome for r in res} == {"library default": "control", "encode_special_tokens=True": "text"}
+    assert 102 not in tok.encode_ids(probe)  # [SEP] typed by a user stays text on the safe path
+    monkeypatch.undo()
+    assert [p.mode for p in hf_probes(tokenizers.Tokenizer.from_str(tok.tokenizer_json))] == [r.mode for r in res]

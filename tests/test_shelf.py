@@ -12,6 +12,7 @@ import importlib.util
 import struct
 import sys
 import types
+import unicodedata
 import zipfile
 from dataclasses import replace
 
@@ -221,10 +222,12 @@ def test_table_matches_encoding_on_varied_text(tokenizer_id):
         if tokenizer_id in LOSSLESS:
             spans = [(t.byte_start, t.byte_end) for t in enc.tokens]
             assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), text
-            assert b"".join(t.data for t in enc.tokens) == text.encode("utf-8"), text
+            # lossless on what the model sees: the text, or its NFC where the vendor normalizes first (Qwen)
+            seen = unicodedata.normalize("NFC", text) if ENTRIES[tokenizer_id].options.get("normalize") == "NFC" else text
+            assert b"".join(t.data for t in enc.tokens) == seen.encode("utf-8"), text
             # DeepSeek LLM/Coder add single letters such as "ý" as tokens, which the library's ByteLevel
             # decoder turns into other bytes (the original tokenizer does the same; said in their entries)
-            assert tok.round_trip_ok(text, enc) or tokenizer_id.startswith("deepseek-") and "ý" in text, text
+            assert tok.round_trip_ok(seen, enc) or tokenizer_id.startswith("deepseek-") and "ý" in text, text
 
 
 @pytest.mark.usefixtures("no_network")

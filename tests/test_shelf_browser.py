@@ -65,3 +65,16 @@ def test_train_then_the_tax_page_in_one_session(app):
     chart.wait_for(timeout=60_000)
     assert "byte-plain-300" in chart.inner_html()
     app.screenshot("shelf-tax-session-trained")
+
+
+def test_compare_names_llama_cpp_where_it_cuts_otherwise_in_persian_and_bangla(app):
+    """The runtime warning and the audit line, right to left in Persian and shaped in Bangla (screenshots)."""
+    for lang, name in (("fa", "توکن‌ساز"), ("bn", "টোকেনাইজার")):
+        app.open("compare", f"tok=bert-bge,gpt-neox&text={quote('কথা Room 39')}&lang={lang}")
+        app.page.wait_for_function("document.querySelectorAll('.tl-tokens').length >= 2", timeout=180_000)
+        app.wait_idle()
+        app.assert_no_exception()
+        alerts = app.page.locator('[data-testid="stAlert"]', has_text="llama.cpp").all_inner_texts()
+        assert len(alerts) == 2 and all(name in a for a in alerts), alerts
+        assert any("'ক' 'থ'" in a for a in alerts) and any("'Room' ' ' '39'" in a for a in alerts)
+        app.screenshot(f"shelf-compare-runtime-{lang}")

@@ -159,3 +159,14 @@ def test_an_uploaded_tokenizer_goes_into_the_checkpoint_report():
     _digest, html_report, md_report, err = at.session_state["cmp_report"]
     assert not err and mine.name in md_report and "Gemma 4" in md_report and mine.name in html_report
 
+
+
+def test_compare_and_inspector_show_the_audit_and_where_llama_cpp_cuts_otherwise():
+    at = open_page("compare", {"tok": "gpt-neox,o200k_base", "text": "Room 39"})
+    warnings = [shown(w.value) for w in at.warning]
+    assert any("llama.cpp" in w and "'Room' ' ' '39'" in w for w in warnings), warnings
+    captions = [c.value for c in at.caption]
+    assert sum("Before the model" in c for c in captions) == 2
+    at = open_page("inspector", {"tok": "bert-bge,cl100k_base", "word": "কথা"})
+    assert any("llama.cpp" in shown(w.value) and "'ক' 'থ'" in shown(w.value) for w in at.warning)
+    assert sum("Before the model" in c.value for c in at.caption) == 2

@@ -287,3 +287,17 @@ def test_report_figures_cover_the_whole_file(tmp_path: Path, capsys: pytest.Capt
     assert strip(got["tokenizers"]) == strip(whole["tokenizers"])
     assert "whole file" in got["sample_note"]  # the chips and details come from the first chunk, and it says so
     assert got["sample_note"] in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_round_trip_lines_equals_the_suite_and_explains_only_the_kept_failures() -> None:
+    """The ids-only path the streamed round-trip uses gives the suite's verdicts; only ``keep`` failures get a diff."""
+    from core.analysis import roundtrip as RT
+
+    cases = [(f"line {i}", text) for i, (_, text) in enumerate(RT.HARD_CASES)] * 3
+    for tid in ("cl100k_base", "bert-bge", "mistral-spm-v1", "codepoints"):
+        tok = zoo.load(tid)
+        suite = RT.round_trip_suite(tok, cases)
+        passed, failed = RT.round_trip_lines(tok, cases, keep=4)
+        assert passed == sum(r.ok for r in suite), tid
+        assert failed == [r for r in suite if not r.ok][:4], tid
+    assert RT.round_trip_lines(zoo.load("bert-bge"), cases, keep=0)[1] == []

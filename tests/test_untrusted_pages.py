@@ -84,6 +84,35 @@ def test_catastrophic_patterns_in_the_rule_builder():
     assert all(s["has_export"] for name, s in by.items() if name.startswith("plain rule after"))
 
 
+def test_a_word_count_too_big_for_the_chart_is_refused_on_the_stepper():
+    from tests.helpers import open_page, shown
+
+    at = open_page("stepper", {"corpus": "toy", "words": "x:99999999999999999999999"}, timeout=300)
+    assert any("a count may be at most 1,000,000,000,000" in shown(e.value) for e in at.error), [e.value for e in at.error]
+
+
+def test_the_hard_cases_upload_is_cut_to_the_text_limit_with_a_notice():
+    from pages._text_input import MAX_CHARS
+    from tests.helpers import open_page, shown
+
+    at = open_page("special_tokens", {"tok": "bytes"}, timeout=300)
+    at.file_uploader(key="sp_cases").upload("long.txt", ("ঘর " * 700_000).encode(), "text/plain").run()
+    assert not at.exception, [e.value for e in at.exception]
+    notes = [shown(w.value) for w in at.warning]
+    assert any(f"first {MAX_CHARS:,} of 2,100,000 characters" in n for n in notes), notes
+
+
+def test_the_reports_english_text_is_cut_to_the_text_limit_with_a_notice():
+    from pages._text_input import MAX_CHARS
+    from tests.helpers import open_page, shown
+
+    at = open_page("compare", {"tok": "bytes", "text": "hello"}, timeout=300)
+    at.text_area(key="cmp_report_en").set_value("hello " * 50_000).run()
+    assert not at.exception, [e.value for e in at.exception]
+    notes = [shown(w.value) for w in at.warning]
+    assert any(f"first {MAX_CHARS:,} of 300,000 characters" in n for n in notes), notes
+
+
 @pytest.mark.parametrize("page", ["pretokenizers", "normalization", "home"])
 def test_hostile_pastes(page):
     steps = _run("pastes", page)

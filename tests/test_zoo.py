@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
-import io
 import socket
 import time
+from pathlib import Path
 
 import pytest
 
@@ -180,15 +180,23 @@ def test_hub_id_is_validated():
         zoo.load_hub("../../etc/passwd")
 
 
-def test_hub_uses_a_local_cache_without_network(no_network, tmp_path):
+def _tiny_tokenizer_json() -> str:
     import tokenizers
     from tokenizers import models, pre_tokenizers
 
     t = tokenizers.Tokenizer(models.WordLevel({"hello": 0, "[UNK]": 1}, unk_token="[UNK]"))
     t.pre_tokenizer = pre_tokenizers.Whitespace()
-    cached = zoo.hub_cache_dir() / "org--tiny" / "tokenizer.json"
-    cached.parent.mkdir(parents=True)
-    cached.write_text(t.to_str())
+    return t.to_str()
+
+
+def test_hub_uses_the_hugging_face_cache_without_network(no_network, tmp_path):
+    """A file huggingface_hub (or transformers) cached earlier, in the library's own layout, is served offline."""
+    repo = zoo.hub_cache_dir() / "models--org--tiny"
+    assert zoo.hub_cache_dir() == tmp_path / "hf-home" / "hub"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text("0123abcd")
+    (repo / "snapshots" / "0123abcd").mkdir(parents=True)
+    (repo / "snapshots" / "0123abcd" / "tokenizer.json").write_text(_tiny_tokenizer_json())
     tok = zoo.load_hub("org/tiny")
     assert tok.id == "hf:org/tiny" and tok.encode_ids("hello there") == [0, 1]
 
@@ -236,32 +244,62 @@ def test_lone_surrogate_is_refused_on_both_paths(tokenizer_id):
             call("a\ud83db")
 
 
-class _FakeResponse(io.BytesIO):
-    def __init__(self, data: bytes, announced: str | None) -> None:
-        super().__init__(data)
-        self.headers = {} if announced is None else {"Content-Length": announced}
+def _fake_hub(monkeypatch, size):
+    """huggingface_hub answering ``size`` for tokenizer.json's metadata; downloads recorded, written to its cache."""
+    import huggingface_hub
+    from huggingface_hub.file_download import HfFileMetadata
+
+    downloads = []
+
+    def metadata(url, timeout=None, **kw):
+        assert url.endswith("/resolve/main/tokenizer.json") and timeout
+        return HfFileMetadata(commit_hash="0123abcd", etag="e", location=url, size=size, xet_file_data=None)
+
+    def download(repo_id, filename, *, cache_dir, etag_timeout, **kw):
+        downloads.append((repo_id, filename, Path(cache_dir)))
+        snap = Path(cache_dir) / ("models--" + repo_id.replace("/", "--")) / "snapshots" / "0123abcd"
+        snap.mkdir(parents=True)
+        (snap / filename).write_text(_tiny_tokenizer_json())
+        return str(snap / filename)
+
+    monkeypatch.setattr(huggingface_hub, "get_hf_file_metadata", metadata)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    return downloads
 
 
-@pytest.mark.parametrize("announce", [True, False], ids=["content-length", "no-content-length"])
-def test_hub_download_is_capped(no_network, monkeypatch, announce):
-    """A Hub answer bigger than the tokenizer file limit is refused, announced or not, and nothing is cached."""
-    import urllib.request
-
+@pytest.mark.parametrize("size", [5000, None], ids=["too-big", "size-unknown"])
+def test_hub_download_is_size_checked_before_it_starts(no_network, monkeypatch, size):
+    """A tokenizer.json above the tokenizer file limit (or of unknown size) is refused; nothing is downloaded."""
     from core.text import limits
 
     monkeypatch.delenv("HF_HUB_OFFLINE")
     monkeypatch.setattr(limits, "MAX_TOKENIZER_FILE_BYTES", 1000)
-    body = b"{" + b" " * 5000 + b"}"
-    read = []
-
-    def fake_urlopen(url, timeout):
-        resp = _FakeResponse(body, str(len(body)) if announce else None)
-        real_read = resp.read
-        resp.read = lambda n=-1: read.append(n) or real_read(n)
-        return resp
-
-    monkeypatch.setattr(urllib.request, "urlopen", fake_urlopen)
-    with pytest.raises(ZooError, match="1,000 bytes.*limit for a tokenizer file|limit for a tokenizer file is 1,000"):
+    downloads = _fake_hub(monkeypatch, size)
+    with pytest.raises(ZooError, match="5,000 bytes; the limit for a tokenizer file is 1,000" if size else
+                       "did not say how big"):
         zoo.load_hub("org/huge", timeout=2.0)
-    assert read == ([] if announce else [1001])  # never more than the limit + 1 byte is read
-    assert not (zoo.hub_cache_dir() / "org--huge").exists()
+    assert downloads == [] and not (zoo.hub_cache_dir() / "models--org--huge").exists()
+
+
+def test_hub_download_goes_through_huggingface_hub_into_its_cache(no_network, monkeypatch):
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    downloads = _fake_hub(monkeypatch, 300)
+    tok = zoo.load_hub("org/tiny", timeout=2.0)
+    assert downloads == [("org/tiny", "tokenizer.json", zoo.hub_cache_dir())]
+    assert tok.encode_ids("hello there") == [0, 1] and tok.entry.source.startswith(str(zoo.hub_cache_dir()))
+
+
+def test_hub_errors_from_the_library_are_one_clear_line(no_network, monkeypatch):
+    import httpx2
+    import huggingface_hub
+    from huggingface_hub.errors import RepositoryNotFoundError
+
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    request = httpx2.Request("HEAD", "https://huggingface.co/org/nope/resolve/main/tokenizer.json")
+
+    def not_found(url, timeout=None, **kw):
+        raise RepositoryNotFoundError("404 Client Error", response=httpx2.Response(404, request=request))
+
+    monkeypatch.setattr(huggingface_hub, "get_hf_file_metadata", not_found)
+    with pytest.raises(ZooError, match="the Hub answered 404 for tokenizer.json"):
+        zoo.load_hub("org/nope", timeout=2.0)

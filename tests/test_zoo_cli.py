@@ -25,7 +25,8 @@ def test_list_json_shape(capsys):
     assert code == 0
     assert {r["id"] for r in rows} >= {"cl100k_base", "o200k_base", "llama3", "llama4", "tekken", "mistral-spm-v1"}
     for r in rows:
-        assert set(r) == {"id", "name", "algorithm", "vocab_size", "source", "sha256", "available"}
+        assert set(r) == {"id", "name", "algorithm", "vocab_size", "source", "sha256", "available", "audit",
+                          "runtime_differs"}
         assert r["available"] is True
 
 

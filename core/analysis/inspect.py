@@ -357,6 +357,8 @@ def _tiktoken_layers(tok: PretrainedTokenizer, text: str, enc: Encoding, t: Tran
 
     source = tok.replay_source()
     assert isinstance(source, TiktokenReplay) and tok.split_pattern is not None  # the tiktoken family has both
+    norm = tok.normalizer()
+    text = norm.normalize(text) if norm is not None else text  # later stages see the normalized text
     parts, pre = pretokenizer_reasons(text, tok.split_pattern, t=t,
                                       label=t.gettext("{tokenizer}'s split regex").format(tokenizer=tok.id))
     rep = replay(tok, text)

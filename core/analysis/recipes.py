@@ -30,7 +30,6 @@ This module does not split corpora or compute metrics (see
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -527,7 +526,7 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
     if not data.strip():
         raise LoadError(T_("{name} is empty", name=name))
     try:
-        limits.check_json_bytes(data, name)
+        limits.check_json_bytes(data, name)  # before decoding: the size and depth limits come first
     except limits.LimitError as exc:
         raise LoadError(message_of(exc)) from None
     try:
@@ -539,14 +538,14 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
         raise LoadError(T_("{where} is not UTF-8 text (byte {offset:,}), so it is not a tokenizer.json", where=name,
                            offset=exc.start)) from None
     try:
-        cfg = json.loads(text)
-    except json.JSONDecodeError as exc:
-        # A cut file ends inside a value: the parser stops at the very end, or inside a string running to the end.
-        if exc.pos >= len(text.rstrip()) - 1 or exc.msg.startswith("Unterminated string"):
+        cfg = limits.read_json(text, name)
+    except limits.JsonSyntaxError as exc:
+        if exc.truncated:
             raise LoadError(T_("{name} is truncated: the JSON ends early (after {count:,} bytes)", name=name,
                                count=len(data))) from None
-        raise LoadError(T_("{name} is not valid JSON (line {line}, column {column}: {reason})", name=name,
-                           line=exc.lineno, column=exc.colno, reason=exc.msg)) from None
+        raise LoadError(message_of(exc)) from None
+    except limits.LimitError as exc:
+        raise LoadError(message_of(exc)) from None
     if not isinstance(cfg, dict) or not isinstance(cfg.get("model"), dict):
         raise LoadError(T_("{where} is JSON but not a tokenizer.json (no \"model\" section)", where=name))
     try:

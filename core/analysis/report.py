@@ -89,6 +89,11 @@ class TokenizerReport:
     sha256: str
     chips_html: str
     first_tokens: tuple[str, ...]
+    #: What the vendor's encode does before the model and how we know (the catalog's audit line), in the
+    #: report's language; empty for a tokenizer the catalog has no audit of (uploads, Hub ids).
+    audit: str = ""
+    #: Where a known runtime (llama.cpp with this GGUF file) cuts otherwise than the model's own tokenizer.
+    runtime: str = ""
 
     @property
     def row(self) -> dict[str, object]:
@@ -130,7 +135,9 @@ class Report:
             **({"sample_note": self.sample_note} if self.sample_note else {}),
             "words": self.words, "bytes": self.bytes, "sha256": self.text_sha256, "parallel": self.parallel_label,
             "d_model": self.d_model,
-            "tokenizers": [dict(t.row, source=t.source, sha256=t.sha256, round_trip_detail=t.round_trip)
+            "tokenizers": [dict(t.row, source=t.source, sha256=t.sha256, round_trip_detail=t.round_trip,
+                                **({"audit": t.audit} if t.audit else {}),
+                                **({"runtime_differs": t.runtime} if t.runtime else {}))
                            for t in self.tokenizers],
             "versions": dict(self.versions),
         }  # fmt: skip
@@ -212,6 +219,8 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
         specials=_specials(tok, text, tx), source=tok.entry.source, file=_file(tok, tx), sha256=tok.entry.sha256 or "",
         chips_html=render_encoding(enc, max_tokens=chips, lang=lang),
         first_tokens=tuple(piece_label(t.data) for t in enc.tokens[:40]),
+        audit=localize(tok.entry.audit.line(), tx) if tok.entry.audit else "",
+        runtime=localize(tok.entry.runtime.line(), tx) if tok.entry.runtime else "",
     )  # fmt: skip
 
 
@@ -439,7 +448,9 @@ def to_html(report: Report) -> str:
         out.append(
             f'<section data-tokenizer="{_e(s.tokenizer)}"><h3>{_e(s.name)}</h3>'
             f"<p>{about}</p>"
-            f"<p><b>{_e(_tokens_line(t, tx))}</b>"
+            + (f'<p class="audit">{_e(t.audit)}</p>' if t.audit else "")
+            + (f'<p class="runtime"><b>{_e(t.runtime)}</b></p>' if t.runtime else "")
+            + f"<p><b>{_e(_tokens_line(t, tx))}</b>"
             + f"</p><p>{h_round} <span class=\"{'ok' if s.round_trip_ok else 'bad'}\">{_e(t.round_trip)}</span></p>"
             f"<h4>{h_norm}</h4>{_reasons_html(t.normalization, tx)}"
             f"<h4>{h_special}</h4><p>{_e(policy)}</p>"
@@ -525,8 +536,10 @@ def _to_markdown(report: Report) -> str:
         out += [f"### {t_(s.name)}", "",
                 _md_fill(gettext("{algorithm} · vocabulary {vocab} · file {file} ({source}) · sha256 {sha}"),
                          algorithm=t_(gettext(t.algorithm)), vocab=f"{t.vocab_size:,}", file=md_code(t.file),
-                         source=t_(localize(t.source, tx)), sha=md_code(t.sha256 or "n/a")), "",
-                f"**{t_(_tokens_line(t, tx))}**", "",
+                         source=t_(localize(t.source, tx)), sha=md_code(t.sha256 or "n/a")), ""]
+        out += [t_(t.audit), ""] if t.audit else []
+        out += [f"**{t_(t.runtime)}**", ""] if t.runtime else []
+        out += [f"**{t_(_tokens_line(t, tx))}**", "",
                 t_(gettext("Round trip:")) + " " + t_(t.round_trip), "", t_(gettext("Normalization")) + ":", ""]
         out += [f"- {t_(x.text)}" for x in t.normalization] + [""]
         found = ", ".join(md_code(x) for x in sp.found_in_text) or t_(gettext("none"))

@@ -483,7 +483,7 @@ class LinesTask:
 def lines_shard(task: LinesTask, chunk: Chunk) -> Any:
     """Pure shard function over lines: an :class:`~core.analysis.evaluate.EvalTally` or a :class:`RoundTripTally`."""
     from . import evaluate as E
-    from .roundtrip import round_trip_suite
+    from .roundtrip import round_trip_lines
 
     cand = load_spec(task.tok)
     if task.newline_only:
@@ -494,10 +494,10 @@ def lines_shard(task: LinesTask, chunk: Chunk) -> Any:
                 for ln in raw.splitlines() if ln.strip()]
     if task.kind == "evaluate":
         return E.tally(cand, [ln for _, ln in numbered], max_failures=task.keep)
-    results = round_trip_suite(cand, numbered)
+    passed, failed = round_trip_lines(cand, numbered, task.keep)
     fails = tuple({"case": r.case, "ok": False, "text": r.normalized, "decoded": r.decoded, "reason": r.reason}
-                  for r in results if not r.ok)
-    return RoundTripTally(len(results), sum(r.ok for r in results), fails[: task.keep])
+                  for r in failed)
+    return RoundTripTally(len(numbered), passed, fails)
 
 
 # ---------------------------------------------------------------------------

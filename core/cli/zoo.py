@@ -48,6 +48,12 @@ def _list(args: argparse.Namespace) -> list[dict[str, Any]]:
             "source": e.source,
             "sha256": e.sha256,
             "available": e.available,
+            # what the vendor's encode does before the model, how we know, and where a runtime cuts otherwise
+            "audit": {"steps": list(e.audit.steps), "before_model": e.audit.before, "checked": e.audit.checked}
+            if e.audit else None,
+            "runtime_differs": {"runtime": e.runtime.runtime, "why": e.runtime.why, "example": e.runtime.example,
+                                "model": list(e.runtime.model_pieces), "runtime_pieces": list(e.runtime.runtime_pieces)}
+            if e.runtime else None,
         }
         for e in zoo.ENTRIES.values()
     ]

@@ -59,11 +59,18 @@ class BpeInputError(ValueError):
 # ---------------------------------------------------------------------------
 
 
+#: Largest count one word may have in a typed word table. A trillion is more words than any real corpus has,
+#: and it keeps the counts the stepper charts within a float's exact range (a count of 10^23 made every
+#: point of the chart the same float, and its axis divided by zero).
+MAX_WORD_COUNT = 10**12
+
+
 def parse_word_table(spec: str) -> dict[str, int]:
     """Parse ``"কার:4,জার:2"`` into ``{"কার": 4, "জার": 2}`` (order kept).
 
     A repeated word adds up. Raises :class:`BpeInputError` on a malformed
-    entry, a non-positive count or an empty table.
+    entry, a non-positive count, a count above :data:`MAX_WORD_COUNT` or an
+    empty table.
 
     >>> parse_word_table("low:5, lower:2")
     {'low': 5, 'lower': 2}
@@ -85,6 +92,9 @@ def parse_word_table(spec: str) -> dict[str, int]:
         if n <= 0:
             raise BpeInputError(T_("word table entry {entry}: count must be positive", entry=repr(entry)))
         table[word] = table.get(word, 0) + n
+        if table[word] > MAX_WORD_COUNT:
+            raise BpeInputError(T_("word table entry {entry}: a count may be at most {limit:,}", entry=repr(entry[:40]),
+                                   limit=MAX_WORD_COUNT))
     if not table:
         raise BpeInputError(T_("word table is empty"))
     return table

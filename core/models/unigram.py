@@ -32,14 +32,14 @@ as given, after spaces become ``▁``; words are limited to
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence, cast
 
 import numpy as np
 
-from ..i18n import T_, Message, Tn_
+from ..i18n import T_, Message, Tn_, message_of
+from ..text import limits
 from ..text.native import fence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -228,10 +228,12 @@ class UnigramModel:
 def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> UnigramModel:
     """The Unigram model inside a Hugging Face ``tokenizer.json``."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UnigramError(T_("{source} is not valid JSON ({reason} at line {line})", source=source, reason=exc.msg,
+        data = limits.read_json(text, source)
+    except limits.JsonSyntaxError as exc:
+        raise UnigramError(T_("{source} is not valid JSON ({reason} at line {line})", source=source, reason=exc.reason,
                               line=exc.lineno)) from None
+    except limits.LimitError as exc:
+        raise UnigramError(message_of(exc)) from None
     model = data.get("model") if isinstance(data, dict) else None
     if not isinstance(model, dict):
         raise UnigramError(T_("{source} has no 'model' section: it is not a Hugging Face tokenizer.json",

@@ -19,7 +19,6 @@ itself: training goes through ``tokenizers``.
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
@@ -159,9 +158,11 @@ def _looks_json(text: str) -> bool:
         return True
     if head.startswith("["):
         try:
-            json.loads(head)
-        except ValueError:
+            limits.read_json(head, "")
+        except limits.JsonSyntaxError:
             return False
+        except limits.LimitError:  # JSON, but too big or too deep: the JSON loader says so
+            return True
         return True
     return False
 
@@ -207,10 +208,12 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> WordPie
     Raises :class:`VocabError` naming the model type when it is not WordPiece.
     """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise VocabError(T_("{source} is not valid JSON ({reason} at line {line})", source=source, reason=exc.msg,
+        data = limits.read_json(text, source)
+    except limits.JsonSyntaxError as exc:
+        raise VocabError(T_("{source} is not valid JSON ({reason} at line {line})", source=source, reason=exc.reason,
                             line=exc.lineno)) from None
+    except limits.LimitError as exc:
+        raise VocabError(message_of(exc)) from None
     if not isinstance(data, dict):
         raise VocabError(T_("{source} is JSON but not a tokenizer.json (top level is a {type})", source=source,
                             type=type(data).__name__))

@@ -23,6 +23,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..i18n import N_, T_, Message, Tn_, Verbatim, message_of
+from ..text import limits
 from ..text.align import opcodes
 from ..text.units import CodePointInfo, codepoint_info, graphemes
 
@@ -413,9 +414,11 @@ def normalizer_from_json(text: str) -> Normalizer:
     from tokenizers import Tokenizer
 
     try:
-        spec = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RuleError(T_("not valid JSON ({reason})", reason=exc.msg)) from None
+        spec = limits.read_json(text, T_("the normalizer JSON"))
+    except limits.JsonSyntaxError as exc:
+        raise RuleError(T_("not valid JSON ({reason})", reason=exc.reason)) from None
+    except limits.LimitError as exc:
+        raise RuleError(message_of(exc)) from None
     shell = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": spec,
              "pre_tokenizer": None, "post_processor": None, "decoder": None,
              "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}}

@@ -126,10 +126,12 @@ class PreTokenizerInfo:
 
 @dataclass(frozen=True)
 class TiktokenReplay:
-    """What merge replay needs from a tiktoken tokenizer: the ranks table and the split pattern."""
+    """What merge replay needs from a tiktoken tokenizer: the ranks table, the split pattern, and the
+    normalization its vendor applies first (Qwen: NFC), or None."""
 
     ranks: Mapping[bytes, int]
     pattern: str
+    normalize: Callable[[str], str] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, eq=False)

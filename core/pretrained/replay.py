@@ -189,6 +189,8 @@ def replay(tok: PretrainedTokenizer, text: str) -> Replay:
         return _replay_sentencepiece(tok, source, text)
     if not isinstance(source, TiktokenReplay):  # pragma: no cover - the three records are all there is
         raise ReplayError(T_("{id}: no replay engine for {type}", id=tok.id, type=type(tok).__name__))
+    if source.normalize is not None:  # the vendor normalizes first: the merges run on what the model sees
+        text = source.normalize(text)
     ranks = source.ranks
     rank_of = tiktoken_rank_of(ranks)
     pieces = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from dataclasses import replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Sequence, cast
@@ -14,8 +13,9 @@ import numpy as np
 from ..i18n import T_, message_of
 from ..text import limits
 from ..text.boundaries import is_valid_utf8
+from ..text.nfc import nfc, nfc_map
 from ..tokens import SpecialProbe, TokenTable, build_table
-from .adapter import PretrainedTokenizer, TiktokenReplay, check_text, register_loader
+from .adapter import NormalizerInfo, PretrainedTokenizer, TiktokenReplay, check_text, register_loader
 from .catalog import TEKKEN_SPECIALS, ZooError, llama3_specials, llama4_specials
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -107,6 +107,9 @@ class TiktokenTokenizer(PretrainedTokenizer):
         self._by_id = by_id
         if not entry.vocab_size:
             self.entry = replace(entry, vocab_size=size)
+        # What the vendor's encode does to the text before the model (Qwen's QwenTokenizer: NFC). Tokens are
+        # made from the normalized text; their spans are mapped back to the text as typed (core.text.nfc).
+        self._nfc = entry.options.get("normalize") == "NFC"
         self._max_run = int(entry.options.get("max_run", 0) or 0)  # type: ignore[call-overload]
         self._max_chunk = int(entry.options.get("max_chunk", 0) or 0) or 400_000  # type: ignore[call-overload]
 
@@ -136,7 +139,10 @@ class TiktokenTokenizer(PretrainedTokenizer):
         return self.pattern
 
     def replay_source(self) -> TiktokenReplay:
-        return TiktokenReplay(self.ranks, self.pattern)
+        return TiktokenReplay(self.ranks, self.pattern, nfc if self._nfc else None)
+
+    def normalizer(self) -> NormalizerInfo | None:
+        return NormalizerInfo("NFC", nfc) if self._nfc else None
 
     def special_probes(self) -> list[SpecialProbe]:
         """tiktoken's own three modes (the library's, not the adapter's: that is what an app calling it gets)."""
@@ -144,6 +150,8 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         check_text(text)  # subtle: tiktoken would replace a lone surrogate with U+FFFD silently
+        if self._nfc:
+            text = nfc(text)
         if not self._max_run or (len(text) <= self._max_run):
             return self._encode_chunk(text, allow_special)
         out: list[int] = []
@@ -160,26 +168,34 @@ class TiktokenTokenizer(PretrainedTokenizer):
         ids = self.encode_ids(text, allow_special=allow_special)
         by_id = self._by_id
         data = [by_id[i] for i in ids]
-        spans = []
-        pos = 0
-        for d in data:
-            spans.append((pos, pos + len(d)))
-            pos += len(d)
-        return ids, spans, data
+        lens = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
+        ends = np.cumsum(lens)
+        starts, ends = self._source_spans(text, ends - lens, ends)
+        return ids, list(zip(starts.tolist(), ends.tolist())), data
+
+    def _source_spans(self, text: str, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Byte spans over the encoded text -> byte spans over ``text`` as typed (they differ only after NFC)."""
+        mapping = nfc_map(text) if self._nfc else None
+        if mapping is None:
+            return starts, ends
+        return mapping.to_source(starts), mapping.to_source(ends)
 
     def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
         check_text(text)
         ids = np.asarray(self.encode_ids(text, allow_special=allow_special), dtype=np.int64)
         ends = np.cumsum(self._lens[ids])
+        starts, ends = self._source_spans(text, ends - self._lens[ids], ends)
         by_id = self._by_id
         return build_table(
-            text, ids, ends - self._lens[ids], ends, [by_id[i] for i in ids.tolist()],
+            text, ids, starts, ends, [by_id[i] for i in ids.tolist()],
             self._special_mask[ids], self._valid[ids],
         )  # fmt: skip
 
     def count_tokens(self, texts: Sequence[str]) -> int:
         # encode_ordinary is encode(..., disallowed_special=()) without the Python-side checks per call.
         enc = self._enc.encode_ordinary
+        if self._nfc:
+            return sum(len(enc(nfc(t))) for t in texts)
         return sum(len(enc(t)) for t in texts)
 
     def token_bytes(self, token_id: int) -> bytes:
@@ -250,7 +266,10 @@ def parse_tekken(data: bytes, where: str) -> tuple[dict[bytes, int], str, dict[s
     and the ids come out final.
     """
     try:
-        obj = json.loads(data)
+        obj = limits.read_json(data, where)
+    except limits.LimitError as exc:
+        raise ZooError(message_of(exc)) from None
+    try:
         config = obj["config"]
         n_special = int(config["default_num_special_tokens"])
         n_inner = int(config["default_vocab_size"]) - n_special

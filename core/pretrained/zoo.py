@@ -30,10 +30,7 @@ import importlib
 import os
 import pkgutil
 import re
-import tempfile
 import threading
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from ..i18n import T_, Message, message_of
@@ -292,56 +289,57 @@ HUB_TIMEOUT_S = 6.0
 
 
 def hub_cache_dir() -> Path:
-    """Where Hub downloads are kept (``TOKENIZER_LAB_CACHE`` or ``~/.cache/tokenizer-lab``)."""
-    base = os.environ.get("TOKENIZER_LAB_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "tokenizer-lab")
-    return Path(base) / "hub"
+    """The Hugging Face cache ``huggingface_hub`` keeps Hub files in: ``HF_HUB_CACHE``, else ``HF_HOME/hub``, else
+    ``~/.cache/huggingface/hub``.
+
+    Read from the environment at each call: ``huggingface_hub`` reads these once, when it is imported, and a
+    running app (or a test) that changes them must be followed. The layout inside is the library's own
+    (``models--ORG--NAME/refs``, ``snapshots``, ``blobs``), so files downloaded by ``transformers`` serve here too.
+    """
+    explicit = os.environ.get("HF_HUB_CACHE") or os.environ.get("HUGGINGFACE_HUB_CACHE")
+    if explicit:
+        return Path(explicit)
+    home = os.environ.get("HF_HOME") or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache"), "huggingface")
+    return Path(home) / "hub"
 
 
-def _hf_hub_cached(repo_id: str) -> Path | None:
-    """A tokenizer.json already in the standard Hugging Face cache, if any."""
-    home = os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface")
-    snaps = Path(home) / "hub" / ("models--" + repo_id.replace("/", "--")) / "snapshots"
-    if snaps.is_dir():
-        for snap in sorted(snaps.iterdir()):
-            cand = snap / "tokenizer.json"
-            if cand.is_file():
-                return cand
-    return None
+def hub_offline() -> bool:
+    """``HF_HUB_OFFLINE`` set (huggingface_hub's truthy values), read now rather than at its import."""
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in ("1", "ON", "YES", "TRUE")
+
+
+def _unreachable(repo_id: str, reason: object) -> ZooError:
+    reason = message_of(reason) if isinstance(reason, BaseException) else str(reason)
+    return ZooError(T_("cannot reach huggingface.co to fetch {id} ({reason}); you seem to be offline: upload its "
+                       "tokenizer.json instead", id=repo_id, reason=reason.splitlines()[0] if reason else ""))
 
 
 def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> PretrainedTokenizer:
-    """A tokenizer.json from the Hugging Face Hub (cached on disk after the first fetch).
+    """A tokenizer.json from the Hugging Face Hub through ``huggingface_hub`` (its cache, its download).
 
-    Offline (``HF_HUB_OFFLINE=1`` or no route to huggingface.co) and not
-    cached: :class:`ZooError` with a message that says so and suggests
-    uploading the file instead. Never waits longer than ``timeout`` seconds.
+    Served from the Hugging Face cache (:func:`hub_cache_dir`) when it is there. Offline (``HF_HUB_OFFLINE``
+    set, or no route to huggingface.co) and not cached: :class:`ZooError` with a message that says so and
+    suggests uploading the file instead. Before downloading, the file's size is asked from the Hub and a file
+    above the tokenizer file limit is refused (nothing is fetched). Never waits longer than ``timeout``
+    seconds.
     """
     if not _HUB_ID.match(repo_id) or ".." in repo_id:
         raise ZooError(T_("{id} is not a Hugging Face model id (like 'xlm-roberta-base' or 'org/name')",
                           id=repr(repo_id)))
-    target = hub_cache_dir() / repo_id.replace("/", "--") / "tokenizer.json"
-    cached = target if target.is_file() else _hf_hub_cached(repo_id)
-    if cached is None:
-        if os.environ.get("HF_HUB_OFFLINE", "").strip() not in ("", "0", "false", "False"):
+    from huggingface_hub import try_to_load_from_cache
+
+    cache = hub_cache_dir()
+    found = try_to_load_from_cache(repo_id, "tokenizer.json", cache_dir=cache)
+    if not isinstance(found, str):  # None (never fetched) or the library's marker for a known-missing file
+        if hub_offline():
             raise ZooError(T_("offline (HF_HUB_OFFLINE is set) and {id} is not cached; upload its tokenizer.json "
                               "instead", id=repo_id))
-        url = f"https://huggingface.co/{repo_id}/resolve/main/tokenizer.json"
-        try:
-            data = _fetch(url, timeout)
-        except urllib.error.HTTPError as exc:
-            raise ZooError(T_("{id}: the Hub answered {code} for tokenizer.json (no such model, gated, or no fast "
-                              "tokenizer)", id=repo_id, code=str(exc.code))) from None
-        except (urllib.error.URLError, OSError, TimeoutError) as exc:
-            reason = getattr(exc, "reason", exc)
-            reason = message_of(reason) if isinstance(reason, BaseException) else str(reason)
-            raise ZooError(T_("cannot reach huggingface.co to fetch {id} ({reason}); you seem to be offline: upload "
-                              "its tokenizer.json instead", id=repo_id, reason=reason)) from None
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)  # atomic: never a half-written cache file
-        cached = target
+        found = _hub_download(repo_id, cache, timeout)
+    cached = Path(found)
+    cap = limits.MAX_TOKENIZER_FILE_BYTES
+    if cached.stat().st_size > cap:
+        raise _too_big(repo_id, cached.stat().st_size, cap)
     data = cached.read_bytes()
     tok = load_user_bytes(repo_id.split("/")[-1] + ".json", data, kind="hf-json")
     tok.entry = ZooEntry(f"hf:{repo_id}", repo_id, "Hugging Face Hub tokenizer.json", tok.vocab_size, "hf-json", None,
@@ -349,32 +347,28 @@ def load_hub(repo_id: str, *, timeout: float = HUB_TIMEOUT_S) -> PretrainedToken
     return tok
 
 
-def _fetch(url: str, timeout: float, max_bytes: int | None = None) -> bytes:
-    """GET ``url`` within ``timeout`` seconds overall (DNS included: it runs in a helper thread).
+def _too_big(repo_id: str, size: int, cap: int) -> ZooError:
+    return ZooError(T_("{id}: tokenizer.json is {size:,} bytes; the limit for a tokenizer file is {limit:,} bytes",
+                       id=repo_id, size=size, limit=cap))
 
-    At most ``max_bytes`` (default: the tokenizer file limit) are read: a bigger answer, announced by its
-    ``Content-Length`` or found while reading, is a :class:`ZooError`, so a Hub id can never fill the
-    memory or the disk.
-    """
-    cap = limits.MAX_TOKENIZER_FILE_BYTES if max_bytes is None else max_bytes
+
+def _hub_download(repo_id: str, cache: Path, timeout: float) -> str:
+    """Ask the Hub for tokenizer.json's size, refuse it above the limit, else let ``huggingface_hub`` download it
+    into ``cache``; the whole exchange within ``timeout`` seconds (DNS included: it runs in a helper thread)."""
+    cap = limits.MAX_TOKENIZER_FILE_BYTES
     box: dict[str, object] = {}
 
-    def too_big(size: int | None) -> ZooError:
-        if size is None:  # no Content-Length: found while reading
-            return ZooError(T_("{url} is bigger than {limit:,} bytes, the limit for a tokenizer file", url=url, limit=cap))
-        return ZooError(T_("{url} is {size:,} bytes; the limit for a tokenizer file is {limit:,} bytes", url=url,
-                           size=size, limit=cap))
-
     def run() -> None:
+        from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url
+
         try:
-            with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - fixed https host
-                announced = resp.headers.get("Content-Length", "")
-                if announced.isdigit() and int(announced) > cap:
-                    raise too_big(int(announced))
-                data = resp.read(cap + 1)
-                if len(data) > cap:
-                    raise too_big(None)
-                box["data"] = data
+            meta = get_hf_file_metadata(hf_hub_url(repo_id, "tokenizer.json"), timeout=timeout)
+            if meta.size is None:  # the Hub always says; without it the limit could not hold before the download
+                raise ZooError(T_("{id}: the Hub did not say how big tokenizer.json is; not downloaded", id=repo_id))
+            if meta.size > cap:
+                raise _too_big(repo_id, meta.size, cap)
+            path = hf_hub_download(repo_id, "tokenizer.json", cache_dir=cache, etag_timeout=timeout)
+            box["path"] = str(path)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller below, re-raised in its thread
             box["error"] = exc
 
@@ -382,10 +376,21 @@ def _fetch(url: str, timeout: float, max_bytes: int | None = None) -> bytes:
     worker.start()
     worker.join(timeout + 1.0)
     if worker.is_alive():
-        raise TimeoutError(T_("no answer within {seconds:g} s", seconds=float(timeout)))
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["data"]  # type: ignore[return-value]
+        raise _unreachable(repo_id, T_("no answer within {seconds:g} s", seconds=float(timeout)))
+    exc = box.get("error")
+    if exc is None:
+        return box["path"]  # type: ignore[return-value]
+    from huggingface_hub import errors
+
+    if isinstance(exc, ZooError):
+        raise exc
+    if isinstance(exc, errors.HfHubHTTPError) and getattr(exc, "response", None) is not None:
+        raise ZooError(T_("{id}: the Hub answered {code} for tokenizer.json (no such model, gated, or no fast "
+                          "tokenizer)", id=repo_id, code=str(exc.response.status_code))) from None
+    if isinstance(exc, (OSError, TimeoutError, errors.HTTPError)):  # refused, DNS, TLS, timeouts, the library's
+        # offline errors (LocalEntryNotFoundError, OfflineModeIsEnabled are OSErrors)
+        raise _unreachable(repo_id, exc) from None
+    raise exc  # type: ignore[misc]
 
 
 #: File names a bare path spec may end with (a zoo id never contains a path separator or one of these).

@@ -6,7 +6,8 @@ directories are refused before they are opened, and a file above its size
 limit is refused before it is read. Tokenizer files are checked by
 :func:`check_json_bytes` (size, nesting depth, without recursion) and
 :func:`check_ids` (unique, below 2^31, dense enough that a table indexed by
-id stays small). User regexes run with a timeout (:data:`REGEX_TIMEOUT_S`,
+id stays small); every JSON a user gives is parsed by :func:`read_json`
+(size and depth checked first, so no ``RecursionError``). User regexes run with a timeout (:data:`REGEX_TIMEOUT_S`,
 the ``regex`` module's ``timeout=``) through :func:`user_finditer`.
 
 Every refusal is a :class:`LimitError` (a ``ValueError``) with a one-line
@@ -23,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from typing import BinaryIO, Iterable, Iterator, cast
+from typing import Any, BinaryIO, Iterable, Iterator, cast
 
 import numpy as np
 
@@ -149,6 +150,58 @@ def check_json_bytes(data: bytes, where: str, *, max_bytes: int = MAX_TOKENIZER_
                             where=where, depth=depth, limit=max_depth))
 
 
+class JsonSyntaxError(LimitError):
+    """Text that is not JSON. ``lineno``, ``colno``, ``pos`` and ``reason`` are the parser's; ``length`` the text's."""
+
+    def __init__(self, message: Message, *, reason: str, lineno: int, colno: int, pos: int, length: int) -> None:
+        super().__init__(message)
+        self.reason, self.lineno, self.colno, self.pos, self.length = reason, lineno, colno, pos, length
+
+    @property
+    def truncated(self) -> bool:
+        """True when the text looks cut short: the parser stopped at its very end, or in a string running to it."""
+        return self.pos >= self.length - 1 or self.reason.startswith("Unterminated string")
+
+
+def read_json(data: bytes | str, where: str, *, max_bytes: int = MAX_TOKENIZER_FILE_BYTES,
+              max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """The one reader of JSON a user gives (uploads, files named on the command line, pasted rules).
+
+    Size and nesting depth are checked before the parser runs
+    (:func:`check_json_bytes`): Python's ``json`` recurses once per level, so
+    a file nested 100,000 deep would raise ``RecursionError`` out of any
+    caller. Bytes must be UTF-8 (a byte-order mark is dropped). Every refusal
+    is a :class:`LimitError` with one line; a syntax error is the subclass
+    :class:`JsonSyntaxError`, which keeps the parser's position.
+
+    >>> read_json(b'{"a": [1]}', "a.json")
+    {'a': [1]}
+    >>> read_json("[" * 100 + "]" * 100, "deep.json")
+    Traceback (most recent call last):
+    ...
+    core.text.limits.LimitError: deep.json nests 100 levels deep; a tokenizer file may nest at most 64
+    """
+    import json
+
+    raw = data if isinstance(data, bytes) else data.encode("utf-8", errors="surrogatepass")
+    check_json_bytes(raw, where, max_bytes=max_bytes, max_depth=max_depth)
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise LimitError(T_("{where} is not UTF-8 text (byte {offset:,}), so it is not JSON", where=where,
+                                offset=exc.start)) from None
+    else:
+        text = data.removeprefix("\ufeff")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonSyntaxError(T_("{name} is not valid JSON (line {line}, column {column}: {reason})", name=where,
+                                 line=exc.lineno, column=exc.colno, reason=exc.msg),
+                              reason=exc.msg, lineno=exc.lineno, colno=exc.colno, pos=exc.pos,
+                              length=len(text.rstrip())) from None
+
+
 def check_ids(ids: Iterable[object], where: str, *, what: str = T_("id")) -> int:
     """Check a vocabulary's ids: whole numbers, unique, ``0 <= id < 2^31``, and dense.
 
@@ -211,17 +264,11 @@ def parse_tokenizer_json(data: bytes, where: str) -> dict:
     (:func:`check_ids`), and for WordPiece / WordLevel an unknown token that
     is in the vocabulary. Raises :class:`LimitError` with one line.
     """
-    import json
-
-    check_json_bytes(data, where)
     try:
-        cfg = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise LimitError(T_("{where} is not UTF-8 text (byte {offset:,}), so it is not a tokenizer.json", where=where,
-                            offset=exc.start)) from None
-    except (json.JSONDecodeError, RecursionError) as exc:
+        cfg = read_json(data, where)
+    except JsonSyntaxError as exc:
         raise LimitError(T_("{where} is not a valid tokenizer.json (not valid JSON: {reason})", where=where,
-                            reason=str(getattr(exc, "msg", exc)))) from None
+                            reason=exc.reason)) from None
     model = cfg.get("model") if isinstance(cfg, dict) else None
     if not isinstance(model, dict):
         raise LimitError(T_("{where} is JSON but not a tokenizer.json (no \"model\" section)", where=where))
