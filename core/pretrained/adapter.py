@@ -230,6 +230,11 @@ class Packed:
     parts: Mapping[str, bytes]
 
 
+class PackMismatchError(ValueError):
+    """A packed form that does not fit this process (another library version, tables of another size): the
+    zoo builds from the source file instead. Never shown to a reader, hence no message."""
+
+
 #: ``(entry, packed) -> adapter``; raises ``ValueError`` when the packed form does not fit (the zoo then
 #: builds from the source file again).
 UnpackFn = Callable[["ZooEntry", Packed], "PretrainedTokenizer"]
@@ -260,7 +265,7 @@ def unpack_table(parts: Mapping[str, bytes]) -> tuple[list[bytes], np.ndarray]:
     ends = np.cumsum(lens)
     blob = bytes(parts["bytes"])
     if int(ends[-1] if len(ends) else 0) != len(blob):
-        raise ValueError("packed table: lengths do not add up to its bytes")
+        raise PackMismatchError
     return [blob[s:e] for s, e in zip((ends - lens).tolist(), ends.tolist())], lens
 
 

@@ -18,6 +18,7 @@ from .adapter import (
     BYTE_PIECE,
     NormalizerInfo,
     Packed,
+    PackMismatchError,
     PreTokenizerInfo,
     PretrainedTokenizer,
     TokenizersReplay,
@@ -274,7 +275,7 @@ def register_hf_unpacker(cls: type[HFTokenizer]) -> None:
         import tokenizers
 
         if packed.meta.get("library") != tokenizers.__version__:
-            raise ValueError("packed by another tokenizers version")
+            raise PackMismatchError
         by_id, _lens = unpack_table(packed.parts)
         return cls(entry, packed.parts["json"], dict(packed.meta["facts"]), by_id)
 

@@ -15,6 +15,7 @@ from .adapter import (
     BYTE_PIECE,
     NormalizerInfo,
     Packed,
+    PackMismatchError,
     PretrainedTokenizer,
     SentencePieceReplay,
     align_byte_spans,
@@ -52,7 +53,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
             self._by_id, self._lens = unpack_table(tables.parts)
             self._valid = np.frombuffer(tables.parts["valid"], dtype=bool).copy()
             if len(self._by_id) != n or len(self._valid) != n:
-                raise ValueError("packed tables do not match the model")
+                raise PackMismatchError
         else:
             self.specials = {sp.id_to_piece(i): i for i in range(n) if sp.is_control(i)}
             by_id = []
@@ -196,7 +197,7 @@ def unpack_sentencepiece(entry: "ZooEntry", packed: Packed) -> SentencePieceToke
     import sentencepiece
 
     if packed.meta.get("library") != sentencepiece.__version__:
-        raise ValueError("packed by another sentencepiece version")
+        raise PackMismatchError
     return SentencePieceTokenizer.from_bytes(entry, packed.parts["proto"], entry.id, packed)
 
 
