@@ -16,7 +16,7 @@ from core.markdown import md_escape
 from core.text.native import fatal_message
 from pages._controls import classroom_requested, init_lang, sidebar_controls
 from pages._lang import _, localize
-from pages._router import mark_router_run
+from pages._router import leave_legacy_mode, mark_router_run
 
 HERE = Path(__file__).parent
 PAGES_DIR = HERE / "pages"
@@ -61,6 +61,7 @@ def build_navigation() -> dict[str, list[st.Page]]:
 # Classroom display folds the sidebar away: the projector's width goes to the content.
 st.set_page_config(page_title="Tokenizer Lab", page_icon=str(HERE / "assets" / "icon.png"), layout="wide",
                    initial_sidebar_state="collapsed" if classroom_requested() else "auto")
+leave_legacy_mode()  # the first run of a fresh server opened on the home page: rerun with the app's navigation
 init_lang()  # before anything is translated: the sidebar, ?lang= or the browser
 page = st.navigation(build_navigation(), position="sidebar", expanded=True)
 sidebar_controls()

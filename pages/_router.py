@@ -29,11 +29,24 @@ def mark_router_run(active: bool) -> None:
 def ensure_router() -> None:
     if getattr(_router, "active", False):
         return
-    # subtle: the legacy pages/ mode is chosen before app.py runs; st.navigation
-    # turns it off for good, so one rerun lands every later run in the router.
+    leave_legacy_mode(force=True)
+
+
+def leave_legacy_mode(*, force: bool = False) -> None:
+    """End a legacy run at once (nothing drawn yet) and rerun through the router, with the navigation shown.
+
+    ``.streamlit/config.toml`` hides Streamlit's own sidebar navigation, so the legacy run never lists the
+    raw ``pages/`` modules; that setting also hides ``st.navigation``'s menu, and Streamlit sends it to the
+    browser at the start of each run, so it is turned on here, for the rerun and every later session.
+    """
     from streamlit.runtime.pages_manager import PagesManager
 
+    if not (force or PagesManager.uses_pages_directory):
+        return
+    # subtle: the legacy pages/ mode is chosen before app.py runs; st.navigation
+    # turns it off for good, so one rerun lands every later run in the router.
     PagesManager.uses_pages_directory = False
+    st.set_option("client.showSidebarNavigation", True)
     st.rerun()
 
 

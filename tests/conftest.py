@@ -123,6 +123,7 @@ APPTEST_SIGNS = {"AppTest", "open_page", "app_test", "run_scenario"}
 #: 2-core machine (bench/test_durations.py over a junit XML): each is seconds or more (subprocesses, big
 #: corpora, every shelf entry loaded, many tokenizers loaded for one check).
 SLOW: set[str] = {
+    "test_first_paint_browser.py",  # starts a fresh server per case (the first request is what it checks)
     "test_hostile.py",  # builds the CLI's hostile corpus (50 MB files, FIFOs) and runs the CLI on it
     "test_fresh_clone.py",  # clones the repository and runs pytest in the clone
     "test_train_determinism.py",  # trains in new processes

@@ -43,8 +43,10 @@ def test_llama3_image_token_is_recognised_and_flagged():
 
 
 @pytest.mark.parametrize("tokenizer_id", ["llama3", "llama4"])
-@pytest.mark.parametrize("text", [" " * 30_000, "a" * 60_001 + " " * 25_000 + "b", "x " * 5 + "\n" * 50_000 + "y"],
-                         ids=["30k-spaces", "long-letters-and-spaces", "newlines"])
+@pytest.mark.parametrize("text", [" " * 30_000, "a" * 60_001 + " " * 25_000 + "b", "x " * 5 + "\n" * 50_000 + "y",
+                                  # whitespace as str.isspace has it: ideographic space, NEL, the C0 separators
+                                  "\u3000" * 25_001 + "\x1c\x85" * 13_000 + "z" * 25_001 + "\u0bcd" * 3 + " k" * 9],
+                         ids=["30k-spaces", "long-letters-and-spaces", "newlines", "unicode-whitespace"])
 def test_llama_long_runs_are_chunked_like_the_library(tokenizer_id, text):
     ids = zoo.load(tokenizer_id).encode_ids(text)
     assert ids == encoder(tokenizer_id)(text)

@@ -2,7 +2,8 @@
 
 JSON shapes (with ``--json``; a readable table otherwise):
 
-- ``zoo install``: ``[{"id", "status": "present"|"fetched", "bytes", "sha256"}]``; progress goes to stderr.
+- ``zoo install``: ``[{"id", "status": "present"|"fetched", "bytes", "sha256"}]``; progress goes to stderr. Each
+  installed entry is then packed (converted once into the form its backend loads fastest, :mod:`core.pretrained.packs`).
 - ``zoo status``: ``[{"id", "installed", "source", "command"}]``.
 
 A fetch failure (offline, wrong hash) is one line on stderr and exit status 2.
@@ -14,7 +15,7 @@ import sys
 from typing import Any
 
 from ..i18n import LANGS, N_, _, localize, ngettext
-from ..pretrained import shelf
+from ..pretrained import shelf, zoo
 
 #: The install statuses as the readable table names them (JSON keeps the tags).
 STATUS_LABELS = {"present": N_("present"), "fetched": N_("fetched")}
@@ -24,7 +25,11 @@ def _install(args: argparse.Namespace) -> list[dict[str, Any]]:
     def progress(msg: str) -> None:
         print(localize(msg), file=sys.stderr, flush=True)  # in --lang (English by default)
 
-    return [r.as_dict() for r in shelf.install(args.ids or None, progress=progress)]
+    rows = [r.as_dict() for r in shelf.install(args.ids or None, progress=progress)]
+    # Convert once here into the form each backend loads fastest (core.pretrained.packs), so no reader of the
+    # app waits for a conversion on first use.
+    zoo.prepare([str(r["id"]) for r in rows])
+    return rows
 
 
 def _install_table(rows: list[dict[str, Any]]) -> str:

@@ -214,6 +214,63 @@ def register_loader(name: str, *, needs_file: bool = True) -> Callable[[LoaderFn
     return deco
 
 
+# ---------------------------------------------------------------------------
+# Packed form: a built adapter as its backend loads it fastest (kept by core.pretrained.packs)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Packed:
+    """A built adapter in the form its backend loads fastest (:meth:`PretrainedTokenizer.packed`).
+
+    ``kind`` names the registered unpacker that rebuilds it (with its format version, ``"hf/1"``);
+    ``meta`` holds JSON-able facts, ``parts`` the binary ones (a converted file, per-id tables).
+    """
+
+    kind: str
+    meta: Mapping[str, Any]
+    parts: Mapping[str, bytes]
+
+
+class PackMismatchError(ValueError):
+    """A packed form that does not fit this process (another library version, tables of another size): the
+    zoo builds from the source file instead. Never shown to a reader, hence no message."""
+
+
+#: ``(entry, packed) -> adapter``; raises ``ValueError`` when the packed form does not fit (the zoo then
+#: builds from the source file again).
+UnpackFn = Callable[["ZooEntry", Packed], "PretrainedTokenizer"]
+
+#: Every registered unpacker by kind (filled when the adapter modules are imported).
+UNPACKERS: dict[str, UnpackFn] = {}
+
+
+def register_unpacker(kind: str) -> Callable[[UnpackFn], UnpackFn]:
+    """Register the decorated function as the one that rebuilds :class:`Packed` forms of ``kind``."""
+
+    def deco(fn: UnpackFn) -> UnpackFn:
+        UNPACKERS[kind] = fn
+        return fn
+
+    return deco
+
+
+def pack_table(by_id: Sequence[bytes]) -> dict[str, bytes]:
+    """A per-id bytes table as two parts: the lengths (little-endian uint32) and the bytes laid end to end."""
+    lens = np.fromiter(map(len, by_id), dtype="<u4", count=len(by_id))
+    return {"lens": lens.tobytes(), "bytes": b"".join(by_id)}
+
+
+def unpack_table(parts: Mapping[str, bytes]) -> tuple[list[bytes], np.ndarray]:
+    """The table :func:`pack_table` wrote, and its lengths as an int64 array."""
+    lens = np.frombuffer(parts["lens"], dtype="<u4").astype(np.int64)
+    ends = np.cumsum(lens)
+    blob = bytes(parts["bytes"])
+    if int(ends[-1] if len(ends) else 0) != len(blob):
+        raise PackMismatchError
+    return [blob[s:e] for s, e in zip((ends - lens).tolist(), ends.tolist())], lens
+
+
 class PretrainedTokenizer:
     """The adapter interface (implements :class:`core.tokens.Tokenizer`).
 
@@ -330,6 +387,14 @@ class PretrainedTokenizer:
             return go
 
         return [SpecialProbe("default", run(False), specials), SpecialProbe("allow_special=True", run(True), specials)]
+
+    def packed(self) -> Packed | None:
+        """This tokenizer in the form its backend loads fastest, or None when the source file is that form.
+
+        The zoo keeps it beside the shelf, named by the source file's sha256 (:mod:`core.pretrained.packs`),
+        and rebuilds the adapter from it with ``UNPACKERS[packed.kind]`` on later loads.
+        """
+        return None
 
     def normalize(self, text: str) -> str:
         """Identity: a pretrained tokenizer is evaluated on the text as typed (its normalizer runs inside encode)."""

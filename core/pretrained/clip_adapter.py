@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .adapter import register_loader
-from .hf_adapter import HFTokenizer
+from .hf_adapter import HFTokenizer, register_hf_unpacker
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -21,10 +21,15 @@ END_OF_WORD = "</w>"
 class ClipTokenizer(HFTokenizer):
     """open_clip's tokenizer: pieces' bytes without ``</w>``."""
 
+    pack_kind = "clip/1"
+
     def _piece_bytes(self, tid: int, piece: str) -> bytes:
         if tid not in self.special_ids and piece.endswith(END_OF_WORD):
             piece = piece[: -len(END_OF_WORD)]
         return super()._piece_bytes(tid, piece)
+
+
+register_hf_unpacker(ClipTokenizer)
 
 
 @register_loader("clip-bpe")

@@ -14,15 +14,24 @@ from ..tokens import TokenTable, build_table
 from .adapter import (
     BYTE_PIECE,
     NormalizerInfo,
+    Packed,
+    PackMismatchError,
     PretrainedTokenizer,
     SentencePieceReplay,
     align_byte_spans,
     check_text,
+    pack_table,
     register_loader,
+    register_unpacker,
+    unpack_table,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
+
+
+#: The packed form's kind (bump the number when its parts change).
+PACK_KIND = "sentencepiece/1"
 
 
 class SentencePieceTokenizer(PretrainedTokenizer):
@@ -34,37 +43,53 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
     family = "sentencepiece"
 
-    def __init__(self, entry: "ZooEntry", sp) -> None:  # noqa: ANN001 - SentencePieceProcessor
+    def __init__(self, entry: "ZooEntry", sp, tables: Packed | None = None) -> None:  # noqa: ANN001 - SentencePieceProcessor
         self._sp = sp
         n = sp.get_piece_size()
         self.entry = replace(entry, vocab_size=n) if not entry.vocab_size else entry
-        self.specials = {sp.id_to_piece(i): i for i in range(n) if sp.is_control(i)}
         self.unk_id = sp.unk_id()
-        by_id = []
-        for i in range(n):
-            piece = sp.id_to_piece(i)
-            m = BYTE_PIECE.match(piece) if sp.is_byte(i) else None
-            if m:
-                by_id.append(bytes((int(m.group(1), 16),)))
-            else:
-                by_id.append(piece.replace("\u2581", " ").encode("utf-8"))
-        self._by_id = by_id
-        self._lens = np.fromiter(map(len, by_id), dtype=np.int64, count=n)
-        self._valid = np.fromiter(map(is_valid_utf8, by_id), dtype=bool, count=n)
+        if tables is not None:  # from a pack: the per-piece loop below was done when it was written
+            self.specials = {str(k): int(v) for k, v in tables.meta["specials"]}
+            self._by_id, self._lens = unpack_table(tables.parts)
+            self._valid = np.frombuffer(tables.parts["valid"], dtype=bool).copy()
+            if len(self._by_id) != n or len(self._valid) != n:
+                raise PackMismatchError
+        else:
+            self.specials = {sp.id_to_piece(i): i for i in range(n) if sp.is_control(i)}
+            by_id = []
+            for i in range(n):
+                piece = sp.id_to_piece(i)
+                m = BYTE_PIECE.match(piece) if sp.is_byte(i) else None
+                if m:
+                    by_id.append(bytes((int(m.group(1), 16),)))
+                else:
+                    by_id.append(piece.replace("\u2581", " ").encode("utf-8"))
+            self._by_id = by_id
+            self._lens = np.fromiter(map(len, by_id), dtype=np.int64, count=n)
+            self._valid = np.fromiter(map(is_valid_utf8, by_id), dtype=bool, count=n)
         self._special_mask = np.zeros(n, dtype=bool)
         self._special_mask[list(self.special_ids)] = True
 
+    def packed(self) -> Packed:
+        """The serialized model (a GGUF entry's conversion done) and the per-piece tables."""
+        import sentencepiece
+
+        return Packed(PACK_KIND, {"specials": sorted(self.specials.items(), key=lambda kv: kv[1]),
+                                  "library": sentencepiece.__version__},
+                      {"proto": self._sp.serialized_model_proto(), "valid": self._valid.astype(bool).tobytes(),
+                       **pack_table(self._by_id)})
+
     @classmethod
-    def from_bytes(cls, entry: "ZooEntry", data: bytes, where: str) -> "SentencePieceTokenizer":
+    def from_bytes(cls, entry: "ZooEntry", data: bytes, where: str, tables: Packed | None = None) -> "SentencePieceTokenizer":
         import sentencepiece as spm
 
         sp = spm.SentencePieceProcessor()
         try:
-            sp.LoadFromSerializedProto(data)
+            sp.LoadFromSerializedProto(bytes(data))
         except (RuntimeError, OSError, TypeError) as exc:
             raise ValueError(T_("{where} is not a valid SentencePiece model ({reason})", where=where,
                                 reason=(str(exc).splitlines() or [type(exc).__name__])[0])) from None
-        return cls(entry, sp)
+        return cls(entry, sp, tables)
 
     @cached_property
     def replayable(self) -> bool:  # type: ignore[override]
@@ -164,6 +189,16 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return self._sp.decode(list(ids))
+
+
+@register_unpacker(PACK_KIND)
+def unpack_sentencepiece(entry: "ZooEntry", packed: Packed) -> SentencePieceTokenizer:
+    """A :class:`SentencePieceTokenizer` from its packed form (made by the same ``sentencepiece`` version)."""
+    import sentencepiece
+
+    if packed.meta.get("library") != sentencepiece.__version__:
+        raise PackMismatchError
+    return SentencePieceTokenizer.from_bytes(entry, packed.parts["proto"], entry.id, packed)
 
 
 @register_loader("sentencepiece")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Sequence, cast
@@ -19,18 +20,36 @@ from .adapter import NormalizerInfo, PretrainedTokenizer, TiktokenReplay, check_
 from .catalog import TEKKEN_SPECIALS, ZooError, llama3_specials, llama4_specials
 
 if TYPE_CHECKING:  # pragma: no cover
-    import regex
-
     from .catalog import ZooEntry
 
 
 @lru_cache(maxsize=1)
-def _runs_re() -> "regex.Pattern[str]":
-    """Runs of whitespace / non-whitespace, whitespace as Python's ``str.isspace`` (what llama-models tests)."""
-    import regex
+def _space_codes() -> np.ndarray:
+    """Every code point Python's ``str.isspace`` calls whitespace (what llama-models tests), sorted."""
+    # subtle: the standard library's ``\s`` on a str pattern is exactly ``str.isspace`` (both ask
+    # Py_UNICODE_ISSPACE), and one findall over every character is far quicker than 1.1M method calls
+    every = "".join(map(chr, range(0x110000)))
+    return np.array(sorted(map(ord, re.findall(r"\s", every))), dtype=np.uint32)
 
-    space = "".join(f"\\U{c:08X}" for c in range(0x110000) if chr(c).isspace())
-    return regex.compile(f"[{space}]+|[^{space}]+")
+
+def long_runs(text: str, max_run: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of every run of whitespace or of non-whitespace longer than ``max_run`` code points.
+
+    One vectorized pass over the code points (the runs of an ordinary text are words and single spaces:
+    none is long, and a regex match per run cost as much as tiktoken's own encode).
+
+    >>> long_runs("ab" + " " * 5 + "c", 4)
+    [(2, 7)]
+    """
+    if len(text) <= max_run:
+        return []
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    space = np.isin(codes, _space_codes())
+    edges = np.flatnonzero(space[1:] != space[:-1]) + 1
+    starts = np.concatenate(([0], edges))
+    ends = np.concatenate((edges, [len(codes)]))
+    long = np.flatnonzero(ends - starts > max_run)
+    return list(zip(starts[long].tolist(), ends[long].tolist()))
 
 
 def run_chunks(text: str, max_run: int, max_chunk: int) -> list[str]:
@@ -45,16 +64,13 @@ def run_chunks(text: str, max_run: int, max_chunk: int) -> list[str]:
     [3, 3, 1]
     """
     out: list[str] = []
-    runs = _runs_re()
     for base in range(0, len(text), max_chunk):
         chunk = text[base : base + max_chunk]
         cut = 0  # start of the piece being built
-        for m in runs.finditer(chunk):
-            start, end = m.span()
-            if end - start > max_run:  # cut the run every max_run code points from its start
-                for at in range(start + max_run, end, max_run):
-                    out.append(chunk[cut:at])
-                    cut = at
+        for start, end in long_runs(chunk, max_run):
+            for at in range(start + max_run, end, max_run):  # cut the run every max_run code points from its start
+                out.append(chunk[cut:at])
+                cut = at
         out.append(chunk[cut:])
     return out or [""]
 
@@ -182,14 +198,14 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
     def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
         check_text(text)
-        ids = np.asarray(self.encode_ids(text, allow_special=allow_special), dtype=np.int64)
-        ends = np.cumsum(self._lens[ids])
-        starts, ends = self._source_spans(text, ends - self._lens[ids], ends)
-        by_id = self._by_id
-        return build_table(
-            text, ids, starts, ends, [by_id[i] for i in ids.tolist()],
-            self._special_mask[ids], self._valid[ids],
-        )  # fmt: skip
+        ids_list = self.encode_ids(text, allow_special=allow_special)
+        ids = np.asarray(ids_list, dtype=np.int64)
+        lens = self._lens[ids]
+        ends = np.cumsum(lens)
+        starts, ends = self._source_spans(text, ends - lens, ends)
+        # map() over the list tiktoken returned: a comprehension over ``ids.tolist()`` cost as much as the encode
+        data = list(map(self._by_id.__getitem__, ids_list))
+        return build_table(text, ids, starts, ends, data, self._special_mask[ids], self._valid[ids])
 
     def count_tokens(self, texts: Sequence[str]) -> int:
         # encode_ordinary is encode(..., disallowed_special=()) without the Python-side checks per call.

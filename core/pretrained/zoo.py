@@ -36,6 +36,7 @@ from pathlib import Path
 from ..i18n import T_, Message, message_of
 from ..text import limits
 from ..text.native import fenced
+from . import packs
 from .adapter import LOADERS, PretrainedTokenizer, RegisteredLoader
 from .catalog import (
     CL100K_PAT,
@@ -180,7 +181,30 @@ def _build(entry: ZooEntry) -> PretrainedTokenizer:
     if not loader.needs_file:
         return loader.build(entry, None, entry.id)
     data = read_member(entry) if entry.shelf is not None else read_checked(entry)
-    return loader.build(entry, data, str(entry.path()))
+    # The source is read and hash-checked on every load (what runs is what was pinned); its pack, named by
+    # that sha256, spares the conversion and the derived tables (seconds for the big vocabularies).
+    tok = packs.load(entry)
+    if tok is None:
+        tok = loader.build(entry, data, str(entry.path()))
+        del data  # the source's bytes are not needed while the pack is written
+        packs.save(entry, tok)
+    return tok
+
+
+def prepare(ids: list[str] | None = None) -> list[str]:
+    """Build and keep the packed form of the given entries (default: every installed pretrained one).
+
+    ``zoo install`` calls it, so the first use in the app already loads the fast form. The ids whose pack
+    is now in place.
+    """
+    chosen = [get_entry(i) for i in ids] if ids else [e for e in ENTRIES.values() if not e.built_in and e.available]
+    done = []
+    for entry in chosen:
+        if packs.read(entry) is None:
+            load_entry(entry)  # builds from the source and writes the pack
+        if packs.read(entry) is not None:
+            done.append(entry.id)
+    return done
 
 
 # ---------------------------------------------------------------------------
