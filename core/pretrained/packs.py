@@ -32,6 +32,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from ..text.limits import read_json
 from .adapter import UNPACKERS, Packed, PretrainedTokenizer
 from .catalog import ZooEntry, shelf_dir
 
@@ -86,7 +87,8 @@ def decode_pack(entry: ZooEntry, data: bytes) -> Packed | None:
     (size,) = _HEAD.unpack_from(data, len(MAGIC))
     start = len(MAGIC) + _HEAD.size
     try:
-        header = json.loads(data[start : start + size])
+        # read_json: a damaged pack nested too deep is refused (LimitError, a ValueError), not a RecursionError
+        header = read_json(data[start : start + size], "pack")
         if header["source_sha256"] != entry.sha256 or header["key"] != _entry_key(entry):
             return None
         body = memoryview(data)[start + size :]
