@@ -237,7 +237,8 @@ def render(source: str, messages: Sequence[Mapping[str, Any]], *, tools: Sequenc
     except RecursionError:
         raise ChatTemplateError(T_("the chat template recursed too deeply")) from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
-        raise ChatTemplateError(T_("the chat template failed: {reason}", reason=f"{type(exc).__name__}: {exc}")) from None
+        reason = type(exc).__name__ + ": " + str(exc)
+        raise ChatTemplateError(T_("the chat template failed: {reason}", reason=reason)) from None
     finally:
         _deadline.reset(token)
     return "".join(out)
