@@ -137,8 +137,12 @@ with st.expander(_("Tool definitions (JSON, optional)")):
     tools_text = st.text_area(_("A JSON list of tool definitions, as passed to apply_chat_template(tools=...)"),
                               key="chat_tools", height=120, max_chars=CH.MAX_TOOLS_BYTES)
 
-raw_messages = [{"role": str(r.get("role") or ""), "content": "" if pd.isna(r.get("content")) else str(r.get("content"))}
-                for r in edited.to_dict("records")]
+raw_messages = []
+for rec in edited.to_dict("records"):
+    role = "" if pd.isna(rec.get("role")) else str(rec.get("role"))
+    content = "" if pd.isna(rec.get("content")) else str(rec.get("content"))
+    if role or content:  # a row just added and still empty is not a turn yet
+        raw_messages.append({"role": role, "content": content})
 try:
     messages = CH.parse_conversation(raw_messages)
     tools = CH.parse_tools(tools_text or "")

@@ -28,13 +28,18 @@ def test_raise_exception_shows_the_templates_own_message():
 
 @pytest.mark.parametrize("src", [
     "{{ ''.__class__.__mro__ }}",
-    "{{ messages.__class__ }}",
+    "{{ messages.__class__.__base__ }}",
+    "{{ cycler.__init__.__globals__ }}",
     "{% set ns = namespace() %}{% set ns._x = 1 %}",
     "{{ messages.append(1) }}",  # immutable sandbox: no mutating the caller's lists
 ])
 def test_sandbox_refuses_reaching_python(src):
     with pytest.raises(ChatTemplateError):
         render(src, USER)
+
+
+def test_an_unsafe_attribute_alone_renders_nothing():
+    assert render("[{{ messages.__class__ }}]", USER) == "[]"
 
 
 def test_a_runaway_loop_is_stopped_by_the_time_limit():

@@ -115,7 +115,9 @@ TEMPLATES: dict[str, ChatTemplate] = {t.id: t for t in (
        note=T_("The template refuses a system turn (it raises an error).")),
     _t("gpt-oss", "gpt-oss (120b, 20b)", "OpenAI", "openai-gpt-oss-120b",
        "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146", "Apache-2.0", "o200k_harmony",
-       "<|startoftext|>", "<|return|>", 131072),
+       "<|startoftext|>", "<|return|>", 131072,
+       note=T_("The published template ends the developer instructions with a blank line that {library} does not "
+               "write; from the first user turn on the ids are the same.", library="openai-harmony")),
     _t("mistral-nemo", "Mistral Nemo Instruct (2407)", "Mistral AI", "mistralai-Mistral-Nemo-Instruct-2407",
        "e4676cb56dffea7782fd3e2b577cfaf1e123537e6ef49b3ec7caa6c095c62272", "Apache-2.0", "tekken",
        "<s>", "</s>", 131072),
