@@ -116,7 +116,7 @@ def make_files(d: Path) -> dict[str, Path]:
     put("tmpl_raise.jinja", "{{ raise_exception('no system turn, please\nsecond line') }}")
     put("tmpl_syntax.jinja", "{% for m in messages %}{{ m.content }")
     put("tmpl_huge.jinja", "{# " + "x" * 300_000 + " #}")
-    put("tmpl_power.jinja", "{{ 9 ** 9 ** 9 }}")
+    put("tmpl_power.jinja", "{{ 9 ** 99999999 }}")
     put("cfg_notemplate.json", json.dumps({"bos_token": "<s>", "chat_template": 5}))
     put("cfg_deep.json", '{"chat_template": ' + "[" * 100_000 + "]" * 100_000 + "}")
     put("tools_notlist.json", json.dumps({"name": "f"}))
