@@ -38,8 +38,9 @@ CHAT_CSS = """
 .tl-chat{white-space:pre-wrap;word-break:break-word;font-family:ui-monospace,monospace;font-size:.9rem;
   line-height:1.8;border:1px solid #8884;border-radius:6px;padding:.6rem .8rem;max-height:26rem;overflow:auto}
 .tl-chat-tpl{color:#666;background:#8881}
-.tl-chat-ctl{color:#fff;background:#0072B2;border-radius:4px;padding:0 .2rem;margin:0 .1rem}
-.tl-chat-msg{font-family:inherit;font-weight:600;border-bottom:2px solid #009E73}
+.tl-chat-ctl{color:#fff;background:#0072B2;border-radius:4px;padding:0 .2rem .15rem;margin:0 .1rem;
+  display:inline-block;line-height:1.3}
+.tl-chat-msg{font-family:sans-serif;font-weight:600;border-bottom:2px solid #009E73}
 .tl-chat-inj{color:#000;background:#E69F00;border:2px dashed #D55E00;border-radius:4px;padding:0 .2rem}
 .tl-chat-legend span{margin-inline-end:.8rem}
 """
@@ -85,10 +86,10 @@ def prompt_html(result: CH.ChatAnalysis) -> str:
         if kind == "content":
             inner = f'<bdi dir="auto">{inner}</bdi>'
         runs.append(f'<span class="{cls[kind]}">{inner}</span>')
-    legend = (f'<div class="tl-chat-legend"><span class="tl-chat-tpl">{esc(_("template text"))}</span>'
-              f'<span class="tl-chat-ctl">{esc(_("control token"))}</span>'
-              f'<span class="tl-chat-msg">{esc(_("message content"))}</span>'
-              f'<span class="tl-chat-inj">{esc(_("control token typed in a message"))}</span></div>')
+    labels = (("tl-chat-tpl", _("template text")), ("tl-chat-ctl", _("control token")),
+              ("tl-chat-msg", _("message content")), ("tl-chat-inj", _("control token typed in a message")))
+    legend = ('<div class="tl-chat-legend">' + "".join(f'<span class="{c}">{esc(t)}</span>' for c, t in labels)
+              + "</div>")
     return f'{legend}<div class="tl-chat" dir="ltr">{"".join(runs)}</div>'
 
 
@@ -178,7 +179,7 @@ for tid in chosen + ([UPLOAD_ID] if uploaded else []):
         else:
             results[tid] = analyse(tid, messages_json, gen, tools_json)
     except (ValueError, OSError) as exc:  # the template refused, broke a limit, or a file is missing
-        st.error(md_format(_("{template}: {error}"), template=template_label(tid), error=localize(exc)))
+        st.error(md_format(_("{file}: {error}"), file=template_label(tid), error=localize(exc)))
 if not chosen and uploaded is None:
     st.info(_("Choose at least one chat template."))
     st.stop()
