@@ -30,7 +30,7 @@ import jinja2
 import jinja2.ext
 import jinja2.nodes
 import jinja2.utils
-from jinja2.sandbox import MAX_RANGE, ImmutableSandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
 from ..i18n import T_
 
@@ -72,9 +72,7 @@ class _TimedRange:
     """``range`` for templates: the sandbox's size cap, plus a deadline check while it is walked."""
 
     def __init__(self, *args: int) -> None:
-        self._r = range(*args)
-        if len(self._r) > MAX_RANGE:  # the sandbox's own cap, as Jinja words it
-            raise OverflowError(f"Range too big. The sandbox blocks ranges larger than MAX_RANGE ({MAX_RANGE}).")
+        self._r = safe_range(*args)  # the sandbox's own cap (MAX_RANGE) and its own error
 
     def __iter__(self):  # noqa: ANN204 - a generator
         for k, v in enumerate(self._r):
@@ -107,7 +105,7 @@ class _Namespace(jinja2.utils.Namespace):
     @staticmethod
     def _check(name: object, value: object) -> None:
         if isinstance(name, str) and name.startswith("_"):
-            raise jinja2.exceptions.SecurityError(f"a namespace attribute may not start with '_' ({name!r})")
+            raise jinja2.exceptions.SecurityError(T_("a namespace attribute may not start with _ ({name})", name=repr(name)))
         _check_size(value)
 
 
@@ -136,7 +134,7 @@ class _Generation(jinja2.ext.Extension):
 
 
 def _raise_exception(message: object) -> None:
-    raise jinja2.exceptions.TemplateError(str(message))
+    raise jinja2.exceptions.TemplateError(format(message))  # the template's own words, shown as they are
 
 
 def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None,
