@@ -21,6 +21,7 @@ generation prompt) is its own row. Nothing here renders HTML.
 """
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -349,13 +350,16 @@ def _closings(text: str, spans: Sequence[tuple[int, int, int]], template_hits: S
 
 def _label(tokens: Sequence[Token], closings: Sequence[int], spans: Sequence[tuple[int, int, int]],
            hit_turn: Mapping[int, int]) -> ChatTokensParts:
+    # closings and spans are sorted and spans do not overlap: one bisection per token
+    starts = [a for a, _b, _k in spans]
     turn: list[int | None] = []
     content: list[bool] = []
     injected: list[bool] = []
     for t in tokens:
-        k = next((i for i, c in enumerate(closings) if t.start < c), None)
-        turn.append(spans[k][2] if k is not None else None)
-        content.append(any(a <= t.start < b for a, b, _ in spans))
+        k = bisect.bisect_right(closings, t.start)
+        turn.append(spans[k][2] if k < len(closings) else None)
+        j = bisect.bisect_right(starts, t.start) - 1
+        content.append(j >= 0 and t.start < spans[j][1])
         injected.append(t.special and t.start in hit_turn)
     return turn, content, injected
 
@@ -381,10 +385,11 @@ def analyze_rendered(text: str, messages: Sequence[Mapping[str, Any]], tok: Pret
     safe_toks = _tokenize(tok, text, template_hits)
     parsed_toks = _tokenize(tok, text, hits) if inside else safe_toks
     sets = []
-    for toks in (safe_toks, parsed_toks):
+    for toks in ((safe_toks, parsed_toks) if inside else (safe_toks,)):
         turn, content, injected = _label(toks, closings, spans, inside)
         sets.append(ChatTokens(Encoding(text, tuple(toks)), tuple(turn), tuple(content), tuple(injected)))
     safe = sets[0]
+    sets.append(safe)  # without typed control tokens both ways give the same tokens
     counts: dict[int | None, list[int]] = {}
     for t, c in zip(safe.turn, safe.content):
         row = counts.setdefault(t, [0, 0])
@@ -450,6 +455,27 @@ def chat_analysis(tmpl: ChatTemplate, messages: Sequence[Mapping[str, Any]], *, 
                             eos_token=tmpl.eos_token, context=tmpl.context)
 
 
+def chat_ids(tmpl: ChatTemplate, messages: Sequence[Mapping[str, Any]], tok: PretrainedTokenizer, *,
+             add_generation_prompt: bool = False, tools: Sequence[Mapping[str, Any]] | None = None) -> list[int]:
+    """Only the ids of :func:`chat_analysis` (content encoded as text), without token records or turns: what a
+    runtime needs, and what ``bench/chat.py`` times against ``transformers`` plus the backend."""
+    text = render(read_template(tmpl), messages, tools=tools, add_generation_prompt=add_generation_prompt,
+                  bos_token=tmpl.bos_token, eos_token=tmpl.eos_token)
+    spans = locate_contents(text, messages)
+    hits = tok.special_hits(text)
+    cuts = [h for h, o in zip(hits, _in_spans(hits, spans)) if o is None]
+    ids: list[int] = []
+    pos = 0
+    for h in cuts:
+        if h.start > pos:
+            ids += tok.encode_ids(text[pos:h.start])
+        ids.append(h.id)
+        pos = h.end
+    if pos < len(text):
+        ids += tok.encode_ids(text[pos:])
+    return ids
+
+
 def load_template_tokenizer(tmpl: ChatTemplate) -> PretrainedTokenizer | None:
     """The shelf tokenizer of ``tmpl`` (None when it has none on the shelf); :class:`ZooError` when not installed."""
     from ..pretrained import zoo  # the zoo imports every adapter: only when a tokenizer is wanted
@@ -486,4 +512,4 @@ def injection_summary(result: ChatAnalysis) -> str:
 __all__ = ["ROLES", "ChatAnalysis", "ChatInputError", "ChatTemplateError", "ChatTokens", "Injection", "TurnCount",
            "UploadedTemplate", "analyze_rendered", "chat_analysis", "get_template", "injection_summary",
            "load_template_tokenizer", "locate_contents", "missing_message", "parse_conversation", "parse_tools",
-           "premium", "prompt_segments", "template_from_upload"]
+           "premium", "prompt_segments", "template_from_upload", "chat_ids"]

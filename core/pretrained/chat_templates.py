@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..i18n import T_
@@ -164,8 +165,10 @@ def template_missing(tmpl: ChatTemplate) -> bool:
     return hashlib.sha256(path.read_bytes()).hexdigest() != tmpl.sha256
 
 
+@lru_cache(maxsize=64)
 def read_template(tmpl: ChatTemplate) -> str:
-    """The template's Jinja source, hash-checked; :class:`ZooError` naming the install command otherwise."""
+    """The template's Jinja source, hash-checked once per process (as the zoo keeps loaded tokenizers);
+    :class:`ZooError` naming the install command otherwise (not cached: a later install is seen)."""
     try:
         raw = tmpl.path().read_bytes()
     except FileNotFoundError:
