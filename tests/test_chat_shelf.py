@@ -91,6 +91,7 @@ def test_per_turn_counts_add_up_and_content_is_the_text_alone():
                 assert t.found and t.content_tokens == len(tok.encode_ids(conv[t.index]["content"].strip())), lang
         assert res.turns[-1].index is None and res.turns[-1].content_tokens == 0
         assert 0 < res.overhead_share < 1 and res.context_share == res.total / 131072
+        assert chat.chat_ids(tmpl, conv, tok, add_generation_prompt=True) == res.safe.ids
 
 
 def test_a_template_without_its_tokenizer_still_renders():
