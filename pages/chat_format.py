@@ -216,7 +216,7 @@ for tab, (tid, r) in zip(tabs, results.items()):
                 st.info(md_escape(localize(CH.missing_message(tmpl))))
         elif r.safe is None:
             st.info(_("Choose a tokenizer for the uploaded template to count its tokens."))
-        st.markdown("**" + md_escape(_("The prompt the model reads")) + "**")
+        st.markdown(md_format("**{title}**", title=_("The prompt the model reads")))
         st.html(prompt_html(r))
         if r.safe is None:
             continue
@@ -224,7 +224,7 @@ for tab, (tid, r) in zip(tabs, results.items()):
                               total=num(r.total), overhead=num(r.overhead), share=num(100 * r.overhead_share, 1)))
         tdf = turn_rows(r)
         st.dataframe(tdf, hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
-        st.markdown("**" + md_escape(_("Tokens (control tokens marked)")) + "**")
+        st.markdown(md_format("**{title}**", title=_("Tokens (control tokens marked)")))
         show_tokens(render_encoding(r.safe.encoding, max_tokens=600, legend=True, **lang_args()))
         if r.injected:
             st.warning(md_escape(localize(CH.injection_summary(r))), icon=":material/warning:")
@@ -242,10 +242,10 @@ for tab, (tid, r) in zip(tabs, results.items()):
             st.html('<div class="tl-chat" dir="ltr">' + " ".join(seen) + "</div>")
             show_tokens(render_encoding(r.parsed.encoding, max_tokens=600, **lang_args()))
             n_turns = sum(1 for t in r.safe.encoding.tokens if t.special)
-            st.caption(ngettext("{count} control token where the template wrote it; the parsed prompt has {parsed}.",
-                                "{count} control tokens where the template wrote them; the parsed prompt has {parsed}.",
-                                n_turns).format(count=num(n_turns),
-                                                parsed=num(sum(1 for t in r.parsed.encoding.tokens if t.special))))
+            st.caption(md_format(ngettext("{count} control token where the template wrote it; the parsed prompt has {parsed}.",
+                                          "{count} control tokens where the template wrote them; the parsed prompt has {parsed}.",
+                                          n_turns), count=num(n_turns),
+                                 parsed=num(sum(1 for t in r.parsed.encoding.tokens if t.special))))
 
 # ---------------------------------------------------------------- multilingual tax of a chat
 st.subheader(_("The same conversation in five languages"), divider="gray")
