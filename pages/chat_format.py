@@ -46,6 +46,13 @@ CHAT_CSS = """
 """
 
 
+def flag(value: str) -> bool:
+    """A switch from a link: ``1`` or ``0``; anything else is refused (qp_init warns and keeps the default)."""
+    if value not in ("0", "1"):
+        raise ValueError(value)
+    return value == "1"
+
+
 def template_label(tid: str) -> str:
     if tid == UPLOAD_ID:
         return _("Your uploaded template")
@@ -118,7 +125,7 @@ samples = {**chat_samples(), "inj": INJECTION}
 
 # ---------------------------------------------------------------- conversation
 qp_init("chat_sample", "bn", param="sample", choices=list(SAMPLE_LABELS))
-qp_init("chat_gen", True, param="gen", cast=lambda s: s not in ("0", "false", ""))
+qp_init("chat_gen", True, param="gen", cast=flag)
 ids = ordered_templates()
 qp_init("chat_tpl", [t for t in DEFAULT_TEMPLATES if t in ids], param="tpl",
         cast=lambda s: [t for t in s.split(",") if t in TEMPLATES])
