@@ -37,6 +37,8 @@ MAX_UPLOAD_MB = 4
 CHAT_CSS = """
 .tl-chat{white-space:pre-wrap;word-break:break-word;font-family:ui-monospace,monospace;font-size:.9rem;
   line-height:1.8;border:1px solid #8884;border-radius:6px;padding:.6rem .8rem;max-height:26rem;overflow:auto}
+.tl-chat{direction:ltr !important;text-align:left !important}
+.tl-chat > span{unicode-bidi:isolate}
 .tl-chat-tpl{color:#666;background:#8881}
 .tl-chat-ctl{color:#fff;background:#0072B2;border-radius:4px;padding:0 .2rem .15rem;margin:0 .1rem;
   display:inline-block;line-height:1.3}
