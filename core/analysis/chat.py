@@ -1,0 +1,515 @@
+"""Chat format: how a conversation becomes the tokens a model reads, turn by turn.
+
+:func:`chat_analysis` renders a conversation with a chat template
+(:mod:`core.pretrained.chat_render`, sandboxed), finds each message's content
+in the prompt, and tokenizes the prompt the two ways runtimes do:
+
+- **content as text** (``mistral-common``, ``llama-models``, llama.cpp's
+  server): only the template's own control tokens are control tokens; a
+  message that spells ``<|eot_id|>`` is encoded as ordinary text. These are
+  the ``ids`` reported.
+- **special tokens parsed everywhere** (``transformers``'
+  ``apply_chat_template(tokenize=True)``, which encodes the rendered string
+  with its special tokens split out): the typed spelling becomes the real
+  control token, so the model sees the turn end there. A difference between
+  the two is an injection path, and :attr:`ChatAnalysis.injected` says where.
+
+Tokens are counted per turn: a turn's content tokens, and the template's
+overhead (its header before the content, and the one control token that
+closes it, with the whitespace after). The text after the last turn (the
+generation prompt) is its own row. Nothing here renders HTML.
+"""
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ..i18n import T_, Tn_
+from ..pretrained.adapter import PretrainedTokenizer, SpecialHit
+from ..pretrained.chat_render import ChatTemplateError, render
+from ..pretrained.chat_templates import ChatTemplate, get_template, read_template, tokenizer_of
+from ..text import limits
+from ..tokens import Encoding, Token
+
+#: Roles a turn may have (``developer`` is gpt-oss's and OpenAI's name for a second system turn).
+ROLES = ("system", "developer", "user", "assistant", "tool")
+#: Most turns in one conversation, and most characters in all of them.
+MAX_TURNS = 200
+MAX_CHAT_CHARS = 200_000
+#: Largest uploaded ``tokenizer_config.json`` or ``.jinja`` file.
+MAX_TEMPLATE_FILE_BYTES = 4 * 1024 * 1024
+#: Largest tool definitions JSON.
+MAX_TOOLS_BYTES = 64 * 1024
+
+#: Which runtimes encode a rendered prompt each way (shown by the page and the CLI).
+PARSED_RUNTIMES = "transformers apply_chat_template(tokenize=True), tokenizer(prompt) with special tokens split"
+TEXT_RUNTIMES = "mistral-common encode_chat_completion, llama-models ChatFormat, llama.cpp (parse_special only for the template)"
+
+
+class ChatInputError(ValueError):
+    """A conversation, tool list or template file that cannot be used (one-line reason)."""
+
+
+# ---------------------------------------------------------------------------
+# Input
+# ---------------------------------------------------------------------------
+
+
+def parse_conversation(value: Any) -> list[dict[str, Any]]:
+    """The conversation as a list of ``{"role", "content"}`` dicts (other keys kept), checked.
+
+    >>> parse_conversation([{"role": "user", "content": "hi"}])
+    [{'role': 'user', 'content': 'hi'}]
+    """
+    if not isinstance(value, list):
+        raise ChatInputError(T_("a conversation is a JSON list of messages, each {shape}",
+                                shape='{"role": ..., "content": ...}'))
+    if not value:
+        raise ChatInputError(T_("the conversation is empty"))
+    if len(value) > MAX_TURNS:
+        raise ChatInputError(T_("the conversation has {count:,} messages; the limit is {limit}", count=len(value),
+                                limit=MAX_TURNS))
+    out: list[dict[str, Any]] = []
+    total = 0
+    for k, msg in enumerate(value, 1):
+        if not isinstance(msg, dict):
+            raise ChatInputError(T_("message {n} is not an object with a role and a content", n=k))
+        role, content = msg.get("role"), msg.get("content")
+        if role not in ROLES:
+            raise ChatInputError(T_("message {n} has role {role}; roles are {roles}", n=k, role=repr(role)[:40],
+                                    roles=", ".join(ROLES)))
+        if not isinstance(content, str):
+            raise ChatInputError(T_("message {n} has no text content (content must be a string)", n=k))
+        limits.check_size(content, max_bytes=4 * MAX_CHAT_CHARS, what=T_("message {n}", n=k))
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in content):
+            raise ChatInputError(T_("message {n} contains a lone surrogate (not valid Unicode text)", n=k))
+        total += len(content)
+        out.append(dict(msg))
+    if total > MAX_CHAT_CHARS:
+        raise ChatInputError(T_("the conversation has {count:,} characters; the limit is {limit:,}", count=total,
+                                limit=MAX_CHAT_CHARS))
+    return out
+
+
+def parse_tools(text: str) -> list[dict[str, Any]] | None:
+    """Tool definitions from JSON text (a list of objects, the OpenAI / transformers shape); None when empty."""
+    if not text.strip():
+        return None
+    raw = text.encode("utf-8", "surrogatepass")
+    try:
+        limits.check_json_bytes(raw, T_("the tool definitions"), max_bytes=MAX_TOOLS_BYTES)
+        value = json.loads(raw)
+    except limits.LimitError as exc:
+        raise ChatInputError(str(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        raise ChatInputError(T_("the tool definitions are not valid JSON: {reason}", reason=str(exc)[:120])) from None
+    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+        raise ChatInputError(T_("tool definitions are a JSON list of objects"))
+    return value
+
+
+@dataclass(frozen=True)
+class UploadedTemplate:
+    """A chat template read from a user's file, with the special tokens its config names."""
+
+    name: str
+    source: str
+    bos_token: str | None
+    eos_token: str | None
+
+
+def _token_string(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("content"), str):
+        return str(value["content"])
+    return None
+
+
+def template_from_upload(name: str, data: bytes) -> UploadedTemplate:
+    """The template of an uploaded ``tokenizer_config.json`` (its ``chat_template``) or ``.jinja`` file.
+
+    Checked like an uploaded tokenizer: size, JSON depth, UTF-8; a config with several named templates
+    gives its ``default`` one (else the first).
+    """
+    try:
+        limits.check_size(data, max_bytes=MAX_TEMPLATE_FILE_BYTES, what=T_("template file “{name}”", name=name))
+        if not data:
+            raise ChatInputError(T_("{name} is empty", name=name))
+        text = data.decode("utf-8")
+    except limits.LimitError as exc:
+        raise ChatInputError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ChatInputError(T_("{name} is not valid UTF-8 (byte {offset})", name=name, offset=exc.start)) from None
+    if not name.lower().endswith(".json"):
+        return UploadedTemplate(name, text, None, None)
+    try:
+        limits.check_json_bytes(data, name, max_bytes=MAX_TEMPLATE_FILE_BYTES)
+        cfg = json.loads(data)
+    except limits.LimitError as exc:
+        raise ChatInputError(str(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        raise ChatInputError(T_("{name} is not valid JSON: {reason}", name=name, reason=str(exc)[:120])) from None
+    tmpl = cfg.get("chat_template") if isinstance(cfg, dict) else None
+    if isinstance(tmpl, list):
+        named = {t.get("name"): t.get("template") for t in tmpl if isinstance(t, dict)}
+        tmpl = named.get("default", next(iter(named.values()), None))
+    if not isinstance(tmpl, str) or not tmpl:
+        raise ChatInputError(T_("{name} has no chat_template", name=name))
+    assert isinstance(cfg, dict)
+    return UploadedTemplate(name, tmpl, _token_string(cfg.get("bos_token")), _token_string(cfg.get("eos_token")))
+
+
+# ---------------------------------------------------------------------------
+# Analysis
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnCount:
+    """One row of the per-turn table. ``index`` is the message's position, None for the text after the last turn."""
+
+    index: int | None
+    role: str
+    content_tokens: int
+    overhead_tokens: int
+    found: bool
+
+    @property
+    def total(self) -> int:
+        return self.content_tokens + self.overhead_tokens
+
+
+@dataclass(frozen=True)
+class Injection:
+    """A control token spelled inside a message's content: made a real one when specials are parsed everywhere."""
+
+    turn: int
+    spelling: str
+    id: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class ChatTokens:
+    """The prompt tokenized one way: ``encoding`` (chips), per token its turn and whether it is content."""
+
+    encoding: Encoding
+    turn: tuple[int | None, ...]
+    content: tuple[bool, ...]
+    injected: tuple[bool, ...]
+
+    @property
+    def ids(self) -> list[int]:
+        return [t.id for t in self.encoding.tokens if t.id is not None]
+
+
+@dataclass(frozen=True)
+class ChatAnalysis:
+    """A conversation rendered by one template and tokenized by its tokenizer (``safe``/``parsed`` None without one)."""
+
+    template: str
+    tokenizer: str | None
+    needs: str
+    text: str
+    bos_token: str | None
+    eos_token: str | None
+    spans: tuple[tuple[int, int, int], ...]
+    roles: tuple[str, ...]
+    safe: ChatTokens | None
+    parsed: ChatTokens | None
+    turns: tuple[TurnCount, ...]
+    injected: tuple[Injection, ...]
+    context: int | None
+
+    @property
+    def total(self) -> int:
+        return len(self.safe.encoding.tokens) if self.safe else 0
+
+    @property
+    def overhead(self) -> int:
+        return sum(t.overhead_tokens for t in self.turns)
+
+    @property
+    def overhead_share(self) -> float:
+        return self.overhead / self.total if self.total else 0.0
+
+    @property
+    def context_share(self) -> float | None:
+        return self.total / self.context if self.context and self.safe else None
+
+    def as_dict(self) -> dict[str, object]:
+        """The ``chat --json`` answer."""
+        safe, parsed = self.safe, self.parsed
+        return {
+            "template": self.template, "tokenizer": self.tokenizer, "needs": self.needs or None, "text": self.text,
+            "bos_token": self.bos_token, "eos_token": self.eos_token,
+            "ids": safe.ids if safe else None,
+            "ids_specials_parsed": parsed.ids if parsed else None,
+            "tokens": self.total if safe else None, "overhead_tokens": self.overhead if safe else None,
+            "overhead_share": round(self.overhead_share, 4) if safe else None,
+            "context": self.context,
+            "context_share": None if self.context_share is None else round(self.context_share, 6),
+            "content_spans": [{"turn": t, "start": a, "end": b} for a, b, t in self.spans],
+            "turns": [{"index": t.index, "role": t.role, "content_tokens": t.content_tokens,
+                       "overhead_tokens": t.overhead_tokens, "total": t.total, "found": t.found}
+                      for t in self.turns] if safe else None,
+            "injection": [{"turn": i.turn, "spelling": i.spelling, "id": i.id, "start": i.start, "end": i.end}
+                          for i in self.injected],
+        }
+
+
+def locate_contents(text: str, messages: Sequence[Mapping[str, Any]]) -> list[tuple[int, int, int]]:
+    """``(start, end, message index)`` of each message's content found in ``text``, in order.
+
+    Searched from where the previous one ended, as typed or else trimmed (templates often ``| trim``);
+    a content the template changed or dropped is not found (and its turn says so).
+
+    >>> locate_contents("<u>hi</u><a> yo</a>", [{"content": "hi"}, {"content": " yo "}])
+    [(3, 5, 0), (13, 15, 1)]
+    """
+    out: list[tuple[int, int, int]] = []
+    pos = 0
+    for k, msg in enumerate(messages):
+        content = msg.get("content")
+        if not isinstance(content, str) or not content.strip():
+            continue
+        span = _find(text, (content, content.strip()), pos, out)
+        if span is not None:
+            out.append((*span, k))
+            pos = max(pos, span[1])
+    return sorted(out)
+
+
+def _find(text: str, needles: Sequence[str], pos: int, taken: Sequence[tuple[int, int, int]]) -> tuple[int, int] | None:
+    """Where one of ``needles`` occurs: from ``pos`` first, else anywhere not overlapping ``taken`` (a template may
+    move a turn, as Mistral's put the system prompt into the last user turn)."""
+    for needle in needles:
+        at = text.find(needle, pos)
+        if at >= 0:
+            return at, at + len(needle)
+    for needle in needles:
+        at = text.find(needle)
+        while at >= 0:
+            if all(at + len(needle) <= a or at >= b for a, b, _ in taken):
+                return at, at + len(needle)
+            at = text.find(needle, at + 1)
+    return None
+
+
+def _in_spans(hits: Sequence[SpecialHit], spans: Sequence[tuple[int, int, int]]) -> list[int | None]:
+    """For each hit, the message whose content it lies in (None: the template's own)."""
+    out: list[int | None] = []
+    for h in hits:
+        out.append(next((k for a, b, k in spans if a <= h.start and h.end <= b), None))
+    return out
+
+
+def _tokenize(tok: PretrainedTokenizer, text: str, cuts: Sequence[SpecialHit]) -> list[Token]:
+    """``text`` encoded with the ``cuts`` as control tokens and everything between as ordinary text."""
+    toks: list[Token] = []
+    pos = 0
+    byte_at = 0  # UTF-8 offset of ``pos``
+
+    def plain(a: int, b: int, base: int) -> int:
+        piece = text[a:b]
+        for t in tok.encode(piece).tokens:
+            toks.append(Token(t.id, t.data, t.byte_start + base, t.byte_end + base, t.start + a, t.end + a, t.special))
+        return base + len(piece.encode("utf-8"))
+
+    for h in cuts:
+        if h.start > pos:
+            byte_at = plain(pos, h.start, byte_at)
+        size = len(h.text.encode("utf-8"))
+        toks.append(Token(h.id, h.text.encode("utf-8"), byte_at, byte_at + size, h.start, h.end, True))
+        byte_at += size
+        pos = h.end
+    if pos < len(text):
+        plain(pos, len(text), byte_at)
+    return toks
+
+
+def _closings(text: str, spans: Sequence[tuple[int, int, int]], template_hits: Sequence[SpecialHit]) -> list[int]:
+    """Where each found turn ends: after its content, one template control token right after it, and whitespace."""
+    starts = {h.start: h for h in template_hits}
+    out = []
+    for _a, b, _k in spans:
+        end = b
+        while end < len(text) and text[end] in " \t" and end not in starts:
+            end += 1
+        if end in starts:
+            end = starts[end].end
+            while end < len(text) and text[end] in "\r\n \t" and end not in starts:
+                end += 1
+        out.append(end)
+    return out
+
+
+def _label(tokens: Sequence[Token], closings: Sequence[int], spans: Sequence[tuple[int, int, int]],
+           hit_turn: Mapping[int, int]) -> ChatTokensParts:
+    # closings and spans are sorted and spans do not overlap: one bisection per token
+    starts = [a for a, _b, _k in spans]
+    turn: list[int | None] = []
+    content: list[bool] = []
+    injected: list[bool] = []
+    for t in tokens:
+        k = bisect.bisect_right(closings, t.start)
+        turn.append(spans[k][2] if k < len(closings) else None)
+        j = bisect.bisect_right(starts, t.start) - 1
+        content.append(j >= 0 and t.start < spans[j][1])
+        injected.append(t.special and t.start in hit_turn)
+    return turn, content, injected
+
+
+ChatTokensParts = tuple[list[int | None], list[bool], list[bool]]
+
+
+def analyze_rendered(text: str, messages: Sequence[Mapping[str, Any]], tok: PretrainedTokenizer | None, *,
+                     template: str = "", needs: str = "", bos_token: str | None = None, eos_token: str | None = None,
+                     context: int | None = None) -> ChatAnalysis:
+    """Tokens, turns and injections of an already rendered prompt (see :func:`chat_analysis`)."""
+    spans = locate_contents(text, messages)
+    roles = tuple(str(m.get("role", "")) for m in messages)
+    if tok is None:
+        turns = tuple(TurnCount(k, roles[k], 0, 0, any(s[2] == k for s in spans)) for k in range(len(messages)))
+        return ChatAnalysis(template, None, needs, text, bos_token, eos_token, tuple(spans), roles, None, None, turns,
+                            (), context)
+    hits = tok.special_hits(text)
+    owner = _in_spans(hits, spans)
+    template_hits = [h for h, o in zip(hits, owner) if o is None]
+    inside = {h.start: o for h, o in zip(hits, owner) if o is not None}
+    closings = _closings(text, spans, template_hits)
+    safe_toks = _tokenize(tok, text, template_hits)
+    parsed_toks = _tokenize(tok, text, hits) if inside else safe_toks
+    sets = []
+    for toks in ((safe_toks, parsed_toks) if inside else (safe_toks,)):
+        turn, content, injected = _label(toks, closings, spans, inside)
+        sets.append(ChatTokens(Encoding(text, tuple(toks)), tuple(turn), tuple(content), tuple(injected)))
+    safe = sets[0]
+    sets.append(safe)  # without typed control tokens both ways give the same tokens
+    counts: dict[int | None, list[int]] = {}
+    for t, c in zip(safe.turn, safe.content):
+        row = counts.setdefault(t, [0, 0])
+        row[0 if c else 1] += 1
+    found = {k for _a, _b, k in spans}
+    rows = []
+    for k in range(len(messages)):
+        content_n, overhead_n = counts.get(k, [0, 0])
+        rows.append(TurnCount(k, roles[k], content_n, overhead_n,
+                              k in found or not str(messages[k].get("content") or "").strip()))
+    # tokens before the first found turn went to that turn; a turn whose content was not found shows 0 of its own
+    if None in counts:
+        rows.append(TurnCount(None, "", counts[None][0], counts[None][1], True))
+    injections = tuple(Injection(inside[h.start], h.text, h.id, h.start, h.end) for h in hits if h.start in inside)
+    return ChatAnalysis(template, tok.id, needs, text, bos_token, eos_token, tuple(spans), roles, safe, sets[1],
+                        tuple(rows), injections, context)
+
+
+def prompt_segments(result: ChatAnalysis) -> list[tuple[str, str]]:
+    """The rendered prompt cut into ``(text, kind)`` runs for display, kind one of ``template`` (the template's own
+    text), ``control`` (a control token the template wrote), ``content`` (a message's text) and ``injected`` (a
+    control token spelled inside a message). Without a tokenizer, control tokens are not known (all ``template``).
+
+    >>> r = analyze_rendered("<u>hi</u>", [{"role": "user", "content": "hi"}], None)
+    >>> prompt_segments(r)
+    [('<u>', 'template'), ('hi', 'content'), ('</u>', 'template')]
+    """
+    text = result.text
+    kind = ["template"] * len(text)
+    for a, b, _k in result.spans:
+        kind[a:b] = ["content"] * (b - a)
+    starts: set[int] = set()
+    if result.safe is not None:
+        for t in result.safe.encoding.tokens:
+            if t.special:
+                kind[t.start:t.end] = ["control"] * (t.end - t.start)
+                starts.add(t.start)
+    for i in result.injected:
+        kind[i.start:i.end] = ["injected"] * (i.end - i.start)
+        starts.add(i.start)
+    out: list[tuple[str, str]] = []
+    start = 0
+    for k in range(1, len(text) + 1):
+        if k == len(text) or kind[k] != kind[start] or k in starts:  # two control tokens in a row stay two runs
+            out.append((text[start:k], kind[start]))
+            start = k
+    return out
+
+
+def chat_analysis(tmpl: ChatTemplate, messages: Sequence[Mapping[str, Any]], *, add_generation_prompt: bool = False,
+                  tools: Sequence[Mapping[str, Any]] | None = None, tok: PretrainedTokenizer | None = None,
+                  extra: Mapping[str, Any] | None = None) -> ChatAnalysis:
+    """``messages`` rendered by the bundled template ``tmpl`` and tokenized by ``tok`` (its shelf tokenizer).
+
+    Raises :class:`ChatTemplateError` when the template refuses or breaks a limit, and
+    :class:`core.pretrained.catalog.ZooError` when its file is not installed.
+    """
+    source = read_template(tmpl)
+    text = render(source, messages, tools=tools, add_generation_prompt=add_generation_prompt,
+                  bos_token=tmpl.bos_token, eos_token=tmpl.eos_token, extra=extra)
+    needs = "" if tok is not None else (tmpl.needs or (tmpl.tokenizer or ""))
+    return analyze_rendered(text, messages, tok, template=tmpl.id, needs=needs, bos_token=tmpl.bos_token,
+                            eos_token=tmpl.eos_token, context=tmpl.context)
+
+
+def chat_ids(tmpl: ChatTemplate, messages: Sequence[Mapping[str, Any]], tok: PretrainedTokenizer, *,
+             add_generation_prompt: bool = False, tools: Sequence[Mapping[str, Any]] | None = None) -> list[int]:
+    """Only the ids of :func:`chat_analysis` (content encoded as text), without token records or turns: what a
+    runtime needs, and what ``bench/chat.py`` times against ``transformers`` plus the backend."""
+    text = render(read_template(tmpl), messages, tools=tools, add_generation_prompt=add_generation_prompt,
+                  bos_token=tmpl.bos_token, eos_token=tmpl.eos_token)
+    spans = locate_contents(text, messages)
+    hits = tok.special_hits(text)
+    cuts = [h for h, o in zip(hits, _in_spans(hits, spans)) if o is None]
+    ids: list[int] = []
+    pos = 0
+    for h in cuts:
+        if h.start > pos:
+            ids += tok.encode_ids(text[pos:h.start])
+        ids.append(h.id)
+        pos = h.end
+    if pos < len(text):
+        ids += tok.encode_ids(text[pos:])
+    return ids
+
+
+def load_template_tokenizer(tmpl: ChatTemplate) -> PretrainedTokenizer | None:
+    """The shelf tokenizer of ``tmpl`` (None when it has none on the shelf); :class:`ZooError` when not installed."""
+    from ..pretrained import zoo  # the zoo imports every adapter: only when a tokenizer is wanted
+
+    tid = tokenizer_of(tmpl)
+    return zoo.load(tid) if tid else None
+
+
+def premium(totals: Mapping[str, int], base: str = "en") -> dict[str, float | None]:
+    """Each language's total tokens over ``base``'s (None when the base has none).
+
+    >>> premium({"en": 10, "bn": 25})
+    {'en': 1.0, 'bn': 2.5}
+    """
+    ref = totals.get(base) or 0
+    return {k: (v / ref if ref else None) for k, v in totals.items()}
+
+
+def missing_message(tmpl: ChatTemplate) -> str:
+    """The sentence shown when a template's tokenizer is not on the shelf."""
+    return T_("{template} renders, but its tokenizer ({tokenizer}) is not on the shelf: no token counts",
+              template=tmpl.name, tokenizer=tmpl.needs or str(tmpl.tokenizer))
+
+
+def injection_summary(result: ChatAnalysis) -> str:
+    """One sentence: how many control tokens the messages spell and what parsing them does."""
+    n = len(result.injected)
+    return Tn_("{count} control token is spelled inside a message: with special tokens parsed everywhere it becomes "
+               "a real control token (a prompt-injection path)",
+               "{count} control tokens are spelled inside messages: with special tokens parsed everywhere they become "
+               "real control tokens (a prompt-injection path)", n, count=n)
+
+
+__all__ = ["ROLES", "ChatAnalysis", "ChatInputError", "ChatTemplateError", "ChatTokens", "Injection", "TurnCount",
+           "UploadedTemplate", "analyze_rendered", "chat_analysis", "get_template", "injection_summary",
+           "load_template_tokenizer", "locate_contents", "missing_message", "parse_conversation", "parse_tools",
+           "premium", "prompt_segments", "template_from_upload", "chat_ids"]
