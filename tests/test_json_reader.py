@@ -96,6 +96,7 @@ OWN_JSON = {
     ("core/text/limits.py", "read_json"): "the reader itself",
     ("core/pipeline/normalize.py", "rules_json"): "the tokenizers library's own serialisation of rules built here",
     ("core/pretrained/replay.py", "_hf_model"): "an adapter's tokenizer.json, checked when the adapter was loaded",
+    ("core/assets.py", "chat_samples"): "the bundled sample conversations (assets/), not a user's file",
     ("core/pretrained/hf_adapter.py", "packed"): "the adapter's own tokenizer.json, checked when it was loaded",
     ("core/pretrained/hf_adapter.py", "__init__"): "text its loaders checked first (parse_tokenizer_json) or a "
                                                    "trainer wrote",

@@ -147,7 +147,7 @@ VENDORS = {
     "deepseek-v3": lambda tmp: _tokenizer_json("deepseek-v3"),
     "claude-legacy": lambda tmp: _tokenizer_json("claude-legacy"),
     "clip": _clip,
-    **{tid: (lambda tmp, tid=tid: _package(tid)) for tid in ("cl100k_base", "o200k_base", "llama3", "llama4", "tekken",
+    **{tid: (lambda tmp, tid=tid: _package(tid)) for tid in ("cl100k_base", "o200k_base", "o200k_harmony", "llama3", "llama4", "tekken",
                                                                "tekken_240718", "mistral-spm-v1", "mistral-spm-v3")},
 }
 

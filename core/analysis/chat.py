@@ -22,7 +22,6 @@ generation prompt) is its own row. Nothing here renders HTML.
 from __future__ import annotations
 
 import bisect
-import json
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -99,12 +98,11 @@ def parse_tools(text: str) -> list[dict[str, Any]] | None:
         return None
     raw = text.encode("utf-8", "surrogatepass")
     try:
-        limits.check_json_bytes(raw, T_("the tool definitions"), max_bytes=MAX_TOOLS_BYTES)
-        value = json.loads(raw)
+        value = limits.read_json(raw, T_("the tool definitions"), max_bytes=MAX_TOOLS_BYTES)
+    except limits.JsonSyntaxError as exc:
+        raise ChatInputError(T_("the tool definitions are not valid JSON: {reason}", reason=exc.reason[:120])) from None
     except limits.LimitError as exc:
         raise ChatInputError(str(exc)) from None
-    except (ValueError, RecursionError) as exc:
-        raise ChatInputError(T_("the tool definitions are not valid JSON: {reason}", reason=str(exc)[:120])) from None
     if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
         raise ChatInputError(T_("tool definitions are a JSON list of objects"))
     return value
@@ -146,12 +144,11 @@ def template_from_upload(name: str, data: bytes) -> UploadedTemplate:
     if not name.lower().endswith(".json"):
         return UploadedTemplate(name, text, None, None)
     try:
-        limits.check_json_bytes(data, name, max_bytes=MAX_TEMPLATE_FILE_BYTES)
-        cfg = json.loads(data)
+        cfg = limits.read_json(data, name, max_bytes=MAX_TEMPLATE_FILE_BYTES)
+    except limits.JsonSyntaxError as exc:
+        raise ChatInputError(T_("{name} is not valid JSON: {reason}", name=name, reason=exc.reason[:120])) from None
     except limits.LimitError as exc:
         raise ChatInputError(str(exc)) from None
-    except (ValueError, RecursionError) as exc:
-        raise ChatInputError(T_("{name} is not valid JSON: {reason}", name=name, reason=str(exc)[:120])) from None
     tmpl = cfg.get("chat_template") if isinstance(cfg, dict) else None
     if isinstance(tmpl, list):
         named = {t.get("name"): t.get("template") for t in tmpl if isinstance(t, dict)}

@@ -20,12 +20,12 @@ A template that refuses the conversation, a bad messages file or a missing templ
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from ..analysis import chat
 from ..pretrained.chat_render import render
 from ..pretrained.chat_templates import TEMPLATES, get_template
+from ..text.limits import JsonSyntaxError, read_json
 from .common import CliError, decode_utf8, read_file_bytes
 
 
@@ -44,9 +44,9 @@ def _read_json(path: str, what: str, max_bytes: int) -> Any:
     raw = read_file_bytes(path, max_bytes=max_bytes, what=what)
     text = decode_utf8(raw, path)
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise CliError(f"{path} is not valid JSON: {str(exc)[:120]}") from None
+        return read_json(text, path, max_bytes=max_bytes)
+    except JsonSyntaxError as exc:
+        raise CliError(f"{path} is not valid JSON: {exc.reason[:120]}") from None
 
 
 def _chat(args: argparse.Namespace) -> Any:

@@ -644,6 +644,7 @@ def _declared(what: str) -> Message:
 AUDITS: dict[str, EncodeAudit] = {
     "cl100k_base": EncodeAudit((), _AS_TYPED, _vendor_code("tiktoken")),
     "o200k_base": EncodeAudit((), _AS_TYPED, _vendor_code("tiktoken")),
+    "o200k_harmony": EncodeAudit((), _AS_TYPED, _vendor_code("tiktoken")),
     "llama3": EncodeAudit(("chunks",), _LLAMA_CUTS, _vendor_code("llama-models' Tokenizer")),
     "llama4": EncodeAudit(("chunks",), _LLAMA_CUTS, _vendor_code("llama-models' Tokenizer")),
     "tekken": EncodeAudit((), _AS_TYPED, _vendor_code("mistral-common's Tekkenizer")),
