@@ -316,6 +316,24 @@ class PretrainedTokenizer:
         """Whether ``token_id`` is a byte-fallback piece (``<0x41>``)."""
         return False
 
+    def has_token(self, token_id: int) -> bool:
+        """Whether ``token_id`` names a token (ids below :attr:`vocab_size` can be holes between control tokens)."""
+        if not 0 <= token_id < self.vocab_size:
+            return False
+        try:
+            self.token_bytes(token_id)
+        except ValueError:
+            return False
+        return True
+
+    def piece_score(self, token_id: int) -> float | None:
+        """The model's score of a piece (Unigram log probability, SentencePiece BPE merge priority); None without."""
+        return None
+
+    def is_continuation(self, token_id: int) -> bool:
+        """Whether ``token_id`` is a word-internal WordPiece piece (spelled with ``##``)."""
+        return False
+
     def special_probes(self) -> list[SpecialProbe]:
         """The ways this tokenizer can encode user text, for the special-token injection check: as the pages
         encode (``default``) and as an unsafe app does (``allow_special=True``)."""

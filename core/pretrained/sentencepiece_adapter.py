@@ -106,6 +106,9 @@ class SentencePieceTokenizer(PretrainedTokenizer):
     def is_byte_piece(self, token_id: int) -> bool:
         return bool(self._sp.is_byte(token_id))
 
+    def piece_score(self, token_id: int) -> float | None:
+        return float(self._sp.get_score(token_id)) if 0 <= token_id < self._sp.get_piece_size() else None
+
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         # SentencePiece never turns text into control pieces; allow_special has nothing to allow.
         check_text(text)

@@ -182,6 +182,14 @@ class TiktokenTokenizer(PretrainedTokenizer):
         enc = self._enc.encode_ordinary
         return sum(len(enc(t)) for t in texts)
 
+    @cached_property
+    def _assigned(self) -> frozenset[int]:
+        return frozenset(self.ranks.values()) | frozenset(self.specials.values())
+
+    def has_token(self, token_id: int) -> bool:
+        # the ids between the last rank and the control tokens (cl100k: 100256, 100261-100275) are holes
+        return token_id in self._assigned
+
     def token_bytes(self, token_id: int) -> bytes:
         if not 0 <= token_id < len(self._by_id):
             raise ValueError(T_("token id {id} is outside the vocabulary of {tokenizer}", id=str(token_id),
