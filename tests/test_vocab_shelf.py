@@ -226,6 +226,8 @@ def test_parse_ids_accepts_lists_and_refuses_garbage():
         V.parse_ids("1, abc")
     with pytest.raises(V.VocabError, match="whole number"):
         V.parse_ids("1e400")
+    with pytest.raises(V.VocabError, match="JSON list"):
+        V.parse_ids("[1, 2")
     with pytest.raises(V.VocabError, match="at most"):
         V.parse_ids("1 " * (V.MAX_DECODE_IDS + 1))
 
@@ -259,3 +261,39 @@ def test_unused_on_the_bundled_corpus():
     assert rep.used + len(rep.unused) == V.vocab_table(tok).tokens - len(tok.special_ids)
     used = {i for t in texts for i in tok.encode_ids(t)}
     assert not used & set(rep.unused) and rep.used == len(used)
+
+
+def _cli_json(capsys, *argv):
+    import json
+
+    from core.cli import main
+
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_cli_vocab_and_decode_give_the_keys_the_pages_and_scripts_read(capsys):
+    tok = zoo.load("o200k_base")
+    hello = tok.encode_ids("hello")[0]
+    got = _cli_json(capsys, "vocab", "--tokenizer", "o200k_base", "--id", str(hello), "--json")
+    assert (got["id"], got["bytes"], got["text"]) == (hello, "68 65 6C 6C 6F", "hello")
+    assert got["merge_tree"]["left"]["text"] + got["merge_tree"]["right"]["text"] == "hello"
+    census = _cli_json(capsys, "vocab", "--tokenizer", "o200k_base", "--census", "--json")
+    assert census["scripts"] == V.census(tok).scripts and census["scripts"]["Bengali"] > 0
+    ids = tok.encode_ids("রাজশাহী")
+    out = _cli_json(capsys, "decode", "--tokenizer", "o200k_base", "--ids", ",".join(map(str, ids)), "--json")
+    assert out["text"] == "রাজশাহী" and [t["id"] for t in out["tokens"]] == ids
+    assert "".join(t["bytes"].replace(" ", "") for t in out["tokens"]) == "রাজশাহী".encode().hex().upper()
+    assert out["round_trip"]["same"]
+    found = _cli_json(capsys, "vocab", "--tokenizer", "o200k_base", "--search", "রাজ", "--json")
+    assert found["total"] == len(V.search(tok, "রাজ").ids) and all("রাজ" in t["text"] for t in found["tokens"])
+
+
+def test_cli_refuses_bad_ids_with_one_line(capsys):
+    from core.cli import main
+
+    assert main(["decode", "--tokenizer", "o200k_base", "--ids", "1, x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and err.count("\n") == 1
+    assert main(["vocab", "--tokenizer", "o200k_base", "--id", "-1"]) == 2
+    assert "outside the vocabulary" in capsys.readouterr().err

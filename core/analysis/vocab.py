@@ -329,6 +329,10 @@ def parse_ids(text: str) -> list[int]:
     if len(text) > MAX_IDS_TEXT:
         raise VocabError(T_("the id list is {count:,} characters; the limit is {limit:,}", count=len(text),
                             limit=MAX_IDS_TEXT))
+    body = text.strip()
+    if "[" in body or "]" in body:
+        if not (body.startswith("[") and body.endswith("]") and body.count("[") == body.count("]") == 1):
+            raise VocabError(T_("a list of ids in brackets must be one JSON list, like [1, 2, 3]"))
     out: list[int] = []
     for n, m in enumerate(_ID_ITEM.finditer(text)):
         item = m.group()
