@@ -21,13 +21,13 @@ This module draws nothing: pages and the CLI render the records.
 """
 from __future__ import annotations
 
-import operator
 import threading
 import time
 import weakref
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import repeat
 from typing import Any, Iterable, Literal, Sequence
 
 import numpy as np
@@ -93,6 +93,11 @@ class VocabTable:
             starts.append(pos)
             pos += len(t) + 1
         return "\n".join(self.texts), starts
+
+    @cached_property
+    def holes(self) -> frozenset[int]:
+        """Ids below :attr:`size` that name no token."""
+        return frozenset(i for i, d in enumerate(self.data) if d is None)
 
     @property
     def tokens(self) -> int:
@@ -344,16 +349,30 @@ def parse_ids(text: str) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Decoded:
-    """An id list decoded: the library's text of the known ids, and each id's bytes (None: not a token)."""
+    """An id list decoded: the library's text of the ids that name tokens, and which ids do not.
+
+    Each id's bytes (:attr:`data`) are looked up when first asked for (a page draws the first chips only).
+    """
 
     tokenizer: str
     ids: tuple[int, ...]
-    data: tuple[bytes | None, ...]
     text: str
-    unknown: tuple[int, ...] = ()  # positions in ``ids`` of ids that name no token
-    special: tuple[int, ...] = ()  # positions of control tokens
+    unknown: tuple[int, ...]  # positions in ``ids`` of ids that name no token
+    table: VocabTable = field(repr=False)
+
+    @cached_property
+    def data(self) -> tuple[bytes | None, ...]:
+        """Each id's exact bytes; None for an id that names no token."""
+        size, data = self.table.size, self.table.data
+        return tuple(data[i] if 0 <= i < size else None for i in self.ids)
+
+    @cached_property
+    def special(self) -> tuple[int, ...]:
+        """Positions of control tokens."""
+        special = self.table.special
+        return tuple(k for k, i in enumerate(self.ids) if i in special) if special and not special.isdisjoint(self.ids) else ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -365,7 +384,7 @@ class Decoded:
 
 
 def decode(tok: PretrainedTokenizer, ids: Sequence[int]) -> Decoded:
-    """``ids`` decoded by ``tok``'s library, with each id's bytes; ids that name no token are listed, not raised.
+    """``ids`` decoded by ``tok``'s library; ids that name no token are listed (and left out of the text), not raised.
 
     >>> from core.pretrained import zoo
     >>> d = decode(zoo.load("o200k_base"), [3, -1, 10**9])
@@ -376,24 +395,17 @@ def decode(tok: PretrainedTokenizer, ids: Sequence[int]) -> Decoded:
         raise VocabError(T_("more than {limit:,} ids; decode at most {limit:,} at a time", limit=MAX_DECODE_IDS))
     table = vocab_table(tok)
     ids = tuple(ids)
-    arr = np.fromiter(ids, dtype=np.int64, count=len(ids)) if all(type(i) is int and -2**62 < i < 2**62 for i in ids) \
-        else None
-    if arr is None:
+    if not all(map(isinstance, ids, repeat(int))):
         raise VocabError(T_("ids must be whole numbers"))
-    inside = (arr >= 0) & (arr < table.size)
-    ok = inside.copy()
-    ok[inside] = table.assigned[arr[inside]]
-    if ok.all():
-        data: tuple[bytes | None, ...] = tuple(operator.itemgetter(*ids)(table.data)) if len(ids) > 1 else \
-            tuple(table.data[i] for i in ids)
-        known = list(ids)
-        unknown: tuple[int, ...] = ()
-    else:
-        data = tuple(table.data[i] if good else None for i, good in zip(ids, ok.tolist()))
-        known = [i for i, good in zip(ids, ok.tolist()) if good]
-        unknown = tuple(int(k) for k in np.flatnonzero(~ok))
-    special = tuple(k for k, i in enumerate(ids) if i in table.special) if table.special else ()
-    return Decoded(tok.id, ids, data, tok.decode_ids(known) if known else "", unknown, special)
+    # one pass in C for the common case (every id a token): the range, then the holes (most vocabularies have none)
+    fine = not ids or (min(ids) >= 0 and max(ids) < table.size and (not table.holes or table.holes.isdisjoint(ids)))
+    if fine:
+        return Decoded(tok.id, ids, tok.decode_ids(ids) if ids else "", (), table)
+    data = table.data
+    good = [0 <= i < table.size and data[i] is not None for i in ids]
+    known = [i for i, g in zip(ids, good) if g]
+    unknown = tuple(k for k, g in enumerate(good) if not g)
+    return Decoded(tok.id, ids, tok.decode_ids(known) if known else "", unknown, table)
 
 
 RoundTripReason = Literal["same", "unknown", "special", "partial", "decoder", "non-canonical"]

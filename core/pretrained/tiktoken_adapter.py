@@ -197,7 +197,10 @@ class TiktokenTokenizer(PretrainedTokenizer):
         return self._by_id[token_id]
 
     def decode_ids(self, ids: Sequence[int]) -> str:
-        return b"".join(self._by_id[i] for i in ids).decode("utf-8", errors="replace")
+        try:
+            return self._enc.decode(list(ids), errors="replace")
+        except (KeyError, OverflowError, TypeError):  # a hole between ids, a negative one: the table has b"" there
+            return b"".join(self._by_id[i] for i in ids).decode("utf-8", errors="replace")
 
 
 # ---------------------------------------------------------------------------
