@@ -29,6 +29,7 @@ PAGES: dict[str, list[tuple[str, str, str]]] = {
         ("inspector.py", N_("Word inspector"), ":material/troubleshoot:"),
         ("replay.py", N_("Merge replay"), ":material/replay:"),
         ("tax.py", N_("Multilingual tax"), ":material/translate:"),
+        ("vocabulary.py", N_("Vocabulary"), ":material/dictionary:"),
     ],
     N_("Learn"): [
         ("stepper.py", N_("BPE stepper"), ":material/footprint:"),
