@@ -41,7 +41,9 @@ shelf = [i for i in shelf_ids() if i not in ("codepoints", "bytes", "words")]
 qp_init("vc_tok", "o200k_base", param="tok", choices=shelf)
 qp_init("vc_query", "", param="query", max_len=V.MAX_QUERY_CHARS)
 qp_init("vc_mode", "text", param="mode", choices=list(MODES))
-qp_init("vc_id", 0, param="id", cast=int, lo=0, hi=limits.MAX_ID)
+# (every parameter is read before the first qp_sync below: after it, the URL counts as this session's own)
+qp_init("vc_cmp", ["cl100k_base", "o200k_base", "llama3"], param="cmp",
+        cast=lambda s: [i for i in s.split(",") if known(i) and i in shelf])
 
 tid = pick_one(_("Tokenizer"), "vc_tok", only=lambda i: i in shelf)
 if not ready([tid]):
@@ -52,6 +54,9 @@ except (zoo.ZooError, ValueError) as exc:
     st.error(md_escape(localize(exc)))
     st.stop()
 st.caption(md_format(_("{algorithm} · vocabulary {count}"), algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size)))
+qp_init("vc_id", 0, param="id", cast=int, lo=0, hi=max(0, tok.vocab_size - 1))  # clamped to this tokenizer's ids
+if st.session_state["vc_id"] >= tok.vocab_size:  # kept from a larger vocabulary chosen before
+    st.session_state["vc_id"] = tok.vocab_size - 1
 
 
 def chips(ids: list[int], data: list[bytes]) -> None:
@@ -71,7 +76,7 @@ look, dec, cen, unr = st.tabs([_("Look up and search"), _("Decode ids"), _("Scri
 
 with look:
     c1, c2 = st.columns([1, 3])
-    token_id = c1.number_input(_("Token id"), min_value=0, max_value=limits.MAX_ID, step=1, key="vc_id")
+    token_id = c1.number_input(_("Token id"), min_value=0, max_value=max(0, tok.vocab_size - 1), step=1, key="vc_id")
     try:
         info = V.lookup(tok, int(token_id))
     except V.VocabError as exc:
@@ -165,8 +170,6 @@ with dec:
                                   position=num(trip.first_difference), why=localize(trip.message)))
 
 with cen:
-    qp_init("vc_cmp", ["cl100k_base", "o200k_base", "llama3"], param="cmp",
-            cast=lambda s: [i for i in s.split(",") if known(i) and i in shelf])
     chosen = pick_tokenizers(_("Tokenizers to compare"), "vc_cmp", only=lambda i: i in shelf)
     qp_sync(cmp=",".join(chosen))
     censuses: dict[str, V.Census] = {}
