@@ -138,6 +138,17 @@ def _encode_cached(option_id: str, size: int | None, text: str, max_tokens: int,
                                                              digits=digits), tok.name
 
 
+def byte_spans_cached(option_id: str, size: int | None, text: str) -> list[tuple[int, int]]:
+    """Each token's UTF-8 byte span in ``text`` (for the differences view), from the same columns as
+    :func:`encode_cached`."""
+    return _byte_spans_cached(option_id, size, text)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _byte_spans_cached(option_id: str, size: int | None, text: str) -> list[tuple[int, int]]:
+    return token_table(load_tokenizer(option_id, size), text).byte_spans
+
+
 # ---------------------------------------------------------------------------
 # The shelf picker (pretrained pages)
 # ---------------------------------------------------------------------------
