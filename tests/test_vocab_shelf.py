@@ -16,7 +16,7 @@ from core.analysis import vocab as V
 from core.pretrained import zoo
 from core.pretrained.replay import merge_tree, replay
 from core.text import limits
-from core.text.scripts import MIXED, partial_scripts, script_of, text_scripts
+from core.text.scripts import MIXED, census_name, partial_scripts, script_of, text_scripts
 
 SAMPLE = 400
 
@@ -252,6 +252,44 @@ def test_decode_names_unknown_ids_and_explains_the_round_trip():
         V.decode(tok, [1] * (V.MAX_DECODE_IDS + 1))
 
 
+def test_decode_checks_every_id_in_one_pass_as_the_id_by_id_check_does():
+    import numpy as np
+
+    tok = zoo.load("cl100k_base")
+    ids = tok.encode_ids("রাজশাহী hello")
+    hole = 100256  # between the last rank and the control tokens
+    assert not tok.has_token(hole)
+    for bad, where in [([hole], 1), ([-1], 0), ([10**30], 2), ([tok.vocab_size], 3)]:
+        listed = ids[:where] + bad + ids[where:]
+        d = V.decode(tok, listed)
+        assert [d.ids[k] for k in d.unknown] == bad and d.text == "রাজশাহী hello"
+    assert V.decode(tok, [np.int64(i) for i in ids]).text == "রাজশাহী hello"
+    for bad in ([1.0], ["1"], [None]):
+        with pytest.raises(V.VocabError, match="whole numbers"):
+            V.decode(tok, ids + bad)
+    assert V.decode(tok, ids).unknown == ()
+
+
+@pytest.mark.parametrize("tid", ["cl100k_base", "o200k_base", "xlm-r", "gemma4"])
+def test_a_checked_decode_succeeds_only_when_every_id_is_a_token(tid):
+    tok = zoo.load(tid)
+    ids = tok.encode_ids("রাজশাহী hello")
+    got = tok.decode_checked(ids)
+    if got is None:  # this library decodes unknown ids silently: the vocabulary table checks them instead
+        assert tok.family not in ("tiktoken", "sentencepiece")
+        return
+    assert got == tok.decode_ids(ids)
+    table = V.vocab_table(tok)
+    holes = sorted(table.holes)[:3]
+    for bad in [-1, tok.vocab_size, 10**12, *holes]:
+        with pytest.raises(ValueError):
+            tok.decode_checked([*ids, bad])
+        d = V.decode(tok, [*ids, bad])
+        assert d.unknown == (len(ids),) and d.text == got
+    with pytest.raises(ValueError):
+        tok.decode_checked([*ids, 2.0])
+
+
 def test_unused_on_the_bundled_corpus():
     from core.analysis.tax import load_bundled
 
@@ -261,6 +299,12 @@ def test_unused_on_the_bundled_corpus():
     assert rep.used + len(rep.unused) == V.vocab_table(tok).tokens - len(tok.special_ids)
     used = {i for t in texts for i in tok.encode_ids(t)}
     assert not used & set(rep.unused) and rep.used == len(used)
+    # the count per script is each unused token's own script (a partial character: the script it is part of)
+    by_script: dict[str, int] = {}
+    for i in rep.unused:
+        name = census_name(V.token_scripts(tok.token_bytes(i)))
+        by_script[name] = by_script.get(name, 0) + 1
+    assert rep.by_script == by_script and sum(by_script.values()) == len(rep.unused)
 
 
 def _cli_json(capsys, *argv):

@@ -275,6 +275,12 @@ class PretrainedTokenizer:
         """Text from ids, as the library decodes it."""
         raise NotImplementedError
 
+    def decode_checked(self, ids: Sequence[int]) -> str | None:
+        """Text from ``ids`` in one library call that checks every id as it decodes: raises :class:`ValueError`
+        when an id names no token (or is not a whole number). None when the library cannot tell (it skips or
+        invents text for an unknown id): the caller checks the ids itself, then calls :meth:`decode_ids`."""
+        return None
+
     def count_tokens(self, texts: Sequence[str]) -> int:
         """Tokens of each text encoded on its own, summed (control-token spellings count as text)."""
         return sum(len(self.encode_ids(t)) for t in texts)

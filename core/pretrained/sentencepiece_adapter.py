@@ -165,6 +165,16 @@ class SentencePieceTokenizer(PretrainedTokenizer):
                                 tokenizer=self.id))
         return self._by_id[token_id]
 
+    def decode_checked(self, ids: Sequence[int]) -> str | None:
+        if ids and not isinstance(ids[0], int):
+            return None  # a list that starts with a string is decoded as pieces, not ids
+        # SentencePiece's ids are dense: the library refuses one outside 0..size-1 (IndexError) and anything but
+        # a whole number after the first (TypeError)
+        try:
+            return self._sp.decode(ids if isinstance(ids, list) else list(ids))
+        except (IndexError, TypeError, RuntimeError):
+            raise ValueError(T_("an id is not a token of {tokenizer}", tokenizer=self.id)) from None
+
     def decode_ids(self, ids: Sequence[int]) -> str:
         return self._sp.decode(list(ids))
 

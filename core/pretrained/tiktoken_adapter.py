@@ -196,6 +196,14 @@ class TiktokenTokenizer(PretrainedTokenizer):
                                 tokenizer=self.id))
         return self._by_id[token_id]
 
+    def decode_checked(self, ids: Sequence[int]) -> str | None:
+        # tiktoken refuses what is not a token as it decodes: a hole or an id past the end (KeyError), a negative
+        # or huge one (OverflowError), anything but a whole number (TypeError); so a decode that succeeds checked all
+        try:
+            return self._enc.decode(ids if isinstance(ids, list) else list(ids), errors="replace")
+        except (KeyError, OverflowError, TypeError):
+            raise ValueError(T_("an id is not a token of {tokenizer}", tokenizer=self.id)) from None
+
     def decode_ids(self, ids: Sequence[int]) -> str:
         try:
             return self._enc.decode(list(ids), errors="replace")
