@@ -21,11 +21,14 @@ from pages._charts import bar_chart
 from pages._lang import _, lang_args, localize, ngettext, num
 from pages._layout import page_header, show_tokens
 from pages._selector import get_tokenizer, known, pick_one, pick_tokenizers, ready, shelf_ids
+from pages._text_input import MAX_UPLOAD_MB, decode_upload, limit_text
 from pages._url import qp_init, qp_sync
 
 PAGE_SIZE = 50
 #: Chips drawn for a decoded list (the text and the counts always cover all of it).
 MAX_CHIPS = 1000
+#: Unused tokens listed (the counts cover them all).
+UNUSED_LISTED = 500
 #: The scripts of the course's languages (and their tax-page language codes), first in the census chart.
 LANG_SCRIPTS = {"bn": "Bengali", "hi": "Devanagari", "fa": "Arabic", "uz": "Latin"}
 CHART_SCRIPTS = ("Bengali", "Devanagari", "Arabic", "Cyrillic", "Han", "Hangul", "Hebrew", "Thai")
@@ -229,5 +232,31 @@ with unr:
                                     _("reason"): localize(V.UNREACHABLE_REASONS[t.reason]),
                                     _("encodes as"): " ".join(map(str, t.got))}
                                    for t in listed[:500]]), hide_index=True, width="stretch")
-        rep = V.unused(tok, [c for row in tax.load_bundled().rows for c in row], "bundled")
-        st.markdown(md_format(_("On the bundled sentences, {count} tokens are never used."), count=num(len(rep.unused))))
+
+    st.divider()
+    st.markdown(_("**Tokens a corpus never uses** (the bundled sentences, or your own text: one document per line)"))
+    up = st.file_uploader(_("Reference corpus: a UTF-8 .txt file"), type=["txt", "text", "md", "csv", "tsv"],
+                          key="vc_corpus", max_upload_size=MAX_UPLOAD_MB)
+    corpus_name, docs = _("the bundled sentences"), [c for row in tax.load_bundled().rows for c in row]
+    if up is not None:
+        got, err = decode_upload(up.getvalue(), up.name)
+        if err:
+            st.error(md_escape(err))
+        else:
+            corpus_name = up.name
+            docs = [line for line in limit_text(got or "").splitlines() if line.strip()]
+    if not docs:
+        st.warning(md_format(_("“{name}” has no text; using the bundled sentences."), name=corpus_name))
+        corpus_name, docs = _("the bundled sentences"), [c for row in tax.load_bundled().rows for c in row]
+    rep = V.unused(tok, docs, corpus_name)
+    st.markdown(md_format(ngettext("On {corpus} ({docs} line, {tokens} tokens), **{count} of {total} tokens are never used**.",
+                                   "On {corpus} ({docs} lines, {tokens} tokens), **{count} of {total} tokens are never used**.",
+                                   len(docs)),
+                          corpus=corpus_name, docs=num(len(docs)), tokens=num(rep.corpus_tokens),
+                          count=num(len(rep.unused)), total=num(rep.used + len(rep.unused))))
+    if rep.unused:
+        table = V.vocab_table(tok)
+        u1, u2 = st.columns([1, 2])
+        u1.dataframe(pd.DataFrame([{_("script"): k, _("tokens"): n} for k, n in rep.by_script.items()]),
+                     hide_index=True, width="stretch")
+        u2.dataframe(token_rows(table, rep.unused[:UNUSED_LISTED]), hide_index=True, width="stretch")

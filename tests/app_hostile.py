@@ -259,12 +259,14 @@ UPLOADERS = {
     "special-tokens": ("special_tokens", "sp_cases", {}, TEXT_FILES, 5),
     "tax": ("tax", "tax_upload", {"data": "upload", "tok": "bytes"}, TEXT_FILES, 5),
     "train": ("train", "tr_upload", {"corpus": "upload", "recipes": "bpe", "sizes": "300"}, TEXT_FILES, 5),
+    "vocabulary-corpus": ("vocabulary", "vc_corpus", {"tok": "cl100k_base"}, TEXT_FILES, 5),
 }
 
 
 #: File name endings each uploader accepts (its ``type=``), first one used to rename other kinds.
 EXTENSIONS = {"compare": (".model", ".json", ".tiktoken"), "train-load": (".json",), "home": (".txt", ".md", ".tsv"),
-              "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "train": (".txt",)}
+              "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "train": (".txt",),
+              "vocabulary-corpus": (".txt", ".md", ".tsv")}
 
 
 def scenario_uploads(uploader: str) -> list[dict[str, Any]]:

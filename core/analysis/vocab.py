@@ -526,6 +526,17 @@ class Census:
     rows: tuple[ScriptRow, ...]
     #: Tokens that are bytes of no script (a continuation byte alone, ``<0x80>``).
     partial_unknown: int = 0
+    #: The census name of every id as an index into :attr:`labels` (-1: a hole or a control token); a partial
+    #: character counts for the script it is part of, bytes of no script as ``Common``.
+    by_id: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False, compare=False)
+    labels: tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    def count_by_script(self, ids: np.ndarray) -> dict[str, int]:
+        """How many of ``ids`` are of each script (census names), most first; holes and control tokens left out."""
+        k = self.by_id[np.asarray(ids, dtype=np.int64)]
+        counts = np.bincount(k[k >= 0], minlength=len(self.labels))
+        got = {self.labels[i]: int(n) for i, n in enumerate(counts.tolist()) if n}
+        return dict(sorted(got.items(), key=lambda kv: (-kv[1], kv[0])))
 
     @property
     def scripts(self) -> dict[str, int]:
@@ -584,6 +595,9 @@ def _build_census(tok: PretrainedTokenizer) -> Census:
     first = np.searchsorted(cat[order], np.arange(big + 2))
     partial: dict[str, int] = {}
     partial_unknown = 0
+    by_id = np.full(table.size, -1, dtype=np.int64)
+    by_id[ids] = cat
+    index = {name: k for k, name in enumerate(labels)}
     for i in np.flatnonzero(~table.valid & table.assigned).tolist():
         if i in table.special:
             continue
@@ -593,6 +607,8 @@ def _build_census(tok: PretrainedTokenizer) -> Census:
         else:
             name = census_name(found)
             partial[name] = partial.get(name, 0) + 1
+        name = census_name(found)
+        by_id[i] = index.setdefault(name, len(index))
     rows = []
     for k, name in enumerate(labels):
         n = int(counts[k])
@@ -605,7 +621,7 @@ def _build_census(tok: PretrainedTokenizer) -> Census:
             rows.append(ScriptRow(name, 0, 0.0, (), n))
     rows.sort(key=lambda r: (-r.tokens, -r.partial, r.script))
     n_special = len(table.special)
-    return Census(tok.id, table.tokens - n_special, n_special, tuple(rows), partial_unknown)
+    return Census(tok.id, table.tokens - n_special, n_special, tuple(rows), partial_unknown, by_id, tuple(index))
 
 
 def census(tok: PretrainedTokenizer) -> Census:
@@ -785,20 +801,15 @@ class UnusedReport:
 def unused(tok: PretrainedTokenizer, texts: Iterable[str], corpus: str) -> UnusedReport:
     """Which tokens of ``tok`` encoding ``texts`` (each on its own) never gives; control tokens left out."""
     table = vocab_table(tok)
-    counts = np.zeros(table.size, dtype=np.int64)
-    total = 0
-    for text in texts:
-        got = np.asarray(tok.encode_ids(text), dtype=np.int64)
-        got = got[(got >= 0) & (got < table.size)]
-        total += len(got)
-        counts += np.bincount(got, minlength=table.size)
+    encode = tok.encode_ids
+    # every text's ids in one array, counted once (a count array per text would cost the vocabulary size each)
+    parts = [np.asarray(encode(text), dtype=np.int64) for text in texts]
+    got = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    got = got[(got >= 0) & (got < table.size)]
+    counts = np.bincount(got, minlength=table.size)
     never = table.assigned & (counts == 0)
     if table.special:
         never[list(table.special)] = False
-    ids = tuple(int(i) for i in np.flatnonzero(never))
-    by_script: dict[str, int] = {}
-    for i in ids:
-        name = census_name(token_scripts(table.data[i] or b""))
-        by_script[name] = by_script.get(name, 0) + 1
-    by_script = dict(sorted(by_script.items(), key=lambda kv: -kv[1]))
-    return UnusedReport(tok.id, corpus, total, int(np.count_nonzero(counts)), ids, by_script)
+    found = np.flatnonzero(never)
+    by_script = census(tok).count_by_script(found)
+    return UnusedReport(tok.id, corpus, len(got), int(np.count_nonzero(counts)), tuple(found.tolist()), by_script)
