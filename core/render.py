@@ -728,8 +728,9 @@ _DIFF_TITLES = {
     "missed": N_("this tokenizer does not cut here; another one does"),
 }
 _DIFF_INSIDE = N_("the cut is inside a character (a code point)")
-#: Characters of the text the differences view draws (the figures count the whole text).
-DEFAULT_DIFF_CHARS = 2000
+#: Characters of the text the differences view draws (the figures count the whole text): a byte-level row of
+#: Bangla has two or three marks per character.
+DEFAULT_DIFF_CHARS = 600
 
 
 def _diff_mark(cut: Cut, kind: str, text: str, t: Translator) -> str:
@@ -740,7 +741,7 @@ def _diff_mark(cut: Cut, kind: str, text: str, t: Translator) -> str:
             n=t.format_number(cut.char + 1), byte=t.format_number(cut.inner), bytes=t.format_number(size))
     else:
         where = gettext("before character {n}").format(n=t.format_number(cut.char + 1))
-    title = html.escape(f"{where}: {gettext(_DIFF_TITLES[kind])}", quote=True)
+    title = html.escape(where, quote=True)  # what the mark means is in the legend (a page has thousands of marks)
     inside = " tl-dcut-in" if cut.inside else ""
     glyph = _DIFF_GLYPHS[kind] + ("✂" if cut.inside else "")
     return (f'<span class="tl-dcut tl-dcut-{kind}{inside}" data-kind="{kind}" data-char="{cut.char}" '
