@@ -20,6 +20,9 @@ API
 - :func:`visible_text` ``(text) -> str``: escaped HTML with whitespace glyphs.
 - :func:`piece_label` ``(data) -> str``: plain text for a piece in a table or
   chart (text with glyphs, or hex such as ``E0 A6…``); not HTML-escaped.
+- :func:`render_differences` ``(diff, *, max_chars=600, legend=True, lang, digits) -> str``: a
+  :class:`core.text.disagree.Disagreement` as one row per tokenizer, every cut position not all of them make
+  marked (``▼`` this one cuts, ``▽`` another does, ``✂`` inside a character); :func:`diff_legend_html`.
 - :func:`legend_html` ``(lang) -> str``; :data:`CSS` (``assets/tokens.css``, inject once per page);
   :data:`PALETTE`; :func:`standalone_page` ``(body, title) -> str``.
 
