@@ -30,6 +30,7 @@ PAGES: dict[str, list[tuple[str, str, str]]] = {
         ("replay.py", N_("Merge replay"), ":material/replay:"),
         ("tax.py", N_("Multilingual tax"), ":material/translate:"),
         ("chat_format.py", N_("Chat format"), ":material/forum:"),
+        ("vocabulary.py", N_("Vocabulary"), ":material/dictionary:"),
     ],
     N_("Learn"): [
         ("stepper.py", N_("BPE stepper"), ":material/footprint:"),

@@ -67,6 +67,11 @@ class Encoding:
     def ids(self) -> list[int | None]:
         return [t.id for t in self.tokens]
 
+    @property
+    def byte_spans(self) -> list[tuple[int, int]]:
+        """Each token's UTF-8 byte span over :attr:`text` (what :func:`core.text.disagree.disagreement` compares)."""
+        return [(t.byte_start, t.byte_end) for t in self.tokens]
+
 
 @dataclass(frozen=True)
 class EncodingStats:
@@ -266,6 +271,11 @@ class TokenTable:
         return tuple(
             Token(None if ids[k] < 0 else ids[k], self.data[k], bs[k], be[k], st[k], en[k], sp[k]) for k in range(n)
         )
+
+    @property
+    def byte_spans(self) -> list[tuple[int, int]]:
+        """Each token's UTF-8 byte span (as :attr:`Encoding.byte_spans`)."""
+        return list(zip(self.byte_start.tolist(), self.byte_end.tolist()))
 
     @property
     def inside_grapheme(self) -> int:

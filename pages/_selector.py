@@ -138,6 +138,17 @@ def _encode_cached(option_id: str, size: int | None, text: str, max_tokens: int,
                                                              digits=digits), tok.name
 
 
+def byte_spans_cached(option_id: str, size: int | None, text: str) -> list[tuple[int, int]]:
+    """Each token's UTF-8 byte span in ``text`` (for the differences view), from the same columns as
+    :func:`encode_cached`."""
+    return _byte_spans_cached(option_id, size, text)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _byte_spans_cached(option_id: str, size: int | None, text: str) -> list[tuple[int, int]]:
+    return token_table(load_tokenizer(option_id, size), text).byte_spans
+
+
 # ---------------------------------------------------------------------------
 # The shelf picker (pretrained pages)
 # ---------------------------------------------------------------------------
@@ -267,7 +278,10 @@ def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = 
         ids = [i for i in ids if all(w in f"{extra.get(i) or label(i)} {i}".lower() for w in q.split()) or i == current]
     if not ids:
         ids = [current] if current else list(extra)[:1]
-    return box.selectbox(md_escape(label_text), ids, key=key, format_func=lambda i: extra.get(i) or label(i))
+    # labels made now, in this run: a session tokenizer's label reads the session, which a format function called
+    # later (AppTest formats the value again outside the run) cannot
+    names = {i: extra.get(i) or label(i) for i in ids}
+    return box.selectbox(md_escape(label_text), ids, key=key, format_func=lambda i: names.get(i, str(i)))
 
 
 def get_tokenizer(tid: str) -> PretrainedTokenizer:

@@ -13,8 +13,10 @@ from core.pretrained.adapter import PretrainedTokenizer, summarize
 from core.pretrained.catalog import shared_by
 from core.render import DEFAULT_MAX_TOKENS, legend_html, render_encoding
 from core.text import limits
+from core.text.disagree import disagreement
 from core.tokens import stats
 from pages._controls import classroom
+from pages._differences import show_differences
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
 from pages._layout import page_header, show_entry_audit, show_tokens, stats_line
 from pages._links import chip_links
@@ -114,6 +116,7 @@ else:
     show_tokens(legend_html(current_lang()))
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     rows = []
+    spans: list[tuple[str, list[tuple[int, int]]]] = []  # each row's token spans, for the differences view
     for tid in ready(chosen):
         try:
             tok = get(tid)
@@ -123,6 +126,7 @@ else:
             continue
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
+        spans.append((_(tok.name), enc.byte_spans))
         st.markdown(md_format("#### {name}", name=_(tok.name)))
         shared = "".join(" · " + _("also used by {who}").format(who=localize(who)) for who in shared_by(tok.id))
         st.caption(md_format("{about}{shared}{note}", about=_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
@@ -143,6 +147,8 @@ else:
         extra = md_format(" · " + _("unknown {count}"), count=num(summary.unknown)) if summary.unknown else ""
         trip = md_format(_("round trip ok") if summary.round_trip_ok else _("**round trip changes the text**"))
         st.markdown(md_format("{stats}{extra} · {trip}", stats=stats_line(stats(enc)), extra=extra, trip=trip))
+    if len(spans) > 1:
+        show_differences(disagreement(text, spans))
     if rows:
         st.markdown(_("#### Table"))
         df = pd.DataFrame(rows)  # exported with its English column names (scripts read them); shown translated

@@ -5,11 +5,13 @@ import streamlit as st
 
 from core.markdown import md_escape, md_format
 from core.render import DEFAULT_MAX_TOKENS, legend_html
+from core.text.disagree import disagreement
 from pages._controls import classroom
+from pages._differences import show_differences
 from pages._lang import _, current_lang, localize, ngettext, num
 from pages._layout import page_header, show_tokens, stats_line
 from pages._samples import sample
-from pages._selector import encode_cached, option_label, ready, tokenizer_options
+from pages._selector import byte_spans_cached, encode_cached, option_label, ready, tokenizer_options
 from pages._text_input import text_input
 from pages._url import qp_init, qp_sync, url_text
 
@@ -52,6 +54,7 @@ elif not chosen:
 else:
     show_tokens(legend_html(current_lang()))
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
+    spans: list[tuple[str, list[tuple[int, int]]]] = []  # each row's token spans, for the differences view
     for option_id in ready(chosen):  # a shelf entry not installed: a notice with the command, not an error
         opt = options[option_id]
         try:
@@ -67,3 +70,6 @@ else:
             st.subheader(md_escape(_(opt.label)), divider="gray")
         st.markdown(md_escape(stats_line(st_stats)))
         show_tokens(chips)
+        spans.append((_(opt.label), byte_spans_cached(option_id, size if opt.sized else None, text)))
+    if len(spans) > 1:
+        show_differences(disagreement(text, spans))

@@ -261,13 +261,15 @@ UPLOADERS = {
     "train": ("train", "tr_upload", {"corpus": "upload", "recipes": "bpe", "sizes": "300"}, TEXT_FILES, 5),
     "wordpiece": ("wordpiece", "wp_upload", {"vocab": "upload"}, TOKENIZER_FILES, 20),
     "unigram": ("unigram", "ug_upload", {"model": "upload"}, TOKENIZER_FILES, 50),
+    "vocabulary-corpus": ("vocabulary", "vc_corpus", {"tok": "cl100k_base"}, TEXT_FILES, 5),
 }
 
 
 #: File name endings each uploader accepts (its ``type=``), first one used to rename other kinds.
 EXTENSIONS = {"compare": (".model", ".json", ".tiktoken"), "train-load": (".json",), "home": (".txt", ".md", ".tsv"),
               "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "train": (".txt",),
-              "wordpiece": ("",), "unigram": ("",)}  # type=None: any name
+              "wordpiece": ("",), "unigram": ("",),  # type=None: any name
+              "vocabulary-corpus": (".txt", ".md", ".tsv")}
 
 
 def scenario_uploads(uploader: str) -> list[dict[str, Any]]:

@@ -242,6 +242,26 @@ def make(d: Path) -> list[Case]:
     add("chat unknown template", "chat", "--template", "../../etc/passwd", "--messages", ok)
     add("chat template-file with unknown tokenizer", "chat", "--template-file", f["tmpl_raise.jinja"], "--tokenizer",
         "file:/dev/zero", "--messages", ok)
+    # Token ids and vocabulary queries: garbage, negative and huge ids, huge id lists, catastrophic regexes.
+    many = d / "many_ids.txt"
+    many.write_text(" ".join(["7"] * 60_000))
+    for k in bad_text + ["/dev/zero", "big.txt"]:
+        add(f"decode ids-file={k}", "decode", "--tokenizer", "cl100k_base", "--ids-file", f.get(k, k))
+    add("decode ids-file more than the limit", "decode", "--tokenizer", "cl100k_base", "--ids-file", str(many))
+    for ids in ("1,abc", "1e400", "9" * 5000, "[1, 2", "0x10", "--"):
+        add(f"decode ids={ids[:12]}", "decode", "--tokenizer", "o200k_base", "--ids", ids)
+    for n in ("-5", "1000000000", "100256", "9" * 400):
+        add(f"vocab id {n[:12]}", "vocab", "--tokenizer", "cl100k_base", "--id", n)
+    add("vocab backtracking regex", "vocab", "--tokenizer", "cl100k_base", "--mode", "regex", "--search",
+        r"(?:\S|\S\S|\s)*(?:\S|\s)*\x00")
+    add("vocab invalid regex", "vocab", "--tokenizer", "cl100k_base", "--mode", "regex", "--search", "(")
+    add("vocab bad hex", "vocab", "--tokenizer", "cl100k_base", "--mode", "bytes", "--search", "zz")
+    add("vocab huge query", "vocab", "--tokenizer", "cl100k_base", "--search", "a" * 100_000)
+    add("vocab page-size 0", "vocab", "--tokenizer", "cl100k_base", "--search", "a", "--page-size", "0")
+    add("vocab tokenizer=file:/dev/zero", "vocab", "--tokenizer", "file:/dev/zero", "--census")
+    add("vocab tokenizer=hugeid.json", "vocab", "--tokenizer", "file:" + f["hugeid.json"], "--census")
+    add("vocab unused corpus=/dev/zero", "vocab", "--tokenizer", "cl100k_base", "--unused", "--corpus", "/dev/zero")
+    add("vocab unused corpus=big", "vocab", "--tokenizer", "cl100k_base", "--unused", "--corpus", big)
     # Output that cannot be written.
     add("report out /dev/full.html", "report", "--tokenizers", "bytes", "--file", doc, "--out", "/dev/full.html")
     add("train out /dev/full", "train", "--recipe", "bpe", "--vocab-size", "300", "--out", "/dev/full")

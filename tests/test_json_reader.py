@@ -98,6 +98,7 @@ OWN_JSON = {
     ("core/pretrained/replay.py", "_hf_model"): "an adapter's tokenizer.json, checked when the adapter was loaded",
     ("core/assets.py", "chat_samples"): "the bundled sample conversations (assets/), not a user's file",
     ("core/pretrained/hf_adapter.py", "packed"): "the adapter's own tokenizer.json, checked when it was loaded",
+    ("core/pretrained/hf_adapter.py", "_scores"): "the same checked tokenizer.json (Unigram scores)",
     ("core/pretrained/hf_adapter.py", "__init__"): "text its loaders checked first (parse_tokenizer_json) or a "
                                                    "trainer wrote",
 }

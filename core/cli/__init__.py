@@ -16,6 +16,7 @@ optionally ``table`` (a callable turning that object into readable text):
 - :mod:`.algorithms`: ``wordpiece``, ``unigram``, ``normalize``, ``pretokenize``
 - :mod:`.training`: ``train``, ``evaluate``, ``special-tokens``, ``round-trip``
 - :mod:`.inspect`: ``inspect``, ``report``
+- :mod:`.vocab`: ``vocab``, ``decode``
 
 Errors that come from the user's input are reported as one line on stderr
 with exit status 2, never a traceback.
@@ -29,11 +30,11 @@ from typing import Any, Callable, Sequence
 
 from ..i18n import DEFAULT_LANG, LANGS, localize, use_lang
 from ..text.native import fenced, hushed_panic_reports
-from . import algorithms, bpe, chat, inspect, shelf, text, training, zoo
+from . import algorithms, bpe, chat, inspect, shelf, text, training, vocab, zoo
 from .common import STREAMED, CliError, _Parser
 
 #: The subcommand groups, in the order ``--help`` lists them.
-GROUPS = (text, bpe, zoo, shelf, algorithms, training, inspect, chat)
+GROUPS = (text, bpe, zoo, shelf, algorithms, training, inspect, vocab, chat)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -334,6 +334,12 @@ class PretrainedTokenizer:
         """Text from ids, as the library decodes it."""
         raise NotImplementedError
 
+    def decode_checked(self, ids: Sequence[int]) -> str | None:
+        """Text from ``ids`` in one library call that checks every id as it decodes: raises :class:`ValueError`
+        when an id names no token (or is not a whole number). None when the library cannot tell (it skips or
+        invents text for an unknown id): the caller checks the ids itself, then calls :meth:`decode_ids`."""
+        return None
+
     def count_tokens(self, texts: Sequence[str]) -> int:
         """Tokens of each text encoded on its own, summed (control-token spellings count as text)."""
         return sum(len(self.encode_ids(t)) for t in texts)
@@ -373,6 +379,24 @@ class PretrainedTokenizer:
 
     def is_byte_piece(self, token_id: int) -> bool:
         """Whether ``token_id`` is a byte-fallback piece (``<0x41>``)."""
+        return False
+
+    def has_token(self, token_id: int) -> bool:
+        """Whether ``token_id`` names a token (ids below :attr:`vocab_size` can be holes between control tokens)."""
+        if not 0 <= token_id < self.vocab_size:
+            return False
+        try:
+            self.token_bytes(token_id)
+        except ValueError:
+            return False
+        return True
+
+    def piece_score(self, token_id: int) -> float | None:
+        """The model's score of a piece (Unigram log probability, SentencePiece BPE merge priority); None without."""
+        return None
+
+    def is_continuation(self, token_id: int) -> bool:
+        """Whether ``token_id`` is a word-internal WordPiece piece (spelled with ``##``)."""
         return False
 
     def special_probes(self) -> list[SpecialProbe]:

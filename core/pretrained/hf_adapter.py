@@ -180,6 +180,26 @@ class HFTokenizer(PretrainedTokenizer):
     def token_to_id(self, piece: str) -> int | None:
         return self._tok.token_to_id(piece)
 
+    def is_byte_piece(self, token_id: int) -> bool:
+        piece = self._tok.id_to_token(token_id)
+        return self._byte_fallback and piece is not None and BYTE_PIECE.match(piece) is not None
+
+    def is_continuation(self, token_id: int) -> bool:
+        piece = self._tok.id_to_token(token_id)
+        return bool(self._wp_prefix) and piece is not None and piece.startswith(self._wp_prefix)
+
+    @cached_property
+    def _scores(self) -> dict[int, float]:
+        """Unigram: each piece's log probability, read from the file's ``[piece, score]`` pairs."""
+        import json
+
+        if self._model_type != "Unigram":
+            return {}
+        return {i: float(pair[1]) for i, pair in enumerate(json.loads(self._json)["model"].get("vocab") or [])}
+
+    def piece_score(self, token_id: int) -> float | None:
+        return self._scores.get(token_id)
+
     def special_probes(self) -> list[SpecialProbe]:
         """The library's own two modes on this file (what an app calling ``tokenizers`` gets).
 

@@ -534,3 +534,156 @@ def _replay_sentencepiece(tok: PretrainedTokenizer, source: SentencePieceReplay,
         finish = "resegment"
     piece = PieceReplay(text, 0, len(text), trace, tuple(final), tuple(ids), False, finish, tuple(scores))
     return Replay(tok.id, text, (piece,) if text else (), tuple(tok.encode_ids(text)), method="sentencepiece")
+
+
+# ---------------------------------------------------------------------------
+# How one vocabulary token is built: its merge tree
+# ---------------------------------------------------------------------------
+
+#: Trees deeper than this are cut (a token of a few hundred bytes; the page could not draw more anyway).
+MAX_TREE_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class MergeNode:
+    """One token in a merge tree: made by merging ``left`` and ``right`` at ``rank``, or a leaf (a byte, a character,
+    a piece no merge makes). ``id`` is None for a leaf that is not itself a vocabulary token."""
+
+    id: int | None
+    data: bytes
+    rank: int | None = None
+    left: "MergeNode | None" = None
+    right: "MergeNode | None" = None
+
+    @property
+    def leaves(self) -> tuple[bytes, ...]:
+        """The bytes of the leaves, left to right (they join to :attr:`data`)."""
+        if self.left is None or self.right is None:
+            return (self.data,)
+        return self.left.leaves + self.right.leaves
+
+    @property
+    def merges(self) -> int:
+        """How many merges build this token."""
+        if self.left is None or self.right is None:
+            return 0
+        return 1 + self.left.merges + self.right.merges
+
+
+def _lowest_rank_parts(data: bytes, ranks: "dict[bytes, int] | Any", below: int) -> list[bytes]:
+    """tiktoken's loop on ``data`` with only the merges ranked below ``below``: the two parts the last merge joined."""
+    parts = [bytes((b,)) for b in data]
+    while len(parts) > 1:
+        best: tuple[int, int] | None = None
+        for i in range(len(parts) - 1):
+            r = ranks.get(parts[i] + parts[i + 1])
+            if r is not None and r < below and (best is None or r < best[0]):
+                best = (r, i)
+        if best is None:
+            break
+        i = best[1]
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+    return parts
+
+
+def _tiktoken_tree(source: TiktokenReplay, data: bytes, depth: int) -> MergeNode:
+    rank = source.ranks.get(data)
+    if len(data) <= 1 or rank is None or depth >= MAX_TREE_DEPTH:
+        return MergeNode(rank, data)
+    parts = _lowest_rank_parts(data, source.ranks, rank)
+    if len(parts) != 2:  # a table entry no sequence of earlier merges makes (added by hand to the ranks)
+        return MergeNode(rank, data, rank)
+    return MergeNode(rank, data, rank, _tiktoken_tree(source, parts[0], depth + 1), _tiktoken_tree(source, parts[1], depth + 1))
+
+
+@dataclass(frozen=True)
+class _HFMade:
+    """``tokenizers`` BPE: for each token a merge makes, the first merge (lowest rank) that makes it."""
+
+    made: dict[int, tuple[int, int, int]]  # token id -> (rank, left id, right id)
+
+
+def _hf_made(source: TokenizersReplay) -> _HFMade:
+    model = _hf_model(source)
+    made: dict[int, tuple[int, int, int]] = {}
+    width = model.width
+    for key, rank in model.merges.items():
+        left, right = divmod(key, width)
+        try:
+            tid = model.merged(left, right)
+        except KeyError:  # a merge whose result is not in the vocabulary: the library never applies it either
+            continue
+        old = made.get(tid)
+        if old is None or rank < old[0]:
+            made[tid] = (rank, left, right)
+    return _HFMade(made)
+
+
+_made: "weakref.WeakKeyDictionary[PretrainedTokenizer, Any]" = weakref.WeakKeyDictionary()
+
+
+def _hf_tree(tok: PretrainedTokenizer, made: _HFMade, token_id: int, depth: int) -> MergeNode:
+    data = tok.token_bytes(token_id)
+    got = made.made.get(token_id)
+    if got is None or depth >= MAX_TREE_DEPTH:
+        return MergeNode(token_id, data)
+    rank, left, right = got
+    return MergeNode(token_id, data, rank, _hf_tree(tok, made, left, depth + 1), _hf_tree(tok, made, right, depth + 1))
+
+
+def _sp_tree(tok: PretrainedTokenizer, model: _SPModel, piece: str, depth: int) -> MergeNode:
+    hit = model.pieces.get(piece)
+    data = _sp_bytes(piece)
+    if hit is None or len(piece) <= 1 or depth >= MAX_TREE_DEPTH:
+        return MergeNode(hit[0] if hit else model.reserved.get(piece), data)
+    pid, score, _ = hit
+    # bpe_model.cc merges the highest score first: the pieces that can be made before this one score higher
+    symbols = list(piece)
+    while len(symbols) > 1:
+        best: tuple[float, int] | None = None
+        for i in range(len(symbols) - 1):
+            h = model.pieces.get(symbols[i] + symbols[i + 1])
+            if h is not None and h[0] != pid and (h[1], -h[0]) > (score, -pid) and (best is None or h[1] > best[0]):
+                best = (h[1], i)
+        if best is None:
+            break
+        i = best[1]
+        symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
+    if len(symbols) != 2:
+        return MergeNode(pid, data, pid)
+    return MergeNode(pid, data, pid, _sp_tree(tok, model, symbols[0], depth + 1), _sp_tree(tok, model, symbols[1], depth + 1))
+
+
+def merge_tree(tok: PretrainedTokenizer, token_id: int) -> MergeNode | None:
+    """How BPE token ``token_id`` is built, merge by merge, down to bytes or characters; None for a model that does
+    not merge pairs (Unigram, WordPiece, the baselines) or an id that is not a token.
+
+    The rank of a node is its merge's place in the library's order: the tiktoken rank (the token's id), the
+    ``tokenizers`` merge-list index, or, for SentencePiece (merged by score), the piece's id.
+
+    >>> from core.pretrained import zoo
+    >>> o200k = zoo.load("o200k_base")
+    >>> t = merge_tree(o200k, o200k.encode_ids("hello")[0])
+    >>> t.data, t.leaves, t.merges
+    (b'hello', (b'h', b'e', b'l', b'l', b'o'), 4)
+    """
+    source = tok.replay_source()
+    if source is None or not tok.has_token(token_id) or token_id in tok.special_ids:
+        return None
+    if isinstance(source, TiktokenReplay):
+        return _tiktoken_tree(source, tok.token_bytes(token_id), 0)
+    if isinstance(source, TokenizersReplay):
+        made: _HFMade = _cached_in(_made, tok, _hf_made, source)
+        return _hf_tree(tok, made, token_id, 0)
+    model: _SPModel = _cached(tok, _sp_model, source)
+    piece = tok.id_to_token(token_id)
+    return None if piece is None else _sp_tree(tok, model, piece, 0)
+
+
+def _cached_in(store: "weakref.WeakKeyDictionary[PretrainedTokenizer, Any]", tok: PretrainedTokenizer, build: Any,
+               source: Any) -> Any:
+    with _models_lock:
+        got = store.get(tok)
+        if got is None:
+            got = store[tok] = build(source)
+    return got

@@ -131,6 +131,9 @@ class SentencePieceTokenizer(PretrainedTokenizer):
     def is_byte_piece(self, token_id: int) -> bool:
         return bool(self._sp.is_byte(token_id))
 
+    def piece_score(self, token_id: int) -> float | None:
+        return float(self._sp.get_score(token_id)) if 0 <= token_id < self._sp.get_piece_size() else None
+
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         # SentencePiece never turns text into control pieces; allow_special has nothing to allow.
         check_text(text)
@@ -186,6 +189,16 @@ class SentencePieceTokenizer(PretrainedTokenizer):
             raise ValueError(T_("token id {id} is outside the vocabulary of {tokenizer}", id=str(token_id),
                                 tokenizer=self.id))
         return self._by_id[token_id]
+
+    def decode_checked(self, ids: Sequence[int]) -> str | None:
+        if ids and not isinstance(ids[0], int):
+            return None  # a list that starts with a string is decoded as pieces, not ids
+        # SentencePiece's ids are dense: the library refuses one outside 0..size-1 (IndexError) and anything but
+        # a whole number after the first (TypeError)
+        try:
+            return self._sp.decode(ids if isinstance(ids, list) else list(ids))
+        except (IndexError, TypeError, RuntimeError):
+            raise ValueError(T_("an id is not a token of {tokenizer}", tokenizer=self.id)) from None
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return self._sp.decode(list(ids))

@@ -214,14 +214,33 @@ class TiktokenTokenizer(PretrainedTokenizer):
             return sum(len(enc(nfc(t))) for t in texts)
         return sum(len(enc(t)) for t in texts)
 
+    @cached_property
+    def _assigned(self) -> frozenset[int]:
+        return frozenset(self.ranks.values()) | frozenset(self.specials.values())
+
+    def has_token(self, token_id: int) -> bool:
+        # the ids between the last rank and the control tokens (cl100k: 100256, 100261-100275) are holes
+        return token_id in self._assigned
+
     def token_bytes(self, token_id: int) -> bytes:
         if not 0 <= token_id < len(self._by_id):
             raise ValueError(T_("token id {id} is outside the vocabulary of {tokenizer}", id=str(token_id),
                                 tokenizer=self.id))
         return self._by_id[token_id]
 
+    def decode_checked(self, ids: Sequence[int]) -> str | None:
+        # tiktoken refuses what is not a token as it decodes: a hole or an id past the end (KeyError), a negative
+        # or huge one (OverflowError), anything but a whole number (TypeError); so a decode that succeeds checked all
+        try:
+            return self._enc.decode(ids if isinstance(ids, list) else list(ids), errors="replace")
+        except (KeyError, OverflowError, TypeError):
+            raise ValueError(T_("an id is not a token of {tokenizer}", tokenizer=self.id)) from None
+
     def decode_ids(self, ids: Sequence[int]) -> str:
-        return b"".join(self._by_id[i] for i in ids).decode("utf-8", errors="replace")
+        try:
+            return self._enc.decode(list(ids), errors="replace")
+        except (KeyError, OverflowError, TypeError):  # a hole between ids, a negative one: the table has b"" there
+            return b"".join(self._by_id[i] for i in ids).decode("utf-8", errors="replace")
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,100 @@
+"""The Vocabulary page through AppTest: links reopen the same view, hostile ids and patterns get a message."""
+from __future__ import annotations
+
+from core.analysis import tax
+from core.analysis import vocab as V
+from core.pretrained import zoo
+from tests.helpers import open_page, shown
+
+
+def _text(at) -> str:
+    return "\n".join([m.value for m in at.markdown] + [str(w.value) for w in at.warning] + [str(e.value) for e in at.error]
+                     + [str(i.value) for i in at.info] + [str(s.value) for s in at.success])
+
+
+def test_a_link_reopens_the_token_and_the_search():
+    tok = zoo.load("o200k_base")
+    hello = tok.encode_ids("hello")[0]
+    at = open_page("vocabulary", {"tok": "o200k_base", "id": str(hello), "query": "রাজ"})
+    shown = _text(at)
+    assert "bytes 68 65 6C 6C 6F" in shown and "merge rank" in shown
+    total = len(V.search(tok, "রাজ").ids)
+    assert f"**{total} tokens match.**" in shown
+    assert at.number_input(key="vc_id").value == hello
+
+
+def test_an_id_beyond_the_vocabulary_is_clamped_with_a_message():
+    at = open_page("vocabulary", {"tok": "cl100k_base", "id": "500000"})
+    assert any("id=500000" in str(w.value) for w in at.warning)
+    assert at.number_input(key="vc_id").value == zoo.load("cl100k_base").vocab_size - 1
+
+
+def test_hostile_id_lists_and_patterns_get_messages():
+    at = open_page("vocabulary", {"tok": "cl100k_base"}, state={"vc_ids": "1, abc"})
+    assert any("is not a whole number" in str(e.value) for e in at.error)
+    at = open_page("vocabulary", {"tok": "cl100k_base"}, state={"vc_ids": "15339, -7, 100256"})
+    assert any("2 ids are not tokens" in str(w.value) for w in at.warning)
+    at = open_page("vocabulary", {"tok": "cl100k_base", "mode": "regex",
+                                  "query": r"(?:\S|\S\S|\s)*(?:\S|\s)*\x00"})
+    assert any("catastrophic" in str(e.value) for e in at.error)
+    at = open_page("vocabulary", {"tok": "cl100k_base"}, state={"vc_ids": "7 " * (V.MAX_DECODE_IDS + 1)})
+    assert any("at most" in str(e.value) for e in at.error)
+
+
+def test_decode_shows_the_text_and_why_the_round_trip_differs():
+    tok = zoo.load("o200k_base")
+    letters = ", ".join(str(tok.encode_ids(c)[0]) for c in "hello")
+    at = open_page("vocabulary", {"tok": "o200k_base"}, state={"vc_ids": letters})
+    assert [t.value for t in at.text] == ["hello"]
+    assert any("cuts it differently" in str(i.value) for i in at.info)
+
+
+def test_the_page_speaks_persian():
+    at = open_page("vocabulary", {"tok": "cl100k_base", "lang": "fa"})
+    assert any("واژگان" in t.value for t in at.title)
+
+
+def _trained():
+    """A byte-level BPE trained here, joined to the session as the Train page joins it."""
+    from core.analysis.recipes import train
+
+    lines = ["বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।", "नमस्ते दुनिया, कल शाम ऑर्डर पहुँचेगा।",
+             "The order will reach Rajshahi tomorrow evening."] * 3
+    t = train("byte-plain", lines, 300)
+    return zoo.load_user_bytes(f"{t.id}.tokenizer.json", t.json.encode(), kind="hf-json")
+
+
+def test_a_trained_tokenizer_opens_with_an_uploaded_corpus():
+    mine = _trained()
+    word = mine.encode_ids("বাজার")
+    merged = max(word)  # the last merge of the word: a token built by merges
+    at = open_page("vocabulary", state={"session_tokenizers": {mine.id: mine}, "vc_tok": mine.id, "vc_id": merged,
+                                        "vc_ids": ", ".join(map(str, word))})
+    assert at.session_state["vc_tok"] == mine.id
+    assert "This session (uploaded or trained) · " + mine.name in at.selectbox(key="vc_tok").options
+    text = _text(at)
+    info = V.lookup(mine, merged)
+    assert f"bytes {info.hex}" in text and "merge rank" in text
+    assert [t.value for t in at.text] == ["বাজার"]
+    # the default reference corpus: the bundled sentences
+    bundled = V.unused(mine, [c for row in tax.load_bundled().rows for c in row], "bundled")
+    assert f"**{len(bundled.unused)} of" in text
+    # an uploaded corpus of one English line: every Bangla and Hindi token goes unused
+    corpus = "The order will reach Rajshahi tomorrow evening.\n\n"
+    at.file_uploader(key="vc_corpus").upload("mine.txt", corpus.encode(), "text/plain").run()
+    assert not at.exception
+    rep = V.unused(mine, [corpus.splitlines()[0]], "mine.txt")
+    text = shown(_text(at))
+    assert f"On mine.txt (1 line, {rep.corpus_tokens} tokens), **{len(rep.unused)} of" in text
+    assert len(rep.unused) > len(bundled.unused)
+    scripts = at.dataframe[-2].value
+    assert dict(zip(scripts["script"], scripts["tokens"])) == rep.by_script
+    assert rep.by_script.get("Bengali", 0) > 0
+
+
+def test_a_binary_corpus_upload_is_a_message():
+    at = open_page("vocabulary", {"tok": "cl100k_base"})
+    at.file_uploader(key="vc_corpus").upload("x.txt", b"\x00\x01" * 10, "text/plain").run()
+    assert not at.exception
+    assert any("binary" in str(e.value) for e in at.error)
+    assert "On the bundled sentences" in _text(at)

@@ -1,0 +1,28 @@
+"""The Vocabulary page in Chromium: a Bangla search drawn as chips, the script census, Persian right to left."""
+from __future__ import annotations
+
+from urllib.parse import quote
+
+
+def test_bangla_search_and_census_in_chromium(app):
+    app.open("vocabulary", "tok=o200k_base&query=" + quote("রাজ"))
+    app.page.locator(".tl-tokens").first.wait_for(timeout=120_000)
+    app.wait_idle()
+    app.assert_no_exception()
+    assert app.page.get_by_text("tokens match").count() >= 1
+    app.screenshot("vocabulary-bangla-search", full_page=False)
+    app.page.get_by_role("tab", name="Script census").click()
+    app.wait_idle()
+    app.page.locator("img[alt], svg").first.wait_for(timeout=60_000)
+    app.assert_no_exception()
+    app.screenshot("vocabulary-census", full_page=True)
+
+
+def test_persian_reads_right_to_left(app):
+    app.open("vocabulary", "tok=o200k_base&lang=fa&query=" + quote("راج"))
+    app.page.locator(".tl-tokens").first.wait_for(timeout=120_000)
+    app.wait_idle()
+    app.assert_no_exception()
+    direction = app.page.evaluate("getComputedStyle(document.querySelector('h1')).direction")
+    assert direction == "rtl"
+    app.screenshot("vocabulary-persian", full_page=False)
