@@ -217,7 +217,9 @@ with right:
         shown_step = max(step, 1)
         st.subheader(md_format(_("Pair counts before merge {step}"), step=shown_step), divider="gray")
         top = trace.steps[shown_step - 1].top_pairs
-        merged_mark, h_left, h_right, h_count = (esc(m) for m in (_("✓ merged"), _("left"), _("right"), _("count")))
+        # before the first merge nothing is merged yet: the winner is the pair merged next
+        won = _("✓ merged") if step else _("→ merged next")
+        merged_mark, h_left, h_right, h_count = (esc(m) for m in (won, _("left"), _("right"), _("count")))
         pair_rows = "".join(
             f'<tr class="{"tl-won" if i == 0 else ""}"><td>{chip(p.left)}</td><td>{chip(p.right)}</td>'
             f'<td class="tl-num">{num(p.count)}</td><td>{merged_mark if i == 0 else ""}</td></tr>'
@@ -245,12 +247,12 @@ if new_text:
         et = encode_trace(piece, rank, unit=trace.unit, mode="learned-order")
         link = chip_links(new_text, offset=span.start)  # a chip opens the word inspector on its word
         start = esc(_("start"))
-        rows = [f"<tr><td>{start}</td><td>{render_pieces(list(et.initial), link=link, **lang_args())}</td></tr>"]
+        rows = [f"<tr><td>{start}</td><td>{render_pieces(list(et.initial), link=link, colour_by=colour_by, **lang_args())}</td></tr>"]
         for es in et.steps:
             label = _("merge {rank}: {left} + {right}").format(rank=es.rank + 1, left=piece_label(es.left),
                                                                 right=piece_label(es.right))
             rows.append(
-                f"<tr><td>{html.escape(label)}</td><td>{render_pieces(list(es.pieces_after), link=link, **lang_args())}</td></tr>"
+                f"<tr><td>{html.escape(label)}</td><td>{render_pieces(list(es.pieces_after), link=link, colour_by=colour_by, **lang_args())}</td></tr>"
             )
         st.html(f'<table class="tl-enc-steps">{"".join(rows)}</table>')
         final.extend(et.final)
@@ -259,7 +261,7 @@ if new_text:
         st.caption(md_format(_("Showing the first {shown} of {total} pre-tokenized pieces."), shown=num(MAX_ENCODE_PIECES), total=num(len(pieces))))
     else:
         st.markdown(md_format(ngettext("**{count} token**, ids {ids}", "**{count} tokens**, ids {ids}", len(final)), count=num(len(final)), ids=[trace.vocab.get(p) for p in final]))
-        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final], **lang_args(),
+        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final], colour_by=colour_by, **lang_args(),
                                   link=piece_links(new_text, final, final_spans)))
         back = decode(final)
         if back == new_text:

@@ -1,0 +1,34 @@
+"""What pages say must be true: marks, colours, counts and messages a reader takes at their word."""
+from __future__ import annotations
+
+import re
+
+from tests.helpers import open_page
+
+
+def html_bodies(at) -> list[str]:
+    return [h.proto.body for h in at.get("html")]
+
+
+def chip_classes(fragment: str) -> list[str]:
+    """The palette class of each token chip in an HTML fragment, in order."""
+    return re.findall(r'class="tl-tok (tl-c\d+)', fragment)
+
+
+def test_stepper_start_marks_the_pair_merged_next_not_merged():
+    at = open_page("stepper", {"step": "0"})
+    pairs = next(b for b in html_bodies(at) if 'data-testid="tl-pairs"' in b)
+    assert "✓ merged" not in pairs
+    assert "merged next" in pairs
+    at = open_page("stepper", {"step": "1"})
+    pairs = next(b for b in html_bodies(at) if 'data-testid="tl-pairs"' in b)
+    assert "✓ merged" in pairs
+
+
+def test_stepper_encode_keeps_the_colour_by_token_promise():
+    # বাজারঘর before any merge: ব া জ া র ঘ র, the two া and the two র are the same tokens
+    at = open_page("stepper", {"step": "0"})
+    start = next(b for b in html_bodies(at) if "tl-enc-steps" in b)
+    classes = chip_classes(start)
+    assert len(classes) == 7, classes
+    assert classes[1] == classes[3] and classes[4] == classes[6], classes
