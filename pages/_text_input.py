@@ -2,6 +2,8 @@
 
 - :func:`text_input` ``(key, default, ...)``: the text (pasted, URL-backed, or an uploaded UTF-8 file kept for
   the session), cut to :data:`MAX_CHARS` with a notice.
+- :func:`source_label` ``(key, default)``: what that text is, for a report's input line (the file's name, and the
+  cut when the text was longer than :data:`MAX_CHARS`).
 - :func:`decode_upload`, :func:`limit_text`: the checks behind it, usable alone.
 """
 from __future__ import annotations
@@ -57,6 +59,7 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
     """
     qp_init(key, default, param="text")
     text = st.text_area(md_escape(label or _("Text")), key=key, height=height)
+    source: str | None = None  # the uploaded file's name when its text is used
     if upload:
         up_key, kept_key, had_key = f"{key}_upload", f"{key}_upload_kept", f"{key}_upload_had"
         fresh = up_key not in st.session_state  # the uploader is new on this run: the page was left, or first visit
@@ -77,6 +80,7 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
                 st.info(md_format(ngettext("Using the uploaded file “{name}” ({count} character).",
                                  "Using the uploaded file “{name}” ({count} characters).", n), name=up.name, count=num(n)))
                 text = decoded or ""
+                source = up.name
         elif had:  # the user removed the file from the uploader
             st.session_state.pop(kept_key, None)
         elif kept_key in st.session_state:
@@ -89,4 +93,18 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
                 st.session_state.pop(kept_key, None)
                 st.rerun()
             text = kept
+            source = name
+    st.session_state[f"{key}_source"] = (source, len(text))
     return limit_text(text)
+
+
+def source_label(key: str, default: str) -> str:
+    """What the text of :func:`text_input` ``key`` is, in words: ``default`` for typed text, else the uploaded
+    file's name; with the cut when the text was longer than :data:`MAX_CHARS` (a report must not pass off
+    the first part of a file as the whole)."""
+    name, total = st.session_state.get(f"{key}_source", (None, 0))
+    what = _("uploaded file “{name}”").format(name=name) if name else default
+    if total > MAX_CHARS:
+        return _("{source}: {total} characters, first {shown} analysed").format(source=what, total=num(total),
+                                                                                  shown=num(MAX_CHARS))
+    return what

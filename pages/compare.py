@@ -30,7 +30,7 @@ from pages._selector import (
     ready,
     session_tokenizers,
 )
-from pages._text_input import text_input
+from pages._text_input import source_label, text_input
 from pages._url import qp_init, qp_sync, url_text
 
 DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
@@ -153,4 +153,5 @@ else:
         c2.download_button(
             _("Download JSON"), json.dumps(rows, ensure_ascii=False, indent=2), "tokenizer-compare.json", "application/json"
         )
-        report_button(text, [r["tokenizer"] for r in rows], get)
+        report_button(text, [r["tokenizer"] for r in rows], get,
+                      label=source_label("cmp_text", _("text on the compare page")))

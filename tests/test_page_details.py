@@ -32,3 +32,14 @@ def test_stepper_encode_keeps_the_colour_by_token_promise():
     classes = chip_classes(start)
     assert len(classes) == 7, classes
     assert classes[1] == classes[3] and classes[4] == classes[6], classes
+
+
+def test_report_input_line_names_the_uploaded_file_and_the_cut():
+    text = "বাজার ঘর " * 13_000  # 117,000 characters: more than the pages analyse
+    at = open_page("compare", {"tok": "codepoints"}, {"cmp_text_upload_kept": ("corpus.txt", text)})
+    at.button(key="cmp_report_go").click().run()
+    assert not at.exception
+    markdown = at.session_state["cmp_report"][2]
+    head = next(line for line in markdown.splitlines() if "input:" in line)
+    assert "corpus.txt" in head
+    assert "117,000 characters, first 100,000 analysed" in head
