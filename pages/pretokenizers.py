@@ -108,7 +108,7 @@ for r in results:
         shown = ", ".join(m.label for m in r.mark_splits[:8])
         if len(r.mark_splits) > 8:
             shown = _("{list} and {count} more").format(list=shown, count=num(len(r.mark_splits) - 8))
-        st.warning(md_format(ngettext("{count} place where this pattern separates a combining mark (\\p{{M}}) from the letter "
-                            "before it: {list}. No merge can join them again.",
-                            "{count} places where this pattern separates a combining mark (\\p{{M}}) from the letter "
-                            "before it: {list}. No merge can join them again.", len(r.mark_splits)), count=num(len(r.mark_splits)), list=shown))
+        st.warning(md_format(ngettext("{count} place where this pattern separates a combining mark (\\p{{M}}) or a joiner (ZWNJ, "
+                            "ZWJ) from the letter before it: {list}. No merge can join them again.",
+                            "{count} places where this pattern separates a combining mark (\\p{{M}}) or a joiner (ZWNJ, "
+                            "ZWJ) from the letter before it: {list}. No merge can join them again.", len(r.mark_splits)), count=num(len(r.mark_splits)), list=shown))

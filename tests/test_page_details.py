@@ -43,3 +43,12 @@ def test_report_input_line_names_the_uploaded_file_and_the_cut():
     head = next(line for line in markdown.splitlines() if "input:" in line)
     assert "corpus.txt" in head
     assert "117,000 characters, first 100,000 analysed" in head
+
+
+def test_pretokenizers_count_the_zwnj_cut_they_draw():
+    at = open_page("pretokenizers", {"text": "می\u200cخواهم", "patterns": "gpt2,whitespace"})
+    table = next(b for b in html_bodies(at) if 'data-testid="pt-summary"' in b)
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table)
+    gpt2 = next(r for r in rows if "<b>gpt2</b>" in r)
+    assert re.findall(r"<td[^>]*>(.*?)</td>", gpt2)[2].endswith(">1</span>"), gpt2
+    assert any("ZWNJ" in w.value for w in at.warning)
