@@ -13,8 +13,9 @@ from typing import Any
 import streamlit as st
 
 from core.markdown import md_escape, md_format
+from core.text.limits import looks_utf16
 from pages._lang import _, ngettext, num
-from pages._url import qp_init
+from pages._url import MAX_URL_TEXT, qp_init
 
 #: Longest text the pages analyse (characters). Longer input is cut with a visible notice.
 MAX_CHARS = 100_000
@@ -24,6 +25,8 @@ MAX_UPLOAD_MB = 5
 
 def decode_upload(raw: bytes, name: str = "file") -> tuple[str | None, str | None]:
     """``(text, None)`` for a UTF-8 text file, else ``(None, reason)``."""
+    if looks_utf16(raw):
+        return None, _("“{name}” is UTF-16 text, not UTF-8. Save it as UTF-8 and upload it again.").format(name=name)
     if b"\x00" in raw[:65536]:
         return None, _("“{name}” looks like a binary file (it contains NUL bytes). Upload a UTF-8 .txt file.").format(
             name=name)
@@ -95,6 +98,9 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
             text = kept
             source = name
     st.session_state[f"{key}_source"] = (source, len(text))
+    if len(text) > MAX_URL_TEXT:  # url_text leaves it out of the address: a shared link would reopen on the default
+        st.caption(md_format(_("This text is longer than {limit} characters, so the page's link does not carry it: "
+                               "a shared link opens on the example text."), limit=num(MAX_URL_TEXT)))
     return limit_text(text)
 
 

@@ -59,7 +59,8 @@ def _forget_all() -> None:
 with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)")):
     up = st.file_uploader(
         _("tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json"),
-        type=["json", "tiktoken", "model", "v1", "v2", "v3", "v7"], max_upload_size=200,
+        type=["json", "tiktoken", "model", "v1", "v2", "v3", "v7"],
+        max_upload_size=limits.MAX_TOKENIZER_FILE_BYTES // 2**20,  # the uploader shows the limit the loader applies
         key="cmp_upload" if not _upload_gen else f"cmp_upload_{_upload_gen}",
     )
     pattern = st.selectbox(_("Split pattern for a .tiktoken file"), list(zoo.TIKTOKEN_PATTERNS), key="cmp_pattern")
@@ -72,7 +73,7 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
             tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
             add_session_tokenizer(tok, len(data))
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(md_format(_("Could not load “{name}”: {error}"), name=up.name, error=localize(exc)))
+            st.error(md_escape(localize(exc)))  # the message names the file itself, once
         else:
             added = tok.id
             st.success(md_format(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…"), name=up.name, algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))

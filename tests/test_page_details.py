@@ -52,3 +52,28 @@ def test_pretokenizers_count_the_zwnj_cut_they_draw():
     gpt2 = next(r for r in rows if "<b>gpt2</b>" in r)
     assert re.findall(r"<td[^>]*>(.*?)</td>", gpt2)[2].endswith(">1</span>"), gpt2
     assert any("ZWNJ" in w.value for w in at.warning)
+
+
+def test_a_utf16_upload_is_named_utf16_not_binary():
+    from pages._text_input import decode_upload
+
+    for raw in ("বাজার ঘর".encode("utf-16"), "hello world".encode("utf-16-le")):
+        text, err = decode_upload(raw, "notes.txt")
+        assert text is None and "UTF-16" in err and "binary" not in err, err
+
+
+def test_the_tokenizer_uploader_advertises_the_limit_the_loader_applies():
+    from core.text.limits import MAX_TOKENIZER_FILE_BYTES
+
+    at = open_page("compare", {"tok": "codepoints"})
+    sizes = {u.proto.max_upload_size_mb for u in at.get("file_uploader")}
+    assert MAX_TOKENIZER_FILE_BYTES // 2**20 in sizes and 200 not in sizes, sizes
+
+
+def test_a_text_too_long_for_the_link_says_so():
+    text = "বাজারঘর " * 50  # 400 characters: the address keeps at most 300
+    at = open_page("home", {"text": text})
+    assert not any(k == "text" for k in at.query_params)
+    assert any("link does not carry it" in c.value for c in at.caption)
+    at = open_page("home", {"text": "বাজারঘর"})
+    assert not any("link does not carry it" in c.value for c in at.caption)
