@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import streamlit as st
 
@@ -102,6 +102,17 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
         st.caption(md_format(_("This text is longer than {limit} characters, so the page's link does not carry it: "
                                "a shared link opens on the example text."), limit=num(MAX_URL_TEXT)))
     return limit_text(text)
+
+
+def follow_own_text(example_key: str, text_key: str, example_text: Callable[[str], str], own: str = "own") -> None:
+    """Call before an example box ``example_key`` is drawn above :func:`text_input` ``text_key``: once the text is
+    no longer the chosen example's (typed over, from a link, or an uploaded file), the box says ``own`` ("Your own
+    text"), so nothing on the page goes on describing an example that is not there."""
+    qp_init(text_key, example_text(st.session_state[example_key]), param="text")  # a link's text, before it is compared
+    chosen = st.session_state[example_key]
+    from_file = st.session_state.get(f"{text_key}_source", (None, 0))[0] is not None
+    if chosen != own and (from_file or st.session_state.get(text_key, "") != example_text(chosen)):
+        st.session_state[example_key] = own
 
 
 def source_label(key: str, default: str) -> str:

@@ -11,7 +11,7 @@ from pages._algos import asset_text, big_text, html_table, inject_css
 from pages._lang import _, localize, ngettext, num
 from pages._layout import esc, page_header
 from pages._selector import encode_cached, option_label, tokenizer_options
-from pages._text_input import text_input
+from pages._text_input import follow_own_text, text_input
 from pages._url import qp_init, qp_sync, url_text
 
 EXAMPLES = {
@@ -21,6 +21,7 @@ EXAMPLES = {
     "zwj": (N_("ZWJ and the two spellings of ৎ"), "উৎসব / উত্\u200dসব"),
     "persian": (N_("Persian (ZWNJ, harakat)"), None),
     "uzbek": (N_("Uzbek apostrophes"), None),
+    "own": (N_("Your own text"), None),
 }
 DETAIL = {"NFC": "NFC", "NFD": "NFD", "NFKC": "NFKC", "NFKD": "NFKD", "bert": N_("BERT normalizer (choose settings)")}
 STRIP = {"unset": None, "true": True, "false": False}
@@ -32,6 +33,8 @@ COLUMNS = (N_("form"), N_("result"), N_("changed letters"), N_("warnings"))
 
 def example_text(key: str) -> str:
     label, text = EXAMPLES[key]
+    if key == "own":  # whatever is in the box
+        return st.session_state.get("norm_text", "")
     if key == "persian":
         return asset_text("persian.txt")
     if key == "uzbek":
@@ -40,7 +43,8 @@ def example_text(key: str) -> str:
 
 
 def _use_example() -> None:
-    st.session_state["norm_text"] = example_text(st.session_state["norm_example"])
+    if st.session_state["norm_example"] != "own":
+        st.session_state["norm_text"] = example_text(st.session_state["norm_example"])
 
 
 page_header(
@@ -51,6 +55,7 @@ page_header(
 inject_css()
 
 qp_init("norm_example", "trap", param="example", choices=list(EXAMPLES))
+follow_own_text("norm_example", "norm_text", example_text)
 st.selectbox(_("Example"), list(EXAMPLES), key="norm_example", format_func=lambda k: _(EXAMPLES[k][0]),
              on_change=_use_example)
 text = text_input("norm_text", example_text(st.session_state["norm_example"]), label=_("Text"), height=100)

@@ -77,3 +77,37 @@ def test_a_text_too_long_for_the_link_says_so():
     assert any("link does not carry it" in c.value for c in at.caption)
     at = open_page("home", {"text": "বাজারঘর"})
     assert not any("link does not carry it" in c.value for c in at.caption)
+
+
+HINDI = "मैं कल बाज़ार जाऊँगा और किताबें ख़रीदूँगा।"
+
+
+def test_pretokenizers_with_your_own_text_stop_speaking_of_bangla():
+    at = open_page("pretokenizers", {"text": HINDI})
+    assert at.selectbox(key="pt_example").value == "own"
+    assert not any("Bangla" in i.value for i in at.info)
+    assert at.text_area(key="pt_text").value == HINDI
+    # the examples themselves still load
+    at.selectbox(key="pt_example").set_value("fa").run()
+    assert at.text_area(key="pt_text").value.startswith(open_example("persian.txt")[:10])
+
+
+def open_example(name: str) -> str:
+    from tests.helpers import REPO
+
+    return (REPO / "assets" / "algos" / name).read_text(encoding="utf-8")
+
+
+def test_normalization_with_your_own_text_drops_the_bangla_example_label():
+    at = open_page("normalization", {"text": "Oʻzbekiston maʼno"})
+    assert at.selectbox(key="norm_example").value == "own"
+    at = open_page("normalization")
+    assert at.selectbox(key="norm_example").value == "trap"
+
+
+def test_training_on_hindi_does_not_speak_of_bangla_words():
+    at = open_page("train", {"corpus": "hi", "recipes": "byte-gpt2", "sizes": "2000"}, timeout=240)
+    said = [w.value for w in at.warning] + [i.value for i in at.info] + [str(v) for v in
+                                                                          at.dataframe[0].value.get("Why obtained ≠ asked", [])]
+    assert any("\\p{L} effect" in s for s in said), said
+    assert not any("Bangla" in s for s in said), said

@@ -30,10 +30,10 @@ LIBRARY_PRETOKENIZERS: dict[str, str] = {
 #: The order the page and CLI show them in.
 DEFAULT_ORDER: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "whitespace", "ws-attached", "metaspace", "bert")
 
-#: Why \p{L} patterns cut Bangla apart and o200k does not (one line for the page).
-WHY = N_("GPT-2, cl100k and Llama 3 match words with \\p{L}+, but Bangla vowel signs and the virama are \\p{M} "
-         "(marks), so the regex stops before every mark and cuts the word apart; o200k's letter classes include "
-         "\\p{M}, so the word stays whole.")
+#: Why \p{L} patterns cut words with marks apart and o200k does not (one line for the page; true of any script).
+WHY = N_("GPT-2, cl100k and Llama 3 match words with \\p{L}+, but vowel signs, viramas and other combining marks "
+         "(Bangla ◌া, Hindi ◌ा, Persian ◌ُ) are \\p{M} (marks), so the regex stops before every mark and cuts the word "
+         "apart; o200k's letter classes include \\p{M}, so the word stays whole.")
 
 #: Longest text compared (longer text is cut, with a notice).
 MAX_CHARS = 20000

@@ -144,9 +144,9 @@ RECIPES: dict[str, Recipe] = {
                N_("Code-point BPE: characters never seen in training become [UNK]; Metaspace's decoder drops one "
                "leading space.")),
         Recipe("byte-gpt2", "Byte-level BPE, GPT-2 regex", "BPE", "none", "ByteLevel + GPT-2 regex", True,
-               N_("The GPT-2 regex splits letters (\\p{L}+) from Bangla vowel signs and viramas (\\p{M}), so a word "
-               "arrives as tiny pieces; merges cannot cross those cuts and the vocabulary stops far below the "
-               "target. o200k-style patterns add \\p{M} to the letter class to avoid this."),
+               N_("The GPT-2 regex splits letters (\\p{L}+) from vowel signs, viramas and other combining marks "
+               "(\\p{M}), so a word that has them arrives as tiny pieces; merges cannot cross those cuts and the "
+               "vocabulary stops far below the target. o200k-style patterns add \\p{M} to the letter class to avoid this."),
                byte_level=True),
         Recipe("byte-plain", "Byte-level BPE, whitespace split", "BPE", "none",
                "Split \\s*\\S+ + ByteLevel (no regex)", True,
@@ -489,7 +489,7 @@ def vocab_note_parts(recipe: Recipe, tok, lines: Iterable[str], requested: int, 
     if recipe.name == "byte-gpt2":
         parts.append(part(N_("The GPT-2 regex (\\p{{L}}+) stops at every vowel sign and virama (\\p{{M}}): it cuts "
                              "{cut}% of the words into pieces ({per_word} per word, {chars} characters each on "
-                             "average), so no merge can rebuild a Bangla word."),
+                             "average), so no merge can rebuild those words whole."),
                           cut=f"{st.words_cut_pct:.0f}", per_word=f"{st.pieces_per_word:.1f}",
                           chars=f"{st.mean_chars:.1f}"))
     return tuple(parts)
