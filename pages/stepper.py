@@ -11,6 +11,7 @@ from core.markdown import md_escape, md_format
 from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
 from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize
 from core.render import piece_label, render_pieces
+from core.text.bidi import text_direction
 from pages._bpe import bpe_trace
 from pages._charts import COLOURS, Series, line_chart
 from pages._controls import classroom
@@ -225,7 +226,10 @@ with right:
             f'<td class="tl-num">{num(p.count)}</td><td>{merged_mark if i == 0 else ""}</td></tr>'
             for i, p in enumerate(top)
         )
-        st.html(f'<table class="tl-pairs" data-testid="tl-pairs"><thead><tr><th>{h_left}</th>'
+        # the columns follow the corpus's own direction, not the interface's: in a right-to-left interface the
+        # "left" piece of a Bangla pair stays on the left, so ◌া + র is not read as র ◌া
+        pairs_dir = text_direction(" ".join(w for w, _f in trace.words[:50]))
+        st.html(f'<table class="tl-pairs" dir="{pairs_dir}" data-testid="tl-pairs"><thead><tr><th>{h_left}</th>'
                 f'<th>{h_right}</th><th class="tl-num">{h_count}</th><th></th></tr></thead>'
                 f"<tbody>{pair_rows}</tbody></table>")
     st.html(progress_chart(trace, step))

@@ -111,3 +111,28 @@ def test_training_on_hindi_does_not_speak_of_bangla_words():
                                                                           at.dataframe[0].value.get("Why obtained ≠ asked", [])]
     assert any("\\p{L} effect" in s for s in said), said
     assert not any("Bangla" in s for s in said), said
+
+
+def test_persian_stepper_points_its_arrows_and_columns_the_right_way():
+    at = open_page("stepper", {"lang": "fa", "step": "1"})
+    watch = next(b for b in html_bodies(at) if "tl-watch" in b)
+    assert "←" in watch and "→" not in watch  # read right to left, the merge points at its result
+    pairs = next(b for b in html_bodies(at) if 'data-testid="tl-pairs"' in b)
+    assert 'dir="ltr"' in pairs  # a Bangla pair keeps its left piece on the left
+
+
+def test_persian_file_extensions_are_isolated_left_to_right():
+    from babel.messages.pofile import read_po
+
+    from tests.helpers import REPO
+
+    with open(REPO / "assets/locale/fa/LC_MESSAGES/tokenizer_lab.po", "rb") as f:
+        catalog = read_po(f)
+    bare = re.compile(r"(?<![\w/\u2066])\.(txt|tiktoken|model|json|md|tsv)\b")
+    found = []
+    for m in catalog:
+        for s in (m.string if isinstance(m.string, (list, tuple)) else [m.string]):
+            if s and bare.search(s):
+                found.append(s)
+    assert not found, found[:5]
+    assert any("\u2066.txt\u2069" in (m.string or "") for m in catalog if m.id == "Upload a .txt")
