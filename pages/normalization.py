@@ -42,6 +42,11 @@ def example_text(key: str) -> str:
     return text or ""
 
 
+def _codes(text: str) -> str:
+    """Code points written out (U+02BB): ʻ and ʼ look alike, so both sides of a change are named."""
+    return " ".join(f"U+{ord(ch):04X}" for ch in text)
+
+
 def _use_example() -> None:
     if st.session_state["norm_example"] != "own":
         st.session_state["norm_text"] = example_text(st.session_state["norm_example"])
@@ -148,7 +153,7 @@ else:
     b.html(big_text(rule_res.after, ngettext("After {count} rule", "After {count} rules", len(rules)).format(
         count=num(len(rules)))))
     changed = [c for c in rule_res.clusters if c.changed]
-    st.caption(md_format(ngettext("{count} letter changed: {list}", "{count} letters changed: {list}", len(changed)), count=num(len(changed)), list=", ".join(f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
+    st.caption(md_format(ngettext("{count} letter changed: {list}", "{count} letters changed: {list}", len(changed)), count=num(len(changed)), list=", ".join(f"“{c.before}” {_codes(c.before)} → “{c.after}” {_codes(c.after)}"
                                                       for c in changed[:12])))
     opts = tokenizer_options()
     ids = list(opts)

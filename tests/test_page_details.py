@@ -136,3 +136,37 @@ def test_persian_file_extensions_are_isolated_left_to_right():
                 found.append(s)
     assert not found, found[:5]
     assert any("\u2066.txt\u2069" in (m.string or "") for m in catalog if m.id == "Upload a .txt")
+
+
+def test_wordpiece_token_line_keeps_a_vowel_sign_off_the_hash():
+    at = open_page("wordpiece", {"vocab": "typed", "text": "ঘরের"})
+    line = next(m.value for m in at.markdown if "tokens:**" in m.value or "token:**" in m.value)
+    assert "##◌ের" in line and "`##ের`" not in line, line
+
+
+def _replay_lines(text: str) -> list[str]:
+    """Every step line of the merge replay of ``text`` with cl100k_base, from the end back to step 1."""
+    at = open_page("replay", {"tok": "cl100k_base", "text": text})
+    lines = []
+    for _k in range(40):
+        line = next((m.value for m in at.markdown if "**:" in m.value and "→" in m.value), None)
+        if line is None:
+            break
+        lines.append(line)
+        at.button[1].click().run()  # ◀ Back
+    return lines
+
+
+def test_replay_shows_ascii_merges_as_text_and_a_zwnj_by_name():
+    lines = _replay_lines("zbek")
+    assert lines and not any("7A" in line for line in lines), lines
+    lines = _replay_lines("می\u200cخواهم")
+    zwnj = [line for line in lines if "E2 80 8C" in line or "‹ZWNJ›" in line]
+    assert any("‹ZWNJ›" in line for line in zwnj), zwnj
+    assert not any("→ “”" in line for line in lines), lines
+
+
+def test_uzbek_rule_changes_name_both_code_points():
+    at = open_page("normalization", {"example": "uzbek"})
+    line = next(c.value for c in at.caption if "U+02BB" in c.value or "U+02BC" in c.value)
+    assert "U+02BB" in line and ("U+2018" in line or "U+0027" in line or "U+2019" in line or "U+0060" in line), line
