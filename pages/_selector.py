@@ -251,7 +251,7 @@ def pick_tokenizers(label_text: str, key: str, *, only: Callable[[str], bool] | 
 
         ids = [i for i in ids if hit(i) or i in chosen]
     st.session_state[key] = chosen
-    return box.multiselect(md_escape(label_text), ids, key=key, format_func=label)
+    return box.multiselect(md_escape(label_text), ids, key=key, format_func=label, placeholder=_("Choose…"))
 
 
 def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = None,

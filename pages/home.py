@@ -34,6 +34,7 @@ chosen: list[str] = st.multiselect(
     ids,
     key="home_tok",
     format_func=lambda i: option_label(options[i]),
+    placeholder=_("Choose…"),
     help=_("Baselines and BPE trained on the bundled sample; pretrained tokenizers join this list as they are added."),
 )
 size = None

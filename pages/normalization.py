@@ -136,7 +136,10 @@ st.markdown(_("Rules run in order after NFC, through `tokenizers.normalizers.Rep
 preset = pd.DataFrame([{"pattern": r.pattern, "replacement": r.replacement, "regex": r.regex, "note": r.note}
                        for r in N.UZBEK_RULES])
 edited = st.data_editor(preset, num_rows="dynamic", key="norm_rules",
-                        column_config={"regex": st.column_config.CheckboxColumn("regex", default=True)})
+                        column_config={"pattern": st.column_config.TextColumn(_("pattern")),
+                                       "replacement": st.column_config.TextColumn(_("replacement")),
+                                       "regex": st.column_config.CheckboxColumn("regex", default=True),
+                                       "note": st.column_config.TextColumn(_("note"))})
 rules = [N.Rule(str(r.pattern), "" if pd.isna(r.replacement) else str(r.replacement), bool(r.regex),
                 "" if pd.isna(r.note) else str(r.note))
          for r in edited.itertuples() if isinstance(r.pattern, str) and r.pattern]

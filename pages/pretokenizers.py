@@ -54,7 +54,7 @@ text = text_input("pt_text", example_text(st.session_state["pt_example"]), label
 all_names = pc.names()
 qp_init("pt_patterns", list(pc.DEFAULT_ORDER), param="patterns",
         cast=lambda s: [p for p in s.split(",") if p in all_names])
-chosen = st.multiselect(_("Pre-tokenizers"), all_names, key="pt_patterns")
+chosen = st.multiselect(_("Pre-tokenizers"), all_names, key="pt_patterns", placeholder=_("Choose…"))
 qp_sync(example=st.session_state["pt_example"], text=url_text(text), patterns=",".join(chosen))
 
 if not text:

@@ -78,7 +78,7 @@ qp_sync(tok=tid, text=word)
 c2.caption(md_format(_(
     "Not offered here: {names}, the baselines, and uploaded or trained Unigram or WordPiece tokenizers. They merge no "
     "pairs (Unigram picks the most likely cut over a lattice, WordPiece the longest vocabulary prefix), so there is "
-    "nothing to replay: see the Unigram lattice and WordPiece stepper pages."), names=", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
+    "nothing to replay: see the Unigram lattice and WordPiece stepper pages."), names=", ".join(f"{_(e.name).split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
                     for e in NOT_BPE)))
 
 if not ready([tid]):
@@ -180,4 +180,4 @@ if tid in TRAINED:
     st.caption(md_format(_("{tokenizer}: merges apply in the order they were learned (rank = merge number, 0 first). Pieces "
                  "never seen in training have id -1."), tokenizer=_(LABELS[tid])))
 else:
-    st.caption(md_format(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet."), tokenizer=tok.name, order=_(ORDER[result.method])))
+    st.caption(md_format(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet."), tokenizer=_(tok.name), order=_(ORDER[result.method])))

@@ -170,3 +170,23 @@ def test_uzbek_rule_changes_name_both_code_points():
     at = open_page("normalization", {"example": "uzbek"})
     line = next(c.value for c in at.caption if "U+02BB" in c.value or "U+02BC" in c.value)
     assert "U+02BB" in line and ("U+2018" in line or "U+0027" in line or "U+2019" in line or "U+0060" in line), line
+
+
+def test_recipe_names_and_placeholders_are_translated():
+    at = open_page("train", {"lang": "hi", "recipes": "bpe", "sizes": "300"}, timeout=240)
+    box = at.multiselect(key="tr_recipes")
+    assert "BPE (code points)" not in box.options and len(box.options) == 5, box.options
+    assert box.proto.placeholder and box.proto.placeholder != "Choose an option"
+    at = open_page("special_tokens", {"lang": "bn"})
+    labels = at.multiselect(key="sp_tok").options
+    assert not any("Byte-level BPE, GPT-2 regex" in o for o in labels), labels
+
+
+def test_rule_builder_padding_and_shelf_names_are_translated():
+    from core.i18n import translator
+
+    for lang in ("bn", "hi", "fa", "uz"):
+        t = translator(lang).gettext
+        assert t("attention mask") != "attention mask", lang
+        assert t("XLM-R vocabulary (nomic-embed-text-v2-moe)") != "XLM-R vocabulary (nomic-embed-text-v2-moe)", lang
+        assert t("pattern") != "pattern" and t("Choose…") != "Choose…", lang
