@@ -37,6 +37,9 @@ from pages._samples import sample
 #: Merges trained on the sample (it runs out of pairs before this on the bundled text).
 MAX_SAMPLE_MERGES = 2000
 
+#: The Compare page's first selection (also what a tokenizer sent there from another page joins).
+COMPARE_DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
+
 
 @dataclass(frozen=True)
 class TokenizerOption:

@@ -115,11 +115,17 @@ def follow_own_text(example_key: str, text_key: str, example_text: Callable[[str
         st.session_state[example_key] = own
 
 
+def source_facts(key: str) -> tuple[str | None, int]:
+    """``(file name or None for typed text, its length before the cut)`` of :func:`text_input` ``key``."""
+    name, total = st.session_state.get(f"{key}_source", (None, 0))
+    return name, total
+
+
 def source_label(key: str, default: str) -> str:
     """What the text of :func:`text_input` ``key`` is, in words: ``default`` for typed text, else the uploaded
     file's name; with the cut when the text was longer than :data:`MAX_CHARS` (a report must not pass off
     the first part of a file as the whole)."""
-    name, total = st.session_state.get(f"{key}_source", (None, 0))
+    name, total = source_facts(key)
     what = _("uploaded file “{name}”").format(name=name) if name else default
     if total > MAX_CHARS:
         return _("{source}: {total} characters, first {shown} analysed").format(source=what, total=num(total),

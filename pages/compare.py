@@ -16,11 +16,12 @@ from core.text import limits
 from core.tokens import stats
 from pages._controls import classroom
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
-from pages._layout import page_header, show_tokens, stats_line
+from pages._layout import METRICS_NOTE, page_header, show_tokens, stats_line
 from pages._links import chip_links
 from pages._report import report_button
 from pages._samples import sample
 from pages._selector import (
+    COMPARE_DEFAULT,
     add_session_tokenizer,
     admit_session_tokenizer,
     forget_session_tokenizers,
@@ -30,10 +31,10 @@ from pages._selector import (
     ready,
     session_tokenizers,
 )
-from pages._text_input import source_label, text_input
+from pages._text_input import source_facts, source_label, text_input
 from pages._url import qp_init, qp_sync, url_text
 
-DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
+DEFAULT = COMPARE_DEFAULT
 
 page_header(
     _("Compare tokenizers"),
@@ -115,6 +116,7 @@ else:
     show_tokens(legend_html(current_lang()))
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     rows = []
+    names: list[str] = []  # shown in the table instead of the ids (the downloads keep the ids)
     for tid in ready(chosen):
         try:
             tok = get(tid)
@@ -124,6 +126,7 @@ else:
             continue
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
+        names.append(_(tok.name))
         st.markdown(md_format("#### {name}", name=_(tok.name)))
         shared = "".join(" · " + _("also used by {who}").format(who=localize(who)) for who in shared_by(tok.id))
         st.caption(md_format("{about}{shared}{note}", about=_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
@@ -146,13 +149,21 @@ else:
     if rows:
         st.markdown(_("#### Table"))
         df = pd.DataFrame(rows)  # exported with its English column names (scripts read them); shown translated
-        st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
+        # names on screen (the id column stays in the data, hidden: links and scripts use ids)
+        st.dataframe(pd.concat([pd.DataFrame({"name": names}), df], axis=1), hide_index=True, width="stretch",
+                     column_config={"name": _("tokenizer"), "tokenizer": None, **{c: _(c) for c in df.columns[1:]}})
+        st.caption(_(METRICS_NOTE))
+        # the downloads say what was measured: the file (or pasted text) and how much of it
+        file_name, total = source_facts("cmp_text")
+        facts = {"source": file_name or "pasted text", "chars total": total, "chars analysed": len(text)}
+        exported = [{**r, **facts} for r in rows]
         buf = io.StringIO()
-        df.to_csv(buf, index=False)
+        pd.DataFrame(exported).to_csv(buf, index=False)
         c1, c2 = st.columns(2)
         c1.download_button(_("Download CSV"), buf.getvalue(), "tokenizer-compare.csv", "text/csv")
         c2.download_button(
-            _("Download JSON"), json.dumps(rows, ensure_ascii=False, indent=2), "tokenizer-compare.json", "application/json"
+            _("Download JSON"), json.dumps(exported, ensure_ascii=False, indent=2), "tokenizer-compare.json",
+            "application/json"
         )
         report_button(text, [r["tokenizer"] for r in rows], get,
                       label=source_label("cmp_text", _("text on the compare page")))

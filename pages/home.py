@@ -1,13 +1,14 @@
 """Paste and see: one text, several tokenizers, every cut visible."""
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from core.markdown import md_escape, md_format
 from core.render import DEFAULT_MAX_TOKENS, legend_html
 from pages._controls import classroom
 from pages._lang import _, current_lang, localize, ngettext, num
-from pages._layout import page_header, show_tokens, stats_line
+from pages._layout import METRICS_NOTE, page_header, show_tokens, stats_line
 from pages._samples import sample
 from pages._selector import encode_cached, option_label, ready, tokenizer_options
 from pages._text_input import text_input
@@ -53,6 +54,7 @@ elif not chosen:
 else:
     show_tokens(legend_html(current_lang()))
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
+    drawn = []  # (option, stats, chips): the summary table comes first, so many tokenizers are compared at a glance
     for option_id in ready(chosen):  # a shelf entry not installed: a notice with the command, not an error
         opt = options[option_id]
         try:
@@ -60,6 +62,14 @@ else:
         except Exception as exc:  # a tokenizer failing must not take the page down
             st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {localize(exc)}"))
             continue
+        drawn.append((opt, st_stats, chips))
+    if len(drawn) > 1:
+        df = pd.DataFrame([{"tokenizer": _(opt.label), **s.as_row()} for opt, s, _chips in drawn])
+        st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns},
+                     key="home_summary")
+    if drawn:
+        st.caption(_(METRICS_NOTE))
+    for opt, st_stats, chips in drawn:
         # the option's own label, translated ("Code points" is a baseline's name, not a proper name)
         if opt.sized and size:
             st.subheader(md_format(ngettext("{name} · {count} merge", "{name} · {count} merges", size),

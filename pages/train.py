@@ -13,9 +13,9 @@ from core.text.limits import LimitError
 from core.text.native import NativeError
 from pages._charts import Series, line_chart
 from pages._lang import _, current_lang, localize, num
-from pages._layout import esc, page_header
+from pages._layout import esc, no_nulls, page_header
 from pages._samples import LEARN_LANGS, learn_lines
-from pages._selector import add_session_tokenizer
+from pages._selector import COMPARE_DEFAULT, add_session_tokenizer
 from pages._text_input import MAX_UPLOAD_MB, decode_upload
 from pages._training import (
     DIFF_CSS,
@@ -188,7 +188,7 @@ for m in metrics:
     })  # fmt: skip
 table = pd.DataFrame(rows)
 table["Vocab asked"] = table["Vocab asked"].astype("Int64")
-st.dataframe(table, hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
+st.dataframe(no_nulls(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
              column_config={**{c: _(c) for c in COLUMNS},
                             "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
 st.download_button(_("Download the table (CSV)"), table.to_csv(index=False).encode("utf-8"), "metrics.csv",
@@ -300,7 +300,10 @@ if savable:
         except (zoo.ZooError, LimitError) as exc:
             c1.error(md_escape(localize(exc)))
         else:
-            st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
+            # joins the Compare selection (its defaults when Compare was not opened yet), never replaces it
+            chosen = st.session_state.get("cmp_tok", COMPARE_DEFAULT)
+            st.session_state["cmp_tok"] = [*(i for i in chosen if i != f"user:{tok.id}.tokenizer.json"),
+                                           f"user:{tok.id}.tokenizer.json"]
             st.switch_page("pages/compare.py")
     if tok.recipe and not R.RECIPES[tok.recipe].deterministic:
         c1.info(md_format(_("**Not reproducible in a new process.** Retraining {label} with the same corpus, seed "

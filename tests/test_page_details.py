@@ -190,3 +190,31 @@ def test_rule_builder_padding_and_shelf_names_are_translated():
         assert t("attention mask") != "attention mask", lang
         assert t("XLM-R vocabulary (nomic-embed-text-v2-moe)") != "XLM-R vocabulary (nomic-embed-text-v2-moe)", lang
         assert t("pattern") != "pattern" and t("Choose…") != "Choose…", lang
+
+
+def test_home_sums_up_many_tokenizers_in_one_sortable_table_with_a_legend():
+    at = open_page("home", {"tok": "codepoints,bytes,words"})
+    table = at.dataframe[0].value
+    assert len(table) == 3 and {"tokens", "cut%", "bad%"} <= set(table.columns)
+    assert any("cut%" in c.value and "bad%" in c.value for c in at.caption)
+
+
+def test_compare_table_shows_names_and_explains_its_columns():
+    at = open_page("compare", {"tok": "cl100k_base,codepoints"})
+    table = at.dataframe[0].value
+    assert "cl100k_base" not in list(table["name"]) and len(table["name"]) == 2
+    assert list(table["tokenizer"]) == ["cl100k_base", "codepoints"]  # kept, hidden, for links and scripts
+    assert any("cut%" in c.value and "bad%" in c.value for c in at.caption)
+
+
+def test_sending_a_trained_tokenizer_to_compare_adds_it_to_the_selection():
+    at = open_page("train", {"recipes": "bpe", "sizes": "300"}, timeout=240)
+    at.button(key="tr_to_selector").click().run()
+    chosen = at.session_state["cmp_tok"]
+    assert "cl100k_base" in chosen and any(c.startswith("user:") for c in chosen), chosen
+
+
+def test_no_raw_none_in_the_special_tokens_table():
+    at = open_page("special_tokens", {"tok": "cl100k_base"})
+    for df in at.dataframe:
+        assert not df.value.isna().any().any(), df.value
