@@ -20,6 +20,10 @@ SIDEBAR_DRAWN_JS = """() => {
 }"""
 
 
+SCROLLING_CELLS_JS = """() => [...document.querySelectorAll('.tl-seg tbody td:last-child')]
+  .filter(td => td.scrollWidth > td.clientWidth + 1).length"""
+
+
 def projector(app, query: str) -> None:
     app.page.set_viewport_size(PROJECTOR)
     app.open("stepper", query)
@@ -31,4 +35,17 @@ def test_a_folded_persian_sidebar_draws_nothing_over_the_page(app):
     drawn = app.page.evaluate(SIDEBAR_DRAWN_JS)
     app.screenshot("projector-fa-sidebar-folded", full_page=False)
     assert drawn == [], drawn
+    app.assert_no_exception()
+
+
+def test_byte_level_rows_wrap_their_chips_instead_of_scrolling(app):
+    for lang, corpus, name in (("en", "toy", "bn"), ("hi", "hi", "hi")):
+        projector(app, f"classroom=1&lang={lang}&corpus={corpus}&unit=byte&merges=10&step=3")
+        assert app.page.evaluate(SCROLLING_CELLS_JS) == 0
+        # each chip whole: no chip is wider than its cell
+        too_wide = app.page.evaluate("""() => [...document.querySelectorAll('.tl-seg tbody td:last-child')]
+          .filter(td => [...td.querySelectorAll('.tl-tok')].some(t => t.getBoundingClientRect().right >
+                         td.getBoundingClientRect().right + 1)).length""")
+        assert too_wide == 0
+        app.screenshot(f"projector-byte-rows-{name}", full_page=False)
     app.assert_no_exception()
