@@ -134,7 +134,8 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
     st.session_state["step"] = max(0, min(n, to if to is not None else cur + (delta or 0)))
 
 
-b1, b2, b3, b4, b5, b6 = st.columns([1, 1, 1, 1, 1, 2])
+# On a projector the step slider shares the buttons' row, so the word table starts on the first screen.
+b1, b2, b3, b4, b5, b6, *slot = st.columns([1, 1, 1, 1, 1, 2, 4] if CLASSROOM else [1, 1, 1, 1, 1, 2])
 # In the browser, clicks on these four and the keys ← → Home End go through step_keys (pages/_stepkeys.py),
 # which queues them so none is lost; on_click serves AppTest and scripts without JavaScript.
 b1.button(_("⏮ First"), key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", help=_("Home key"))
@@ -146,7 +147,10 @@ playing = b5.toggle(_("Play"), key="st_play", help=_("Apply one merge after anot
 speed = b6.select_slider(_("Speed"), list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed",
                          format_func=lambda v: _(SPEED_LABELS[v]))
 if n > 0:
-    st.slider(_("Merges applied"), 0, n, key="step", label_visibility="collapsed" if CLASSROOM else "visible")
+    (slot[0] if slot else st).slider(_("Merges applied"), 0, n, key="step",
+                                     label_visibility="collapsed" if CLASSROOM else "visible")
+if CLASSROOM:
+    st.caption(_("Keys: ← and → step back and forward, Home and End jump to the start and the end."))
 step: int = st.session_state["step"]
 qp_sync(corpus=corpus_kind, words=words_spec if corpus_kind == "toy" else None,
         text=url_text(corpus_text) if corpus_kind == "paste" else None,
@@ -165,7 +169,9 @@ def progress_chart(trace, step: int) -> str:
          Series(_("vocabulary size"), xs, vocab, COLOURS[1], dash="6 4", axis="y2")],
         x_title=_("merges"), y_title=_("total tokens"), y2_title=_("vocabulary"), marker_x=step,
         marker_label=_("step {step}").format(step=step),
-        height=260,
+        # on a projector the chart is drawn small and scaled up to its column, so its labels grow with it
+        # (11 px ticks at 640 wide came out near 7.6 px in a 440 px column)
+        **({"width": 320, "height": 210} if CLASSROOM else {"height": 260}),
     )
 
 
@@ -202,11 +208,13 @@ with left:
             f'<tr><td class="tl-num">{num(freq)}</td><td class="tl-num">{num(len(pieces))}</td>'
             f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word), colour_by=colour_by, **lang_args())}</td></tr>"
         )
+    tokens_head = _("tokens")
     seg_head = ngettext("segmentation after {count} merge", "segmentation after {count} merges", step).format(
         count=num(step))
     st.html(
-        '<table class="tl-words tl-seg"><thead><tr><th class="tl-num">×</th><th class="tl-num">' + esc(_("tokens")) +
-        "</th>"
+        # the fixed layout takes column widths from the header: wide enough for its word ("tokenlar")
+        '<table class="tl-words tl-seg"><thead><tr><th class="tl-num">×</th>'
+        f'<th class="tl-num" style="width:{len(tokens_head) + 3}ch">' + esc(tokens_head) + "</th>"
         f"<th>{esc(seg_head)}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )

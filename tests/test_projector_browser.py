@@ -1,10 +1,9 @@
 """The classroom display on a 1280x720 projector: what fits, what can be read from the back, what is drawn."""
 from __future__ import annotations
 
-
 PROJECTOR = {"width": 1280, "height": 720}
 
-
+#: Elements of the sidebar that are drawn inside the window (visible, with an area, on screen).
 SIDEBAR_DRAWN_JS = """() => {
   const bar = document.querySelector('[data-testid="stSidebar"]');
   if (!bar) return [];
@@ -19,7 +18,7 @@ SIDEBAR_DRAWN_JS = """() => {
   return out;
 }"""
 
-
+#: Segmentation cells of the stepper's word table that need a scrollbar of their own.
 SCROLLING_CELLS_JS = """() => [...document.querySelectorAll('.tl-seg tbody td:last-child')]
   .filter(td => td.scrollWidth > td.clientWidth + 1).length"""
 
@@ -48,4 +47,25 @@ def test_byte_level_rows_wrap_their_chips_instead_of_scrolling(app):
                          td.getBoundingClientRect().right + 1)).length""")
         assert too_wide == 0
         app.screenshot(f"projector-byte-rows-{name}", full_page=False)
+    app.assert_no_exception()
+
+
+def test_the_projector_stepper_reads_from_the_back(app):
+    projector(app, "classroom=1")
+    # chart tick labels: 11 px in the SVG, scaled by the drawn width over the SVG's own width
+    scale = app.page.evaluate("""() => { const img = document.querySelector('.tl-chart-svg');
+        return img.getBoundingClientRect().width / img.naturalWidth; }""")
+    assert 11 * scale >= 13, scale
+    # the step slider shares the buttons' row, so more word rows fit on the first screen
+    slider = app.page.locator('[data-testid="stSlider"]').first.bounding_box()
+    button = app.page.locator(".st-key-step_next button").first.bounding_box()
+    assert abs(slider["y"] - button["y"]) < 40, (slider, button)
+    assert app.page.get_by_text("Home and End").count() == 1
+    app.screenshot("projector-stepper", full_page=False)
+    # the Uzbek header fits its column
+    projector(app, "classroom=1&lang=uz")
+    overflow = app.page.evaluate("""() => [...document.querySelectorAll('.tl-seg th')]
+        .filter(th => th.scrollWidth > th.clientWidth + 1).map(th => th.textContent)""")
+    assert overflow == [], overflow
+    app.screenshot("projector-stepper-uz", full_page=False)
     app.assert_no_exception()
