@@ -280,7 +280,7 @@ def _nfkc_tokenizer():
     """A tiny tokenizer whose normalizer (NFKC) changes the text, as XLM-R's does."""
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 
-    t = Tokenizer(models.WordLevel({"[UNK]": 0, "fi": 1, "file": 2}, unk_token="[UNK]"))
+    t = Tokenizer(models.WordLevel({"[UNK]": 0, "বাজার": 1, "file": 2}, unk_token="[UNK]"))
     t.normalizer = normalizers.NFKC()
     t.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     return zoo.load_user_bytes("nfkc.json", t.to_str().encode("utf-8"))
