@@ -134,8 +134,9 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
     st.session_state["step"] = max(0, min(n, to if to is not None else cur + (delta or 0)))
 
 
-# On a projector the step slider shares the buttons' row, so the word table starts on the first screen.
-b1, b2, b3, b4, b5, b6, *slot = st.columns([1, 1, 1, 1, 1, 2, 4] if CLASSROOM else [1, 1, 1, 1, 1, 2])
+# On a projector the step slider takes the speed's place in the buttons' row (the speed folds away with the
+# settings), so the word table starts on the first screen and no button label is cut.
+b1, b2, b3, b4, b5, b6 = st.columns([1.1, 1.4, 1.1, 1.1, 1.1, 3.5] if CLASSROOM else [1, 1, 1, 1, 1, 2])
 # In the browser, clicks on these four and the keys ← → Home End go through step_keys (pages/_stepkeys.py),
 # which queues them so none is lost; on_click serves AppTest and scripts without JavaScript.
 b1.button(_("⏮ First"), key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", help=_("Home key"))
@@ -144,10 +145,11 @@ b3.button(_("Next ▶"), key="step_next", on_click=_go, kwargs={"delta": 1}, wid
 b4.button(_("Last ⏭"), key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", help=_("End key"))
 step_keys(n, st.session_state["step"], page=id(trace))
 playing = b5.toggle(_("Play"), key="st_play", help=_("Apply one merge after another."))
-speed = b6.select_slider(_("Speed"), list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed",
-                         format_func=lambda v: _(SPEED_LABELS[v]))
+speed = (settings if CLASSROOM else b6).select_slider(
+    _("Speed"), list(SPEEDS), value="normal", key="st_speed", label_visibility="visible" if CLASSROOM else "collapsed",
+    format_func=lambda v: _(SPEED_LABELS[v]))
 if n > 0:
-    (slot[0] if slot else st).slider(_("Merges applied"), 0, n, key="step",
+    (b6 if CLASSROOM else st).slider(_("Merges applied"), 0, n, key="step",
                                      label_visibility="collapsed" if CLASSROOM else "visible")
 if CLASSROOM:
     st.caption(_("Keys: ← and → step back and forward, Home and End jump to the start and the end."))

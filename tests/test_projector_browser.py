@@ -57,7 +57,7 @@ def test_the_projector_stepper_reads_from_the_back(app):
         return img.getBoundingClientRect().width / img.naturalWidth; }""")
     assert 11 * scale >= 13, scale
     # the step slider shares the buttons' row, so more word rows fit on the first screen
-    slider = app.page.locator('[data-testid="stSlider"]').first.bounding_box()
+    slider = app.page.locator('.st-key-step [data-testid="stSlider"]').first.bounding_box()
     button = app.page.locator(".st-key-step_next button").first.bounding_box()
     assert abs(slider["y"] - button["y"]) < 40, (slider, button)
     assert app.page.get_by_text("Home and End").count() == 1
@@ -68,4 +68,16 @@ def test_the_projector_stepper_reads_from_the_back(app):
         .filter(th => th.scrollWidth > th.clientWidth + 1).map(th => th.textContent)""")
     assert overflow == [], overflow
     app.screenshot("projector-stepper-uz", full_page=False)
+    app.assert_no_exception()
+
+
+def test_a_trained_tokenizer_sent_to_compare_joins_the_selection(app):
+    app.open("train", "recipes=bpe&sizes=300")
+    app.page.locator(".st-key-tr_to_selector button").first.click()
+    app.wait_rerun()
+    app.page.wait_for_selector("h1:has-text('Compare tokenizers')", timeout=60_000)
+    app.wait_idle()
+    chosen = app.page.locator(".st-key-cmp_tok").first.inner_text()
+    assert "bpe-300" in chosen and "cl100k" in chosen, chosen
+    app.screenshot("train-to-compare", full_page=False)
     app.assert_no_exception()
