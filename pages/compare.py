@@ -152,7 +152,7 @@ else:
         # names on screen (the id column stays in the data, hidden: links and scripts use ids)
         st.dataframe(pd.concat([pd.DataFrame({"name": names}), df], axis=1), hide_index=True, width="stretch",
                      column_config={"name": _("tokenizer"), "tokenizer": None, **{c: _(c) for c in df.columns[1:]}})
-        st.caption(_(METRICS_NOTE))
+        st.caption(md_escape(_(METRICS_NOTE)))
         # the downloads say what was measured: the file (or pasted text) and how much of it
         file_name, total = source_facts("cmp_text")
         facts = {"source": file_name or "pasted text", "chars total": total, "chars analysed": len(text)}

@@ -68,7 +68,7 @@ else:
         st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns},
                      key="home_summary")
     if drawn:
-        st.caption(_(METRICS_NOTE))
+        st.caption(md_escape(_(METRICS_NOTE)))
     for opt, st_stats, chips in drawn:
         # the option's own label, translated ("Code points" is a baseline's name, not a proper name)
         if opt.sized and size:
