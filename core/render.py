@@ -291,8 +291,11 @@ def chip_inner(data: bytes, rtl: bool = False) -> str:
     parts = piece_parts(data)
     if not parts:
         return '<span class="tl-empty">∅</span>'
+    # subtle: after a hex run the browser itemizes our ◌ with the hex's Latin text and the mark alone in a Bengali
+    # run, and the shaper then draws a dotted circle of its own: two circles ("…9C◌◌ার"). So only a chip that
+    # starts with the mark gets our ◌; after hex the shaper's one circle is the only one.
     return "".join(
-        _hex_html(p, rtl) if p.is_hex else visible_text(p.text or "", mark_orphan=True) for p in parts
+        _hex_html(p, rtl) if p.is_hex else visible_text(p.text or "", mark_orphan=k == 0) for k, p in enumerate(parts)
     )
 
 
