@@ -70,6 +70,9 @@ def text_input(key: str, default: str, *, label: str | None = None, upload: bool
         up = st.file_uploader(
             _("…or upload a UTF-8 .txt file"), type=["txt", "text", "md", "csv", "tsv"], key=up_key,
             max_upload_size=MAX_UPLOAD_MB,
+            # Streamlit's own line under the box ("5MB per file") cannot be changed or translated: say what is used
+            help=md_format(_("Files up to {size} MB are accepted; the first {count} characters are analysed."),
+                           size=num(MAX_UPLOAD_MB), count=num(MAX_CHARS)),
         )
         st.session_state[had_key] = up is not None
         if up is not None:

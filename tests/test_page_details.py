@@ -213,3 +213,9 @@ def test_no_raw_none_in_the_special_tokens_table():
     at = open_page("special_tokens", {"tok": "cl100k_base"})
     for df in at.dataframe:
         assert not df.value.isna().any().any(), df.value
+
+
+def test_the_text_uploader_says_how_much_of_a_file_is_analysed():
+    at = open_page("compare", {"tok": "codepoints"})
+    helps = [u.proto.help for u in at.get("file_uploader")]
+    assert any("100,000 characters are analysed" in shown(h) for h in helps), helps
