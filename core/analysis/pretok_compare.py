@@ -32,7 +32,7 @@ DEFAULT_ORDER: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "whitespa
 
 #: Why \p{L} patterns cut words with marks apart and o200k does not (one line for the page; true of any script).
 WHY = N_("GPT-2, cl100k and Llama 3 match words with \\p{L}+, but vowel signs, viramas and other combining marks "
-         "(Bangla ◌া, Hindi ◌ा, Persian ◌ُ) are \\p{M} (marks), so the regex stops before every mark and cuts the word "
+         "(Bangla া, Hindi ा, Persian ـُ) are \\p{M} (marks), so the regex stops before every mark and cuts the word "
          "apart; o200k's letter classes include \\p{M}, so the word stays whole.")
 
 #: Longest text compared (longer text is cut, with a notice).
