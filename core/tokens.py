@@ -87,6 +87,12 @@ class EncodingStats:
     cut_pct: float
     bad_pct: float
 
+    def as_row(self) -> dict[str, object]:
+        """Column name -> value, rounded and named as the compare table's columns (a page's summary table)."""
+        return {"tokens": self.tokens, "tokens/word": round(self.tokens_per_word, 3),
+                "chars/token": round(self.chars_per_token, 3), "bytes/token": round(self.bytes_per_token, 3),
+                "cut%": round(self.cut_pct, 2), "bad%": round(self.bad_pct, 2)}
+
 
 def _stats(text: str, n: int, cut_pct: float, bad_pct: float) -> EncodingStats:
     words = len(text.split())

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import html
 
+import pandas as pd
 import streamlit as st
 
 from core.assets import ASSETS
+from core.i18n import N_
 from core.markdown import Md, md_escape, md_format
 from core.pretrained.catalog import ZooEntry
 from core.render import CSS as TOKEN_CSS
@@ -35,6 +37,11 @@ RTL_CSS = (ASSETS / "rtl.css").read_text(encoding="utf-8")
 
 #: Classroom (projector) display: bigger token text, chips and labels.
 CLASSROOM_CSS = (ASSETS / "classroom.css").read_text(encoding="utf-8")
+
+
+#: What the two cut columns of a summary table mean (Home and Compare show it under their tables).
+METRICS_NOTE = N_("cut%: share of the cuts between tokens that fall inside a letter (grapheme cluster). bad%: share of "
+                  "tokens that are not valid UTF-8 on their own (only a piece of a character).")
 
 
 def page_header(title: str, why: str) -> None:
@@ -60,6 +67,17 @@ def ltr(text: object) -> str:
 def esc(text: object) -> str:
     """``text`` escaped for HTML (quotes too): every user string a page writes into HTML goes through this."""
     return html.escape(str(text), quote=True)
+
+
+def no_nulls(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` for the screen: a column with empty cells (a baseline has no training time, a refused mode no
+    token count) shows "–" there instead of Streamlit's raw "None", its numbers written for the reader."""
+    out = df.copy()
+    for col in df.columns:
+        if df[col].isna().any():
+            out[col] = [("–" if pd.isna(v) else num(v) if isinstance(v, (int, float)) else str(v))
+                        for v in df[col].astype(object)]
+    return out
 
 
 def show_tokens(html_text: str) -> None:

@@ -27,21 +27,23 @@ _KEY = "cmp_report"
 
 
 def _build(digest: str, text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any], english: str,
-           d_model: int, progress: Callable[[int, int, str], None] | None = None, lang: str = "en") -> None:
+           d_model: int, progress: Callable[[int, int, str], None] | None = None, lang: str = "en",
+           label: str | None = None) -> None:
     """Build the report (in the page's language) and keep ``(digest, html, markdown, error)`` in the session
     (``progress``: see :func:`pages._training.bar_progress`)."""
     try:
         toks = [get(t) for t in tokenizer_ids]
         report = build_report(text, toks, english=english or None, d_model=int(d_model),
-                              label=_("text on the compare page"), progress=progress, lang=lang)
+                              label=label or _("text on the compare page"), progress=progress, lang=lang)
     except (ReportError, ValueError) as exc:
         st.session_state[_KEY] = (digest, "", "", _("Cannot make the report: {error}").format(error=localize(exc)))
         return
     st.session_state[_KEY] = (digest, to_html(report), to_markdown(report), "")
 
 
-def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any]) -> None:
-    """An expander with the report options, a button that builds it, and the two downloads."""
+def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any], label: str | None = None) -> None:
+    """An expander with the report options, a button that builds it, and the two downloads (``label``: what the
+    text is, for the report's input line: see :func:`pages._text_input.source_label`)."""
     with st.expander(_("Checkpoint report (self-contained HTML + Markdown)"), expanded=False):
         # the same visible cut as every text box (the report's text itself comes cut from the compare page)
         english = limit_text(st.text_area(_("English version of the text (optional: adds the premium vs English)"),
@@ -49,7 +51,7 @@ def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], 
         d_model = st.number_input(_("d_model for embedding parameters"), min_value=1, max_value=65536,
                                   value=DEFAULT_D_MODEL, step=256, key="cmp_report_d")
         lang = current_lang()  # the report is written in the page's language (part of the digest)
-        digest = hashlib.sha256("\x00".join([text, english, str(d_model), lang, *tokenizer_ids]).encode("utf-8")).hexdigest()
+        digest = hashlib.sha256("\x00".join([text, english, str(d_model), lang, label or "", *tokenizer_ids]).encode("utf-8")).hexdigest()
         # The click only asks for a report (kept in the session, so a rerun on the way does not lose it);
         # it is built here, in the page, where a progress bar can be drawn, then the bar is removed.
         st.button(_("Make checkpoint report"), key="cmp_report_go", on_click=st.session_state.__setitem__,
@@ -58,7 +60,7 @@ def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], 
             bar = st.progress(0.0, text=_("Making the report…"))
             try:
                 _build(digest, text, list(tokenizer_ids), get, english, int(d_model),
-                       progress=bar_progress(bar, 0.0, 1.0, _("Making the report")), lang=lang)
+                       progress=bar_progress(bar, 0.0, 1.0, _("Making the report")), lang=lang, label=label)
             finally:
                 st.session_state.pop(_KEY + "_asked", None)
             bar.empty()

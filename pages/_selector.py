@@ -37,6 +37,9 @@ from pages._samples import sample
 #: Merges trained on the sample (it runs out of pairs before this on the bundled text).
 MAX_SAMPLE_MERGES = 2000
 
+#: The Compare page's first selection (also what a tokenizer sent there from another page joins).
+COMPARE_DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
+
 
 @dataclass(frozen=True)
 class TokenizerOption:
@@ -262,7 +265,7 @@ def pick_tokenizers(label_text: str, key: str, *, only: Callable[[str], bool] | 
 
         ids = [i for i in ids if hit(i) or i in chosen]
     st.session_state[key] = chosen
-    return box.multiselect(md_escape(label_text), ids, key=key, format_func=label)
+    return box.multiselect(md_escape(label_text), ids, key=key, format_func=label, placeholder=_("Choose…"))
 
 
 def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = None,

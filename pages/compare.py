@@ -18,11 +18,12 @@ from core.tokens import stats
 from pages._controls import classroom
 from pages._differences import show_differences
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
-from pages._layout import page_header, show_entry_audit, show_tokens, stats_line
+from pages._layout import METRICS_NOTE, page_header, show_entry_audit, show_tokens, stats_line
 from pages._links import chip_links
 from pages._report import report_button
 from pages._samples import sample
 from pages._selector import (
+    COMPARE_DEFAULT,
     add_session_tokenizer,
     admit_session_tokenizer,
     forget_session_tokenizers,
@@ -32,10 +33,10 @@ from pages._selector import (
     ready,
     session_tokenizers,
 )
-from pages._text_input import text_input
+from pages._text_input import source_facts, source_label, text_input
 from pages._url import qp_init, qp_sync, url_text
 
-DEFAULT = ["cl100k_base", "o200k_base", "llama3", "tekken", "mistral-spm-v1", "codepoints"]
+DEFAULT = COMPARE_DEFAULT
 
 page_header(
     _("Compare tokenizers"),
@@ -61,7 +62,8 @@ def _forget_all() -> None:
 with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)")):
     up = st.file_uploader(
         _("tokenizer.json, .tiktoken ranks file, SentencePiece .model or Tekken .json"),
-        type=["json", "tiktoken", "model", "v1", "v2", "v3", "v7"], max_upload_size=200,
+        type=["json", "tiktoken", "model", "v1", "v2", "v3", "v7"],
+        max_upload_size=limits.MAX_TOKENIZER_FILE_BYTES // 2**20,  # the uploader shows the limit the loader applies
         key="cmp_upload" if not _upload_gen else f"cmp_upload_{_upload_gen}",
     )
     pattern = st.selectbox(_("Split pattern for a .tiktoken file"), list(zoo.TIKTOKEN_PATTERNS), key="cmp_pattern")
@@ -74,7 +76,7 @@ with st.expander(_("Add your own tokenizer (file upload or Hugging Face Hub id)"
             tok = zoo.load_user_bytes(up.name, data, pattern=pattern)
             add_session_tokenizer(tok, len(data))
         except (zoo.ZooError, limits.LimitError) as exc:
-            st.error(md_format(_("Could not load “{name}”: {error}"), name=up.name, error=localize(exc)))
+            st.error(md_escape(localize(exc)))  # the message names the file itself, once
         else:
             added = tok.id
             st.success(md_format(_("Loaded {name}: {algorithm}, {count} tokens, sha256 {sha}…"), name=up.name, algorithm=_(tok.entry.algorithm), count=num(tok.vocab_size), sha=tok.entry.sha256[:16]))
@@ -117,6 +119,7 @@ else:
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     rows = []
     spans: list[tuple[str, list[tuple[int, int]]]] = []  # each row's token spans, for the differences view
+    names: list[str] = []  # shown in the table instead of the ids (the downloads keep the ids)
     for tid in ready(chosen):
         try:
             tok = get(tid)
@@ -127,6 +130,7 @@ else:
         summary = summarize(tok, enc)
         rows.append(summary.as_row())
         spans.append((_(tok.name), enc.byte_spans))
+        names.append(_(tok.name))
         st.markdown(md_format("#### {name}", name=_(tok.name)))
         shared = "".join(" · " + _("also used by {who}").format(who=localize(who)) for who in shared_by(tok.id))
         st.caption(md_format("{about}{shared}{note}", about=_("{algorithm} · vocabulary {count} · {licence} · {source}").format(
@@ -152,12 +156,21 @@ else:
     if rows:
         st.markdown(_("#### Table"))
         df = pd.DataFrame(rows)  # exported with its English column names (scripts read them); shown translated
-        st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
+        # names on screen (the id column stays in the data, hidden: links and scripts use ids)
+        st.dataframe(pd.concat([pd.DataFrame({"name": names}), df], axis=1), hide_index=True, width="stretch",
+                     column_config={"name": _("tokenizer"), "tokenizer": None, **{c: _(c) for c in df.columns[1:]}})
+        st.caption(md_escape(_(METRICS_NOTE)))
+        # the downloads say what was measured: the file (or pasted text) and how much of it
+        file_name, total = source_facts("cmp_text")
+        facts = {"source": file_name or "pasted text", "chars total": total, "chars analysed": len(text)}
+        exported = [{**r, **facts} for r in rows]
         buf = io.StringIO()
-        df.to_csv(buf, index=False)
+        pd.DataFrame(exported).to_csv(buf, index=False)
         c1, c2 = st.columns(2)
         c1.download_button(_("Download CSV"), buf.getvalue(), "tokenizer-compare.csv", "text/csv")
         c2.download_button(
-            _("Download JSON"), json.dumps(rows, ensure_ascii=False, indent=2), "tokenizer-compare.json", "application/json"
+            _("Download JSON"), json.dumps(exported, ensure_ascii=False, indent=2), "tokenizer-compare.json",
+            "application/json"
         )
-        report_button(text, [r["tokenizer"] for r in rows], get)
+        report_button(text, [r["tokenizer"] for r in rows], get,
+                      label=source_label("cmp_text", _("text on the compare page")))

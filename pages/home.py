@@ -1,6 +1,7 @@
 """Paste and see: one text, several tokenizers, every cut visible."""
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from core.markdown import md_escape, md_format
@@ -9,7 +10,7 @@ from core.text.disagree import disagreement
 from pages._controls import classroom
 from pages._differences import show_differences
 from pages._lang import _, current_lang, localize, ngettext, num
-from pages._layout import page_header, show_tokens, stats_line
+from pages._layout import METRICS_NOTE, page_header, show_tokens, stats_line
 from pages._samples import sample
 from pages._selector import byte_spans_cached, encode_cached, option_label, ready, tokenizer_options
 from pages._text_input import text_input
@@ -36,6 +37,7 @@ chosen: list[str] = st.multiselect(
     ids,
     key="home_tok",
     format_func=lambda i: option_label(options[i]),
+    placeholder=_("Choose…"),
     help=_("Baselines and BPE trained on the bundled sample; pretrained tokenizers join this list as they are added."),
 )
 size = None
@@ -55,6 +57,7 @@ else:
     show_tokens(legend_html(current_lang()))
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     spans: list[tuple[str, list[tuple[int, int]]]] = []  # each row's token spans, for the differences view
+    drawn = []  # (option id, option, stats, chips): the summary table comes first, so many tokenizers are compared at a glance
     for option_id in ready(chosen):  # a shelf entry not installed: a notice with the command, not an error
         opt = options[option_id]
         try:
@@ -62,6 +65,14 @@ else:
         except Exception as exc:  # a tokenizer failing must not take the page down
             st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {localize(exc)}"))
             continue
+        drawn.append((option_id, opt, st_stats, chips))
+    if len(drawn) > 1:
+        df = pd.DataFrame([{"tokenizer": _(opt.label), **s.as_row()} for _id, opt, s, _chips in drawn])
+        st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns},
+                     key="home_summary")
+    if drawn:
+        st.caption(md_escape(_(METRICS_NOTE)))
+    for option_id, opt, st_stats, chips in drawn:
         # the option's own label, translated ("Code points" is a baseline's name, not a proper name)
         if opt.sized and size:
             st.subheader(md_format(ngettext("{name} · {count} merge", "{name} · {count} merges", size),

@@ -11,7 +11,7 @@ from pages._algos import asset_text, big_text, html_table, inject_css
 from pages._lang import _, localize, ngettext, num
 from pages._layout import esc, page_header
 from pages._selector import encode_cached, option_label, tokenizer_options
-from pages._text_input import text_input
+from pages._text_input import follow_own_text, text_input
 from pages._url import qp_init, qp_sync, url_text
 
 EXAMPLES = {
@@ -21,6 +21,7 @@ EXAMPLES = {
     "zwj": (N_("ZWJ and the two spellings of ৎ"), "উৎসব / উত্\u200dসব"),
     "persian": (N_("Persian (ZWNJ, harakat)"), None),
     "uzbek": (N_("Uzbek apostrophes"), None),
+    "own": (N_("Your own text"), None),
 }
 DETAIL = {"NFC": "NFC", "NFD": "NFD", "NFKC": "NFKC", "NFKD": "NFKD", "bert": N_("BERT normalizer (choose settings)")}
 STRIP = {"unset": None, "true": True, "false": False}
@@ -32,6 +33,8 @@ COLUMNS = (N_("form"), N_("result"), N_("changed letters"), N_("warnings"))
 
 def example_text(key: str) -> str:
     label, text = EXAMPLES[key]
+    if key == "own":  # whatever is in the box
+        return st.session_state.get("norm_text", "")
     if key == "persian":
         return asset_text("persian.txt")
     if key == "uzbek":
@@ -39,8 +42,14 @@ def example_text(key: str) -> str:
     return text or ""
 
 
+def _codes(text: str) -> str:
+    """Code points written out (U+02BB): ʻ and ʼ look alike, so both sides of a change are named."""
+    return " ".join(f"U+{ord(ch):04X}" for ch in text)
+
+
 def _use_example() -> None:
-    st.session_state["norm_text"] = example_text(st.session_state["norm_example"])
+    if st.session_state["norm_example"] != "own":
+        st.session_state["norm_text"] = example_text(st.session_state["norm_example"])
 
 
 page_header(
@@ -51,6 +60,7 @@ page_header(
 inject_css()
 
 qp_init("norm_example", "trap", param="example", choices=list(EXAMPLES))
+follow_own_text("norm_example", "norm_text", example_text)
 st.selectbox(_("Example"), list(EXAMPLES), key="norm_example", format_func=lambda k: _(EXAMPLES[k][0]),
              on_change=_use_example)
 text = text_input("norm_text", example_text(st.session_state["norm_example"]), label=_("Text"), height=100)
@@ -126,7 +136,10 @@ st.markdown(_("Rules run in order after NFC, through `tokenizers.normalizers.Rep
 preset = pd.DataFrame([{"pattern": r.pattern, "replacement": r.replacement, "regex": r.regex, "note": r.note}
                        for r in N.UZBEK_RULES])
 edited = st.data_editor(preset, num_rows="dynamic", key="norm_rules",
-                        column_config={"regex": st.column_config.CheckboxColumn("regex", default=True)})
+                        column_config={"pattern": st.column_config.TextColumn(_("pattern")),
+                                       "replacement": st.column_config.TextColumn(_("replacement")),
+                                       "regex": st.column_config.CheckboxColumn("regex", default=True),
+                                       "note": st.column_config.TextColumn(_("note"))})
 rules = [N.Rule(str(r.pattern), "" if pd.isna(r.replacement) else str(r.replacement), bool(r.regex),
                 "" if pd.isna(r.note) else str(r.note))
          for r in edited.itertuples() if isinstance(r.pattern, str) and r.pattern]
@@ -143,7 +156,7 @@ else:
     b.html(big_text(rule_res.after, ngettext("After {count} rule", "After {count} rules", len(rules)).format(
         count=num(len(rules)))))
     changed = [c for c in rule_res.clusters if c.changed]
-    st.caption(md_format(ngettext("{count} letter changed: {list}", "{count} letters changed: {list}", len(changed)), count=num(len(changed)), list=", ".join(f"“{c.before}” {c.rows[0].before[0].hex if c.rows and c.rows[0].before else ''} → “{c.after}”"
+    st.caption(md_format(ngettext("{count} letter changed: {list}", "{count} letters changed: {list}", len(changed)), count=num(len(changed)), list=", ".join(f"“{c.before}” {_codes(c.before)} → “{c.after}” {_codes(c.after)}"
                                                       for c in changed[:12])))
     opts = tokenizer_options()
     ids = list(opts)

@@ -11,7 +11,7 @@ from pages._algos import asset_text, html_table, inject_css
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
 from pages._layout import esc, page_header, show_tokens
 from pages._links import piece_links
-from pages._text_input import text_input
+from pages._text_input import follow_own_text, text_input
 from pages._url import qp_init, qp_sync, url_text
 
 EXAMPLES = {
@@ -19,10 +19,13 @@ EXAMPLES = {
     "fa": (N_("Persian"), None),
     "en": (N_("English"), "Your order from Bazarghar will reach Rajshahi tomorrow afternoon. It's 1234 km!"),
     "mixed": (N_("Bangla + Persian + English"), None),
+    "own": (N_("Your own text"), None),
 }
 
 
 def example_text(key: str) -> str:
+    if key == "own":  # whatever is in the box
+        return st.session_state.get("pt_text", "")
     if key == "fa":
         return asset_text("persian.txt")
     if key == "mixed":
@@ -31,7 +34,8 @@ def example_text(key: str) -> str:
 
 
 def _use_example() -> None:
-    st.session_state["pt_text"] = example_text(st.session_state["pt_example"])
+    if st.session_state["pt_example"] != "own":
+        st.session_state["pt_text"] = example_text(st.session_state["pt_example"])
 
 
 page_header(
@@ -43,13 +47,14 @@ inject_css()
 st.info(md_escape(_(pc.WHY)))
 
 qp_init("pt_example", "bn", param="example", choices=list(EXAMPLES))
+follow_own_text("pt_example", "pt_text", example_text)
 st.selectbox(_("Example"), list(EXAMPLES), key="pt_example", format_func=lambda k: _(EXAMPLES[k][0]),
              on_change=_use_example)
 text = text_input("pt_text", example_text(st.session_state["pt_example"]), label=_("Text"), height=100)
 all_names = pc.names()
 qp_init("pt_patterns", list(pc.DEFAULT_ORDER), param="patterns",
         cast=lambda s: [p for p in s.split(",") if p in all_names])
-chosen = st.multiselect(_("Pre-tokenizers"), all_names, key="pt_patterns")
+chosen = st.multiselect(_("Pre-tokenizers"), all_names, key="pt_patterns", placeholder=_("Choose…"))
 qp_sync(example=st.session_state["pt_example"], text=url_text(text), patterns=",".join(chosen))
 
 if not text:
@@ -108,7 +113,7 @@ for r in results:
         shown = ", ".join(m.label for m in r.mark_splits[:8])
         if len(r.mark_splits) > 8:
             shown = _("{list} and {count} more").format(list=shown, count=num(len(r.mark_splits) - 8))
-        st.warning(md_format(ngettext("{count} place where this pattern separates a combining mark (\\p{{M}}) from the letter "
-                            "before it: {list}. No merge can join them again.",
-                            "{count} places where this pattern separates a combining mark (\\p{{M}}) from the letter "
-                            "before it: {list}. No merge can join them again.", len(r.mark_splits)), count=num(len(r.mark_splits)), list=shown))
+        st.warning(md_format(ngettext("{count} place where this pattern separates a combining mark (\\p{{M}}) or a joiner (ZWNJ, "
+                            "ZWJ) from the letter before it: {list}. No merge can join them again.",
+                            "{count} places where this pattern separates a combining mark (\\p{{M}}) or a joiner (ZWNJ, "
+                            "ZWJ) from the letter before it: {list}. No merge can join them again.", len(r.mark_splits)), count=num(len(r.mark_splits)), list=shown))

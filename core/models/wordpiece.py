@@ -19,6 +19,7 @@ itself: training goes through ``tokenizers``.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
@@ -370,6 +371,19 @@ def encode_word(word: str, vocab: WordPieceVocab, *, start: int = 0, trace: bool
 
 
 @fence(T_("BERT pre-tokenization"))
+def display_piece(piece: str, prefix: str = DEFAULT_PREFIX) -> str:
+    """``piece`` as shown in a line of text: a dotted circle between the prefix and a combining mark that follows
+    it, so ``##ें`` is drawn ``##◌ें`` and the sign does not sit on the last ``#``. Data keeps the real piece.
+
+    >>> display_piece("##ें"), display_piece("##র"), display_piece("##er"), display_piece("ঘর")
+    ('##◌ें', '##র', '##er', 'ঘর')
+    """
+    rest = piece[len(prefix):] if prefix and piece.startswith(prefix) else None
+    if rest and unicodedata.category(rest[0]).startswith("M"):
+        return prefix + "\u25cc" + rest
+    return piece
+
+
 def split_words(text: str) -> list[tuple[str, int, int]]:
     """BERT pre-tokenization (whitespace, then punctuation apart) via ``tokenizers``.
 

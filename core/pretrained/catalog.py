@@ -432,7 +432,7 @@ SHELF: tuple[ZooEntry, ...] = (
              "text spelling one is encoded as plain text and flagged", tokens="<pad> <eos> <bos> <unk> <mask>"),
           ("0528aa007b06965f980181d252b5dff7bb170a77af6157bd48bba56885374448",
            "ba8c596bcd05e97e62566fa994b42eeaeffd6a4e4b4a4abe7b5b689aa6b43bf3")),
-    _gguf("xlm-r", "XLM-R vocabulary (nomic-embed-text-v2-moe)", "Meta (XLM-R) / Nomic", "SentencePiece Unigram",
+    _gguf("xlm-r", N_("XLM-R vocabulary (nomic-embed-text-v2-moe)"), "Meta (XLM-R) / Nomic", "SentencePiece Unigram",
           250048, "nomic-bert-moe", "90a6746926454784a98389ad36a36d89bc9cfc81db9cb0f33c941bcc959fe5f9",
           "XLM-R (MIT); nomic-embed-text-v2-moe (Apache-2.0)",
           _control_pieces("<s> <pad> </s> <unk> <mask>"),

@@ -12,6 +12,7 @@ import numpy as np
 from ..i18n import T_
 from ..text import limits
 from ..text.boundaries import is_valid_utf8
+from ..text.native import library_detail
 from ..text.units import bytelevel_bytes, char_byte_offsets
 from ..tokens import SpecialProbe, TokenTable, build_table
 from .adapter import (
@@ -153,8 +154,8 @@ class HFTokenizer(PretrainedTokenizer):
         try:
             return cls(entry, data.decode("utf-8"))
         except Exception as exc:  # noqa: BLE001 - tokenizers raises plain Exception on bad JSON
-            raise ValueError(T_("{where} is not a valid tokenizer.json ({reason})", where=where,
-                                reason=(str(exc).splitlines() or [type(exc).__name__])[0][:120])) from None
+            raise ValueError(T_("{where} is not a valid tokenizer.json: {reason}", where=where,
+                                reason=library_detail(exc))) from None
 
     # -- what the analyses ask ------------------------------------------------
     def normalizer(self) -> NormalizerInfo | None:

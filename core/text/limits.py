@@ -112,6 +112,22 @@ def read_regular(path: str | os.PathLike[str], *, max_bytes: int, what: str = FI
     return data
 
 
+def looks_utf16(raw: bytes) -> bool:
+    """A UTF-16 text file: a byte order mark, or (without one) a NUL in every other byte of a text of mostly
+    Latin letters, which is how UTF-16 writes them (Windows "Unicode" files).
+
+    >>> looks_utf16("hello".encode("utf-16")), looks_utf16("hello".encode("utf-16-le")), looks_utf16(b"hello")
+    (True, True, False)
+    """
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return True
+    head = raw[:4096]
+    if len(head) < 4:
+        return False
+    evens, odds = head[0::2], head[1::2]
+    return max(evens.count(0), odds.count(0)) >= 0.9 * (len(head) // 2) and min(evens.count(0), odds.count(0)) == 0
+
+
 def check_size(data: bytes | str, *, max_bytes: int, what: str, hint: str = "") -> None:
     """:class:`LimitError` if ``data`` (bytes, or text measured in UTF-8 bytes) exceeds ``max_bytes``."""
     n = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", errors="surrogatepass"))

@@ -63,6 +63,23 @@ def _one_line(exc: BaseException) -> str:
     return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "…"
 
 
+def library_detail(exc: BaseException, limit: int = 160) -> str:
+    """What the library itself said, once, for a reader: the detail inside a :class:`NativeError` (not its
+    "X: the tokenizer library refused this input (...)" wrapper), on one line, Markdown backticks turned into
+    quotes, at most ``limit`` characters (cut whole, so no bracket is left open by the cut).
+
+    >>> library_detail(NativeError(T_("{what}: the tokenizer library refused this input ({detail})", what="x.json",
+    ...                                detail="Token `c` out of vocabulary at line 1 column 373")))
+    'Token ‘c’ out of vocabulary at line 1 column 373'
+    """
+    inner = exc.args[0] if len(exc.args) == 1 else None
+    values = getattr(inner, "values", None)
+    text = str(values["detail"]) if isinstance(values, dict) and "detail" in values else \
+        (str(exc).splitlines() or [type(exc).__name__])[0]
+    text = re.sub(r"`([^`]*)`", "‘\\1’", " ".join(text.split())).replace("`", "'")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def as_native_error(exc: BaseException, what: str) -> NativeError | None:
     """The :class:`NativeError` for ``exc`` raised while running ``what``, or None if it must propagate."""
     if _control_flow(exc) or isinstance(exc, ValueError):

@@ -1,0 +1,83 @@
+"""The classroom display on a 1280x720 projector: what fits, what can be read from the back, what is drawn."""
+from __future__ import annotations
+
+PROJECTOR = {"width": 1280, "height": 720}
+
+#: Elements of the sidebar that are drawn inside the window (visible, with an area, on screen).
+SIDEBAR_DRAWN_JS = """() => {
+  const bar = document.querySelector('[data-testid="stSidebar"]');
+  if (!bar) return [];
+  const out = [];
+  for (const el of bar.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    if (cs.visibility !== 'visible' || cs.display === 'none' || r.width < 1 || r.height < 1) continue;
+    if (r.right <= 0 || r.left >= innerWidth || r.bottom <= 0 || r.top >= innerHeight) continue;
+    if (!el.children.length && (el.textContent.trim() || el.tagName === 'svg' || el.tagName === 'HR'))
+      out.push(el.tagName + ':' + el.textContent.trim().slice(0, 20) + '@' + Math.round(r.left));
+  }
+  return out;
+}"""
+
+#: Segmentation cells of the stepper's word table that need a scrollbar of their own.
+SCROLLING_CELLS_JS = """() => [...document.querySelectorAll('.tl-seg tbody td:last-child')]
+  .filter(td => td.scrollWidth > td.clientWidth + 1).length"""
+
+
+def projector(app, query: str) -> None:
+    app.page.set_viewport_size(PROJECTOR)
+    app.open("stepper", query)
+
+
+def test_a_folded_persian_sidebar_draws_nothing_over_the_page(app):
+    projector(app, "classroom=1&lang=fa")
+    app.wait_still('[data-testid="stSidebar"]')
+    drawn = app.page.evaluate(SIDEBAR_DRAWN_JS)
+    app.screenshot("projector-fa-sidebar-folded", full_page=False)
+    assert drawn == [], drawn
+    app.assert_no_exception()
+
+
+def test_byte_level_rows_wrap_their_chips_instead_of_scrolling(app):
+    for lang, corpus, name in (("en", "toy", "bn"), ("hi", "hi", "hi")):
+        projector(app, f"classroom=1&lang={lang}&corpus={corpus}&unit=byte&merges=10&step=3")
+        assert app.page.evaluate(SCROLLING_CELLS_JS) == 0
+        # each chip whole: no chip is wider than its cell
+        too_wide = app.page.evaluate("""() => [...document.querySelectorAll('.tl-seg tbody td:last-child')]
+          .filter(td => [...td.querySelectorAll('.tl-tok')].some(t => t.getBoundingClientRect().right >
+                         td.getBoundingClientRect().right + 1)).length""")
+        assert too_wide == 0
+        app.screenshot(f"projector-byte-rows-{name}", full_page=False)
+    app.assert_no_exception()
+
+
+def test_the_projector_stepper_reads_from_the_back(app):
+    projector(app, "classroom=1")
+    # chart tick labels: 11 px in the SVG, scaled by the drawn width over the SVG's own width
+    scale = app.page.evaluate("""() => { const img = document.querySelector('.tl-chart-svg');
+        return img.getBoundingClientRect().width / img.naturalWidth; }""")
+    assert 11 * scale >= 13, scale
+    # the step slider shares the buttons' row, so more word rows fit on the first screen
+    slider = app.page.locator('.st-key-step [data-testid="stSlider"]').first.bounding_box()
+    button = app.page.locator(".st-key-step_next button").first.bounding_box()
+    assert abs(slider["y"] - button["y"]) < 40, (slider, button)
+    assert app.page.get_by_text("Home and End").count() == 1
+    app.screenshot("projector-stepper", full_page=False)
+    # the Uzbek header fits its column
+    projector(app, "classroom=1&lang=uz")
+    overflow = app.page.evaluate("""() => [...document.querySelectorAll('.tl-seg th')]
+        .filter(th => th.scrollWidth > th.clientWidth + 1).map(th => th.textContent)""")
+    assert overflow == [], overflow
+    app.screenshot("projector-stepper-uz", full_page=False)
+    app.assert_no_exception()
+
+
+def test_a_trained_tokenizer_sent_to_compare_joins_the_selection(app):
+    app.open("train", "recipes=bpe&sizes=300")
+    app.page.locator(".st-key-tr_to_selector button").first.click()
+    app.wait_rerun()
+    app.page.wait_for_selector("h1:has-text('Compare tokenizers')", timeout=60_000)
+    app.wait_idle()
+    chosen = app.page.locator(".st-key-cmp_tok").first.inner_text()
+    assert "bpe-300" in chosen and "cl100k" in chosen, chosen
+    app.screenshot("train-to-compare", full_page=False)
+    app.assert_no_exception()
