@@ -94,7 +94,9 @@ def test_a_trained_tokenizer_opens_with_an_uploaded_corpus():
 
 def test_a_binary_corpus_upload_is_a_message():
     at = open_page("vocabulary", {"tok": "cl100k_base"})
-    at.file_uploader(key="vc_corpus").upload("x.txt", b"\x00\x01" * 10, "text/plain").run()
+    # a PNG's first bytes (NUL bytes, and not UTF-16: b"\x00\x01" repeated would read as UTF-16 text)
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(128, 256))
+    at.file_uploader(key="vc_corpus").upload("x.txt", png, "text/plain").run()
     assert not at.exception
     assert any("binary" in str(e.value) for e in at.error)
     assert "On the bundled sentences" in _text(at)

@@ -86,7 +86,7 @@ def test_replay_page_gemma4_on_a_bangla_word():
     assert any(shown(m.value).startswith(f"**Step 0 of {n}**: 9 starting symbols") for m in at.markdown)
     at.button[2].click().run()  # Next
     step1 = next(shown(m.value) for m in at.markdown if m.value.startswith("**Step 1 of"))
-    assert "merge rank" in step1 and "E0 A6" in step1
+    assert "merge rank" in step1 and "`া` + `র`" in step1  # whole characters are written as text, not hex
     options = list(at.selectbox(key="rp_tok").options)
     for label in ("Google · Gemma 4", "DeepSeek · DeepSeek-V3", "Cohere · Cohere Command-R", "Meta · Llama 2",
                   "OpenAI · CLIP (open_clip, OpenAI ViT)"):
