@@ -38,3 +38,32 @@ def test_replay_ascii_merge_as_text(desk):
     line = desk.page.locator('[data-testid="stMarkdownContainer"]', has_text="joins").first.inner_text()
     assert "7A" not in line and "→" in line, line
     desk.screenshot("details-replay-ascii", full_page=False)
+
+
+#: Tables (HTML and Streamlit's) wider than the main column that are not inside a box scrolling on its own.
+UNBOXED_WIDE_TABLES_JS = """() => {
+  const main = document.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect();
+  return [...document.querySelectorAll('table')].filter(t => {
+    const r = t.getBoundingClientRect();
+    if (r.width < 1 || r.right <= main.right + 1) return false;
+    const box = t.closest('.tl-scroll, [data-testid="stDataFrame"]');
+    return !box || box.getBoundingClientRect().right > main.right + 1;
+  }).length;
+}"""
+
+
+def test_special_tokens_wide_padding_table_scrolls_as_a_whole(app):
+    app.page.set_viewport_size({"width": 1280, "height": 720})
+    app.open("special_tokens", "")
+    field = app.page.locator(".st-key-sp_s2 input").first
+    field.fill("আপনার অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে। " * 5)
+    field.press("Enter")
+    app.wait_rerun()
+    box = app.page.locator('[data-testid="sp-padding"]').first
+    box.scroll_into_view_if_needed()
+    widths = box.evaluate("b => [b.scrollWidth, b.clientWidth]")
+    assert widths[0] > widths[1], widths  # wider than the page: it scrolls inside its box ...
+    assert app.page.evaluate(UNBOXED_WIDE_TABLES_JS) == 0  # ... and nothing else spills past the column
+    assert app.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    app.screenshot("details-special-tokens-padding-wide", full_page=False)
+    app.assert_no_exception()
