@@ -69,15 +69,30 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def no_nulls(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` for the screen: a column with empty cells (a baseline has no training time, a refused mode no
-    token count) shows "–" there instead of Streamlit's raw "None", its numbers written for the reader."""
-    out = df.copy()
+def _decimals(values: pd.Series) -> int:
+    """The decimals a float column needs to show every value as rounded (at most 3): one figure per column."""
+    need = 0
+    for v in values.dropna():
+        text = f"{float(v):.3f}".rstrip("0")
+        need = max(need, len(text) - text.index(".") - 1)
+    return need
+
+
+def for_reader(df: pd.DataFrame) -> pd.io.formats.style.Styler:
+    """``df`` for ``st.dataframe``: every number written for the reader (the language's grouping and decimal
+    signs, native digits if chosen, one number of decimals per column) and an empty cell (a baseline has no
+    training time, a refused mode no token count) as "–", not Streamlit's raw "None".
+
+    The cells stay numbers underneath (only the shown text is formatted), so a click on a column header
+    still sorts by value, not by the written digits."""
+    fmt = {}
     for col in df.columns:
-        if df[col].isna().any():
-            out[col] = [("–" if pd.isna(v) else num(v) if isinstance(v, (int, float)) else str(v))
-                        for v in df[col].astype(object)]
-    return out
+        kind = df[col].dtype
+        if pd.api.types.is_bool_dtype(kind) or not pd.api.types.is_numeric_dtype(kind):
+            continue
+        decimals = _decimals(df[col]) if pd.api.types.is_float_dtype(kind) else None
+        fmt[col] = lambda v, d=decimals: num(v, decimals=d)
+    return df.style.format(na_rep="–").format(fmt, na_rep="–")
 
 
 def show_tokens(html_text: str) -> None:

@@ -133,7 +133,7 @@ st.subheader(_("Rule builder: custom replacements"), divider="gray")
 st.markdown(_("Rules run in order after NFC, through `tokenizers.normalizers.Replace` inside a `Sequence`; export the "
               "JSON and put it in a tokenizer.json's `normalizer` field so the rules ship with the tokenizer. "
               "The preset is the Uzbek apostrophe rule: ‘ ’ \\` ' become ʻ after o/g and ʼ between other letters."))
-preset = pd.DataFrame([{"pattern": r.pattern, "replacement": r.replacement, "regex": r.regex, "note": r.note}
+preset = pd.DataFrame([{"pattern": r.pattern, "replacement": r.replacement, "regex": r.regex, "note": _(r.note)}
                        for r in N.UZBEK_RULES])
 edited = st.data_editor(preset, num_rows="dynamic", key="norm_rules",
                         column_config={"pattern": st.column_config.TextColumn(_("pattern")),

@@ -12,7 +12,7 @@ from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.tokens import Tokenizer
 from pages._lang import _, localize, num
-from pages._layout import esc, no_nulls, page_header
+from pages._layout import esc, for_reader, page_header
 from pages._text_input import MAX_UPLOAD_MB, decode_upload, limit_text, text_input
 from pages._training import DIFF_CSS, bundled_trained, diff_html
 from pages._url import qp_init, qp_sync, url_text
@@ -98,7 +98,7 @@ for o, tok in loaded.items():
 if rows:
     df = pd.DataFrame(rows)
     df["Tokens"] = df["Tokens"].astype("Int64")
-    st.dataframe(no_nulls(df), hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
+    st.dataframe(for_reader(df), hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
 if risky:
     st.warning(md_format(_("**Injection risk**: typed text became a control id in {where}. Encode user text with the safe "
                  "setting (Hugging Face: `encode_special_tokens=True`; tiktoken: keep the default, which refuses, or "
@@ -123,8 +123,9 @@ else:
     s2 = c2.text_input(_("Sentence 2"), "আপনার অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।", key="sp_s2", max_chars=300)
     batch = PAD.pad_batch(loaded[pad_tok], [s1, s2])
     h_pos, h_token, h_mask, h_pad = (esc(m) for m in (_("position"), _("token"), _("attention mask"), _("0 (pad)")))
-    parts = [f'<table class="tl-words"><tr><th></th><th>{h_pos}</th>'
-             + "".join(f'<th class="tl-num">{k}</th>' for k in range(len(batch.ids[0]))) + "</tr>"]
+    # wider than the page for long sentences: the table scrolls as a whole inside its own box, not the page
+    parts = [f'<div class="tl-scroll" data-testid="sp-padding"><table class="tl-words tl-wide"><tr><th></th><th>{h_pos}</th>'
+             + "".join(f'<th class="tl-num">{num(k)}</th>' for k in range(len(batch.ids[0]))) + "</tr>"]
     for n, (toks, ids, mask) in enumerate(zip(batch.tokens, batch.ids, batch.attention_mask), start=1):
         sentence = esc(_("sentence {index}").format(index=n))
         parts.append(f'<tr><th rowspan="3">{sentence}</th><td>{h_token}</td>'
@@ -133,7 +134,7 @@ else:
         parts.append(f"<tr><td>{h_mask}</td>"
                      + "".join(f'<td class="tl-num"><b>{m}</b></td>' if m else f'<td class="tl-num">{h_pad}</td>'
                                for m in mask) + "</tr>")
-    parts.append("</table>")
+    parts.append("</table></div>")
     st.html("".join(parts))
     st.caption(md_format(_("The shorter sentence is filled with {pad} (id {id}) up to the longer one; the attention mask is 1 "
                  "for real tokens and 0 for padding, so the model ignores the filler."), pad=batch.pad_token, id=batch.pad_id))

@@ -55,9 +55,15 @@ qp_init("st_tie", "first-seen", param="tie", choices=TIE_BREAKS)
 qp_init("st_merges", 10, param="merges", cast=int, lo=1, hi=MAX_MERGES)
 
 CLASSROOM = classroom()
-# On a projector the steps matter, not the settings: they fold away (a link or the URL keeps them).
-settings = st.expander(_("Settings: corpus, unit, pre-tokenizer, tie-break, merges"), expanded=False) if CLASSROOM \
-    else st.container(border=True)
+# On a projector the steps matter, not the settings: they fold away (a link or the URL keeps them), and the key hint
+# shares their row, so the word table starts higher on the first screen.
+hint_col = None
+if CLASSROOM:
+    settings_col, hint_col = st.columns([1.6, 1], vertical_alignment="center")
+    settings = settings_col.expander(_("Settings: corpus, unit, pre-tokenizer, tie-break, merges"), expanded=False)
+    hint_col = hint_col.container(key="st_hint")
+else:
+    settings = st.container(border=True)
 with settings:
     corpus_kind = st.radio(_("Corpus"), list(CORPORA), key="st_corpus", format_func=lambda k: _(CORPORA[k]),
                            horizontal=True)
@@ -143,16 +149,19 @@ b1.button(_("⏮ First"), key="step_first", on_click=_go, kwargs={"to": 0}, widt
 b2.button(_("◀ Previous"), key="step_prev", on_click=_go, kwargs={"delta": -1}, width="stretch", help=_("← key"))
 b3.button(_("Next ▶"), key="step_next", on_click=_go, kwargs={"delta": 1}, width="stretch", help=_("→ key"))
 b4.button(_("Last ⏭"), key="step_last", on_click=_go, kwargs={"to": n}, width="stretch", help=_("End key"))
-step_keys(n, st.session_state["step"], page=id(trace))
 playing = b5.toggle(_("Play"), key="st_play", help=_("Apply one merge after another."))
+# the key handler draws nothing, but each of its two elements would add a row gap under the buttons (pushing the word
+# table off a projector's first screen): its box is not displayed (app.css), its scripts run all the same
+with b5, st.container(key="st_stepkeys_box"):
+    step_keys(n, st.session_state["step"], page=id(trace))
 speed = (settings if CLASSROOM else b6).select_slider(
     _("Speed"), list(SPEEDS), value="normal", key="st_speed", label_visibility="visible" if CLASSROOM else "collapsed",
     format_func=lambda v: _(SPEED_LABELS[v]))
 if n > 0:
     (b6 if CLASSROOM else st).slider(_("Merges applied"), 0, n, key="step",
                                      label_visibility="collapsed" if CLASSROOM else "visible")
-if CLASSROOM:
-    st.caption(_("Keys: ← and → step back and forward, Home and End jump to the start and the end."))
+if hint_col is not None:
+    hint_col.caption(_("Keys: ← and → step back and forward, Home and End jump to the start and the end."))
 step: int = st.session_state["step"]
 qp_sync(corpus=corpus_kind, words=words_spec if corpus_kind == "toy" else None,
         text=url_text(corpus_text) if corpus_kind == "paste" else None,

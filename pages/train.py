@@ -13,7 +13,7 @@ from core.text.limits import LimitError
 from core.text.native import NativeError
 from pages._charts import Series, line_chart
 from pages._lang import _, current_lang, localize, num
-from pages._layout import esc, no_nulls, page_header
+from pages._layout import esc, for_reader, page_header
 from pages._samples import LEARN_LANGS, learn_lines
 from pages._selector import COMPARE_DEFAULT, add_session_tokenizer
 from pages._text_input import MAX_UPLOAD_MB, decode_upload
@@ -152,7 +152,8 @@ rated = trained + baselines
 metrics: list[E.Metrics] = [
     run_reporting(lambda cb: evaluate_cached(sha, tok_key(t), split.seed, t, split.heldout, cb),  # noqa: B023
                   bar_progress(bar, (len(jobs) + i / len(rated)) / (len(jobs) + 1), 1 / ((len(jobs) + 1) * len(rated)),
-                               f"Evaluating {t.name} ({i + 1} of {len(rated)})"))
+                               md_format(_("Evaluating {tokenizer} ({index} of {total})"), tokenizer=t.name,
+                                         index=num(i + 1), total=num(len(rated)))))
     for i, t in enumerate(rated)
 ]
 bar.empty()
@@ -188,7 +189,7 @@ for m in metrics:
     })  # fmt: skip
 table = pd.DataFrame(rows)
 table["Vocab asked"] = table["Vocab asked"].astype("Int64")
-st.dataframe(no_nulls(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
+st.dataframe(for_reader(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
              column_config={**{c: _(c) for c in COLUMNS},
                             "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
 st.download_button(_("Download the table (CSV)"), table.to_csv(index=False).encode("utf-8"), "metrics.csv",
@@ -276,7 +277,7 @@ c2.metric(_("Unused tokens (never seen in held-out text)"), num(m.usage.unused),
 if slope is not None:
     c2.caption(md_format(_("Log-log slope {slope} (Zipf's law predicts about −1)."), slope=f"{slope:.2f}"))
 c2.markdown(_("**Longest tokens**"))
-c2.dataframe(pd.DataFrame(m.usage.longest, columns=[_("token (▁ = space)"), _("characters")]), hide_index=True,
+c2.dataframe(for_reader(pd.DataFrame(m.usage.longest, columns=[_("token (▁ = space)"), _("characters")])), hide_index=True,
              height=250)
 
 # ---------------------------------------------------------------- save / load proof

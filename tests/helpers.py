@@ -69,3 +69,12 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
     return root
+
+
+def displayed(table):
+    """What an AppTest ``st.dataframe`` shows in its cells: the display values a page's pandas Styler wrote (the
+    numbers as the reader reads them), else the data itself. ``.value`` stays the data underneath."""
+    from streamlit import dataframe_util
+
+    raw = table.proto.arrow_data.styler.display_values
+    return dataframe_util.convert_arrow_bytes_to_pandas_df(raw) if raw else table.value

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers import open_page, shown
+from tests.helpers import displayed, open_page, shown
 
 
 def html_bodies(at) -> list[str]:
@@ -212,10 +212,63 @@ def test_compare_table_shows_names_and_explains_its_columns():
 def test_no_raw_none_in_the_special_tokens_table():
     at = open_page("special_tokens", {"tok": "cl100k_base"})
     for df in at.dataframe:
-        assert not df.value.isna().any().any(), df.value
+        cells = displayed(df)
+        assert not cells.isna().any().any() and not cells.isin(["None", "nan", "<NA>"]).any().any(), cells
+
+
+def _uz_number(value, decimals=None) -> str:
+    from core.i18n import translator
+
+    return translator("uz").format_number(value, decimals=decimals)
+
+
+def test_compare_table_writes_numbers_for_the_reader_and_sorts_them_as_numbers():
+    import pandas as pd
+
+    text = "বাজার ঘর " * 250  # 2,250 characters: token counts in the thousands
+    at = open_page("compare", {"tok": "cl100k_base,codepoints", "lang": "uz"},
+                   {"cmp_text_upload_kept": ("corpus.txt", text)})
+    table = at.dataframe[0]
+    data, cells = table.value, displayed(table)
+    # the data stays numeric (a click on a header sorts by value) ...
+    assert pd.api.types.is_integer_dtype(data["tokens"]) and pd.api.types.is_float_dtype(data["bytes/token"])
+    # ... and the cells read as Uzbek writes numbers: a space between thousands, a decimal comma
+    assert list(cells["tokens"]) == [_uz_number(v) for v in data["tokens"]]
+    assert cells["tokens"].iloc[1] == _uz_number(2250) and cells["tokens"].iloc[1] != "2250"
+    assert all("," in c and "." not in c for c in cells["bytes/token"]), list(cells["bytes/token"])
+
+
+def test_train_table_writes_numbers_for_the_reader():
+    at = open_page("train", {"lang": "uz", "recipes": "bpe", "sizes": "1000"}, timeout=240)
+    table = at.dataframe[0]
+    data, cells = table.value, displayed(table)
+    trained = data.index[data["Vocab asked"].notna()][0]
+    assert cells.loc[trained, "Vocab asked"] == _uz_number(1000)
+    per_sentence = cells.loc[trained, "Tokens / sentence"]  # a decimal comma in Uzbek
+    assert "." not in per_sentence and float(per_sentence.replace(",", ".")) == data.loc[trained, "Tokens / sentence"]
+    assert "–" in set(cells["Train s"]) | set(cells["Vocab asked"])  # baselines: no size asked, shown as a dash
 
 
 def test_the_text_uploader_says_how_much_of_a_file_is_analysed():
     at = open_page("compare", {"tok": "codepoints"})
     helps = [u.proto.help for u in at.get("file_uploader")]
     assert any("100,000 characters are analysed" in shown(h) for h in helps), helps
+
+
+def test_replay_counts_one_piece_in_the_singular():
+    at = open_page("replay", {"tok": "cl100k_base", "text": "hello"})
+    said = [m.value for m in at.markdown]
+    assert any("· 1 piece" in m for m in said), said
+    assert not any("1 pieces" in m for m in said), said
+
+
+def test_the_uzbek_rule_notes_are_shown_in_the_reader_language():
+    from core.i18n import LANGS, translator
+    from core.pipeline.normalize import UZBEK_RULES
+
+    for lang in LANGS:
+        if lang != "en":
+            assert all(translator(lang).gettext(r.note) != r.note for r in UZBEK_RULES), lang
+    at = open_page("normalization", {"lang": "fa"})
+    notes = list(at.data_editor[0].value["note"])
+    assert notes == [translator("fa").gettext(r.note) for r in UZBEK_RULES], notes

@@ -71,6 +71,22 @@ def test_the_projector_stepper_reads_from_the_back(app):
     app.assert_no_exception()
 
 
+#: Rows of the stepper's word table that start on the first screen (their top inside the window).
+ROWS_ON_FIRST_SCREEN_JS = """() => [...document.querySelectorAll('.tl-seg tbody tr')]
+  .filter(tr => { const r = tr.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }).length"""
+
+
+def test_the_projector_stepper_shows_half_the_word_table_on_the_first_screen(app):
+    for lang in ("en", "bn"):
+        projector(app, f"classroom=1&lang={lang}")
+        app.page.wait_for_selector(".tl-seg tbody tr")
+        rows = app.page.evaluate(ROWS_ON_FIRST_SCREEN_JS)
+        app.screenshot(f"projector-stepper-first-screen-{lang}", full_page=False)
+        # the default table has 8 words; 2 whole rows (and the top of a third) fit when the key hint had a row of its own
+        assert rows >= 4, (lang, rows)
+    app.assert_no_exception()
+
+
 def test_a_trained_tokenizer_sent_to_compare_joins_the_selection(app):
     app.open("train", "recipes=bpe&sizes=300")
     app.page.locator(".st-key-tr_to_selector button").first.click()

@@ -377,8 +377,9 @@ class Rule:
 _APOS = "[\u2018\u2019`']"
 #: Uzbek Latin apostrophes: o‘ and g‘ take U+02BB (ʻ); the tutuq belgisi between letters is U+02BC (ʼ).
 UZBEK_RULES: tuple[Rule, ...] = (
-    Rule(r"(?<=[oOgG])" + _APOS + r"(?=\p{L})", "\u02bb", True, "‘ ’ ` ' after o/O or g/G before a letter -> ʻ (U+02BB)"),
-    Rule(r"(?<=\p{L})" + _APOS + r"(?=\p{L})", "\u02bc", True, "‘ ’ ` ' between other letters -> ʼ (U+02BC)"),
+    # the notes are English data marked for the catalogs (N_): the rule builder shows them translated
+    Rule(r"(?<=[oOgG])" + _APOS + r"(?=\p{L})", "\u02bb", True, N_("‘ ’ ` ' after o/O or g/G before a letter -> ʻ (U+02BB)")),
+    Rule(r"(?<=\p{L})" + _APOS + r"(?=\p{L})", "\u02bc", True, N_("‘ ’ ` ' between other letters -> ʼ (U+02BC)")),
 )
 
 
