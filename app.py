@@ -16,7 +16,8 @@ from core.markdown import md_escape
 from core.text.native import fatal_message
 from pages._controls import classroom_requested, init_lang, sidebar_controls
 from pages._lang import _, localize
-from pages._router import leave_legacy_mode, mark_router_run
+from pages._router import leave_legacy_mode, mark_router_run, warm_up_once
+from pages._selector import COMPARE_DEFAULT
 
 HERE = Path(__file__).parent
 PAGES_DIR = HERE / "pages"
@@ -77,3 +78,6 @@ except BaseException as exc:
     st.error(md_escape(localize(message)))
 finally:
     mark_router_run(False)
+# after the page has drawn, so the first paint does not wait for it: the Compare page's defaults (Home's are
+# built in and load at once)
+warm_up_once(COMPARE_DEFAULT)

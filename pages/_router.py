@@ -9,6 +9,7 @@ This module builds no URL for a page (``core.analysis.inspect`` does) and keeps 
 from __future__ import annotations
 
 import threading
+import time
 
 import streamlit as st
 
@@ -48,6 +49,46 @@ def leave_legacy_mode(*, force: bool = False) -> None:
     PagesManager.uses_pages_directory = False
     st.set_option("client.showSidebarNavigation", True)
     st.rerun()
+
+
+# --------------------------------------------------------------------------
+# Warm-up: the default tokenizers load in the background, once per process,
+# after the first page has drawn (app.py calls warm_up_once() after
+# pg.run()). Loading holds the GIL for up to a second per tokenizer, so a
+# thread started before the first script run would delay the first paint.
+# --------------------------------------------------------------------------
+_warm_lock = threading.Lock()
+_warm_thread: threading.Thread | None = None
+
+#: Seconds the warm-up thread waits before its first load: the server sends the end of the first run
+#: (and the browser draws it) before the loads compete for the GIL.
+WARM_DELAY_S = 0.5
+
+
+def warm_up_once(ids: list[str]) -> threading.Thread | None:
+    """Start loading ``ids`` (zoo entries) in a daemon thread, the first time this is called in a server
+    process; the thread, or None when it was started before, there is no server (AppTest, ``python app.py``)
+    or ``TOKENIZER_LAB_WARMUP=0`` turns it off (``bench/shelf.py`` times the server both ways)."""
+    global _warm_thread
+    import os
+
+    from streamlit import runtime
+
+    from core.pretrained import zoo
+
+    if _warm_thread is not None or not runtime.exists() or os.environ.get("TOKENIZER_LAB_WARMUP", "").strip() == "0":
+        return None
+    with _warm_lock:
+        if _warm_thread is not None:
+            return None
+
+        def run() -> None:
+            time.sleep(WARM_DELAY_S)
+            zoo.warm(ids)
+
+        _warm_thread = threading.Thread(target=run, name="tokenizer-warm-up", daemon=True)
+        _warm_thread.start()
+    return _warm_thread
 
 
 #: In-app links (token chips ``a.tl-link``, example links ``a.tl-nav``): a click moves

@@ -30,7 +30,7 @@ from core.render import render_table
 from core.text import limits
 from core.tokens import EncodingStats, Tokenizer, table_stats, token_table
 from pages._bpe import bpe_trace
-from pages._lang import _, current_lang, tr
+from pages._lang import _, current_lang, num, tr
 from pages._links import chip_links
 from pages._samples import sample
 
@@ -110,10 +110,30 @@ def option_label(opt: TokenizerOption) -> str:
     return f"{_(opt.group)} · {_(opt.label)}"
 
 
-def load_tokenizer(option_id: str, size: int | None = None) -> Tokenizer:
-    """The tokenizer for an option (kept for the server's life, never mutated)."""
-    with st.spinner(_("Loading tokenizer…")):
-        return _load_tokenizer(option_id, size)
+#: (option id, size) pairs this process has loaded once (the cache below keeps them); a pretrained
+#: entry is asked of the zoo instead.
+_loaded: set[tuple[str, int | None]] = set()
+
+
+def is_loaded(option_id: str, size: int | None = None) -> bool:
+    """Whether the option's tokenizer is already in memory (using it now costs no load)."""
+    if option_id in zoo.ENTRIES and not zoo.ENTRIES[option_id].built_in:
+        return zoo.is_loaded(option_id)
+    return (option_id, size) in _loaded
+
+
+def load_tokenizer(option_id: str, size: int | None = None, *, quiet: bool = False) -> Tokenizer:
+    """The tokenizer for an option (kept for the server's life, never mutated).
+
+    ``quiet``: no spinner, for a caller that already says what is loading (:class:`LoadProgress`).
+    """
+    if quiet:
+        tok = _load_tokenizer(option_id, size)
+    else:
+        with st.spinner(_("Loading tokenizer…")):
+            tok = _load_tokenizer(option_id, size)
+    _loaded.add((option_id, size))
+    return tok
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -287,13 +307,39 @@ def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = 
     return box.selectbox(md_escape(label_text), ids, key=key, format_func=lambda i: names.get(i, str(i)))
 
 
-def get_tokenizer(tid: str) -> PretrainedTokenizer:
-    """The session's tokenizer for ``tid``, else the zoo's (loaded once per server)."""
+def get_tokenizer(tid: str, *, quiet: bool = False) -> PretrainedTokenizer:
+    """The session's tokenizer for ``tid``, else the zoo's (loaded once per server).
+
+    ``quiet``: no spinner, for a caller that already says what is loading (:class:`LoadProgress`).
+    """
     tok = session_tokenizers().get(tid)
     if tok is not None:
         return tok
+    if quiet or zoo.is_loaded(tid):
+        return zoo.load(tid)
     with st.spinner(_("Loading {tokenizer} (first use only)…").format(tokenizer=tid)):
         return zoo.load(tid)
+
+
+class LoadProgress:
+    """One slot, drawn where it is made, that says which tokenizer is loading and how far the page is
+    ("Loading Gemma 4 (3 of 8)…" over a bar): a first use can take a second or more per tokenizer, and a
+    page of several must not sit silent behind grey placeholders. Nothing is shown for a tokenizer already
+    in memory; :meth:`done` clears the slot."""
+
+    def __init__(self, total: int) -> None:
+        self.total = max(total, 1)
+        self.slot = st.empty()
+
+    def step(self, index: int, name: str, *, loaded: bool) -> None:
+        """Before the ``index``-th (0-based) tokenizer is used: announce it unless it is ``loaded``."""
+        if loaded:
+            return
+        self.slot.progress(index / self.total, text=md_format(_("Loading {tokenizer} ({index} of {total})…"),
+                                                              tokenizer=name, index=num(index + 1), total=num(self.total)))
+
+    def done(self) -> None:
+        self.slot.empty()
 
 
 def ready(ids: list[str]) -> list[str]:

@@ -24,6 +24,7 @@ from pages._report import report_button
 from pages._samples import sample
 from pages._selector import (
     COMPARE_DEFAULT,
+    LoadProgress,
     add_session_tokenizer,
     admit_session_tokenizer,
     forget_session_tokenizers,
@@ -120,9 +121,13 @@ else:
     rows = []
     spans: list[tuple[str, list[tuple[int, int]]]] = []  # each row's token spans, for the differences view
     names: list[str] = []  # shown in the table instead of the ids (the downloads keep the ids)
-    for tid in ready(chosen):
+    shown_ids = ready(chosen)
+    progress = LoadProgress(len(shown_ids))
+    for index, tid in enumerate(shown_ids):
+        entry = zoo.ENTRIES.get(tid)
+        progress.step(index, _(entry.name) if entry else tid, loaded=tid in user or zoo.is_loaded(tid))
         try:
-            tok = get(tid)
+            tok = get(tid, quiet=True)
             enc = tok.encode(text, allow_special=unsafe)
         except (zoo.ZooError, ValueError) as exc:
             st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
@@ -151,6 +156,7 @@ else:
         extra = md_format(" · " + _("unknown {count}"), count=num(summary.unknown)) if summary.unknown else ""
         trip = md_format(_("round trip ok") if summary.round_trip_ok else _("**round trip changes the text**"))
         st.markdown(md_format("{stats}{extra} · {trip}", stats=stats_line(stats(enc)), extra=extra, trip=trip))
+    progress.done()
     if len(spans) > 1:
         show_differences(disagreement(text, spans))
     if rows:

@@ -12,7 +12,16 @@ from pages._differences import show_differences
 from pages._lang import _, current_lang, localize, ngettext, num
 from pages._layout import METRICS_NOTE, for_reader, page_header, show_tokens, stats_line
 from pages._samples import sample
-from pages._selector import byte_spans_cached, encode_cached, option_label, ready, tokenizer_options
+from pages._selector import (
+    LoadProgress,
+    byte_spans_cached,
+    encode_cached,
+    is_loaded,
+    load_tokenizer,
+    option_label,
+    ready,
+    tokenizer_options,
+)
 from pages._text_input import text_input
 from pages._url import qp_init, qp_sync, url_text
 
@@ -58,14 +67,20 @@ else:
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     spans: list[tuple[str, list[tuple[int, int]]]] = []  # each row's token spans, for the differences view
     drawn = []  # (option id, option, stats, chips): the summary table comes first, so many tokenizers are compared at a glance
-    for option_id in ready(chosen):  # a shelf entry not installed: a notice with the command, not an error
+    shown_ids = ready(chosen)  # a shelf entry not installed: a notice with the command, not an error
+    progress = LoadProgress(len(shown_ids))
+    for index, option_id in enumerate(shown_ids):
         opt = options[option_id]
+        opt_size = size if opt.sized else None
+        progress.step(index, _(opt.label), loaded=is_loaded(option_id, opt_size))
         try:
+            load_tokenizer(option_id, opt_size, quiet=True)  # loaded here, under the message, not in a spinner
             st_stats, chips, _name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
         except Exception as exc:  # a tokenizer failing must not take the page down
             st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {localize(exc)}"))
             continue
         drawn.append((option_id, opt, st_stats, chips))
+    progress.done()
     if len(drawn) > 1:
         df = pd.DataFrame([{"tokenizer": _(opt.label), **s.as_row()} for _id, opt, s, _chips in drawn])
         st.dataframe(for_reader(df), hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns},

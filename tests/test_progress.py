@@ -93,3 +93,40 @@ def test_report_button_shows_progress_then_removes_it(drawn: list[tuple[float, s
     assert not at.get("progress")
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download HTML report" in labels and "Download Markdown report" in labels
+
+
+def test_compare_names_each_tokenizer_while_it_loads(drawn: list[tuple[float, str]],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # as on a fresh server: nothing loaded yet, whatever earlier tests in this process loaded
+    monkeypatch.setattr(zoo, "is_loaded", lambda _tid: False)
+    at = open_page("compare", {"tok": "llama3,tekken"})
+    texts = [shown(t) for _, t in drawn]
+    assert texts == ["Loading Llama 3 (1 of 2)…", "Loading Mistral Tekken (240911, Nemo) (2 of 2)…"]
+    assert [v for v, _ in drawn] == [0.0, 0.5]
+    assert not at.get("progress")  # gone once the rows are drawn
+    assert len(at.dataframe[0].value) == 2
+
+
+def test_compare_says_nothing_for_tokenizers_already_loaded(drawn: list[tuple[float, str]]) -> None:
+    zoo.load("llama3")
+    at = open_page("compare", {"tok": "llama3"})
+    assert drawn == [] and len(at.dataframe[0].value) == 1
+
+
+@pytest.mark.parametrize("lang", ["bn", "hi", "fa", "uz"])
+def test_compare_loading_message_is_translated(drawn: list[tuple[float, str]], monkeypatch: pytest.MonkeyPatch,
+                                               lang: str) -> None:
+    monkeypatch.setattr(zoo, "is_loaded", lambda _tid: False)
+    open_page("compare", {"tok": "llama3", "lang": lang})
+    [(_, text)] = drawn
+    assert "Llama 3" in shown(text) and "Loading" not in text
+
+
+def test_home_names_each_tokenizer_while_it_loads(drawn: list[tuple[float, str]],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import pages._selector as S
+
+    monkeypatch.setattr(S, "is_loaded", lambda _option, _size=None: False)
+    at = open_page("home", {"tok": "codepoints,llama3"})
+    assert [shown(t) for _, t in drawn] == ["Loading Code points (1 of 2)…", "Loading Llama 3 (2 of 2)…"]
+    assert not at.get("progress")

@@ -99,3 +99,15 @@ def test_a_pack_never_stands_in_for_a_tampered_source(pack_dir, tmp_path, monkey
 def test_prepare_packs_the_entries_asked_for(pack_dir):
     assert zoo.prepare(["llama2", "cl100k_base"]) == ["llama2"]  # tiktoken files are their own fastest form
     assert sorted(p.name.split("-", 1)[1] for p in pack_dir.iterdir()) == ["llama2.pack"]
+
+
+def test_packs_turned_off_are_neither_read_nor_written(pack_dir, monkeypatch):
+    entry = ENTRIES["llama2"]
+    monkeypatch.setenv("TOKENIZER_LAB_PACKS", "0")
+    assert packs.pack_path(entry) is None
+    off = zoo.load_entry(entry)  # built from the source
+    assert not pack_dir.exists()
+    monkeypatch.setenv("TOKENIZER_LAB_PACKS", "1")
+    on = zoo.load_entry(entry)
+    assert [p.name for p in pack_dir.iterdir()] == [f"{entry.sha256}-llama2.pack"]
+    assert _answers(off) == _answers(on)

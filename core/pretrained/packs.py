@@ -21,6 +21,10 @@ source again and writes a new pack:
 
 The source file itself is still read and checked by the zoo on every load,
 so what runs is what was pinned. Nothing here names a backend.
+
+``TOKENIZER_LAB_PACKS=0`` in the environment turns packs off (no read, no
+write): every load builds from the source, as before packs existed
+(``bench/shelf.py`` times both paths that way).
 """
 from __future__ import annotations
 
@@ -46,9 +50,15 @@ def pack_dir() -> Path:
     return shelf_dir() / "packed"
 
 
+def enabled() -> bool:
+    """Whether packs are used: not when ``TOKENIZER_LAB_PACKS`` is ``0`` (read at each call, so a bench can switch)."""
+    return os.environ.get("TOKENIZER_LAB_PACKS", "").strip() != "0"
+
+
 def pack_path(entry: ZooEntry) -> Path | None:
-    """The pack file of a pinned entry (None for an entry without a pinned sha256: uploads, baselines)."""
-    if not entry.sha256:
+    """The pack file of a pinned entry (None for an entry without a pinned sha256: uploads, baselines, or
+    packs turned off)."""
+    if not entry.sha256 or not enabled():
         return None
     return pack_dir() / f"{entry.sha256}-{entry.id}.pack"
 

@@ -128,6 +128,31 @@ def load(tokenizer_id: str) -> PretrainedTokenizer:
     return tok
 
 
+def is_loaded(tokenizer_id: str) -> bool:
+    """Whether :func:`load` already holds this tokenizer in this process (its next call returns at once)."""
+    return tokenizer_id in _cache
+
+
+def warm(ids: list[str]) -> list[str]:
+    """Load the given installed entries into the process cache, one after another; the ids now loaded.
+
+    Meant for a background thread: an entry that is missing or fails to load is skipped (the page that
+    asks for it later shows the message), and a page asking for an entry while it is being warmed waits on
+    the same per-entry lock as :func:`load` instead of loading it a second time.
+    """
+    done = []
+    for tid in ids:
+        entry = ENTRIES.get(tid)
+        if entry is None or not entry.available:
+            continue
+        try:
+            load(tid)
+        except (ZooError, ValueError, OSError):
+            continue
+        done.append(tid)
+    return done
+
+
 def load_entry(entry: ZooEntry) -> PretrainedTokenizer:
     """Build the adapter for ``entry`` without caching (tests use this on tampered copies)."""
     try:
