@@ -30,6 +30,7 @@ from ..pretrained.adapter import PretrainedTokenizer, SpecialHit
 from ..pretrained.chat_render import ChatTemplateError, render
 from ..pretrained.chat_templates import ChatTemplate, get_template, read_template, tokenizer_of
 from ..text import limits
+from ..text.units import char_byte_offsets
 from ..tokens import Encoding, Token
 
 #: Roles a turn may have (``developer`` is gpt-oss's and OpenAI's name for a second system turn).
@@ -299,23 +300,43 @@ def _find(text: str, needles: Sequence[str], pos: int, taken: Sequence[tuple[int
 
 def _in_spans(hits: Sequence[SpecialHit], spans: Sequence[tuple[int, int, int]]) -> list[int | None]:
     """For each hit, the message whose content it lies in (None: the template's own)."""
+    # spans are sorted and do not overlap: the only one that can hold a hit is the last to start at or before it
+    starts = [a for a, _b, _k in spans]
     out: list[int | None] = []
     for h in hits:
-        out.append(next((k for a, b, k in spans if a <= h.start and h.end <= b), None))
+        j = bisect.bisect_right(starts, h.start) - 1
+        out.append(spans[j][2] if j >= 0 and h.end <= spans[j][1] else None)
     return out
 
 
 def _tokenize(tok: PretrainedTokenizer, text: str, cuts: Sequence[SpecialHit]) -> list[Token]:
-    """``text`` encoded with the ``cuts`` as control tokens and everything between as ordinary text."""
+    """``text`` encoded with the ``cuts`` as control tokens and everything between as ordinary text.
+
+    Each piece between cuts is encoded on its own (the ids, bytes and flags :meth:`PretrainedTokenizer.encode` gives);
+    code point offsets come from one table of the whole text rather than one per piece.
+    """
+    offs = char_byte_offsets(text)
+    special_ids = tok.special_ids
     toks: list[Token] = []
     pos = 0
     byte_at = 0  # UTF-8 offset of ``pos``
+    right = bisect.bisect_right
+    own_encode = type(tok).encode is not PretrainedTokenizer.encode
 
     def plain(a: int, b: int, base: int) -> int:
-        piece = text[a:b]
-        for t in tok.encode(piece).tokens:
-            toks.append(Token(t.id, t.data, t.byte_start + base, t.byte_end + base, t.start + a, t.end + a, t.special))
-        return base + len(piece.encode("utf-8"))
+        if own_encode:  # a backend with its own encode (a baseline): its tokens, moved to the piece's place
+            for t in tok.encode(text[a:b]).tokens:
+                toks.append(Token(t.id, t.data, t.byte_start + base, t.byte_end + base, t.start + a, t.end + a,
+                                  t.special))
+            return offs[b]
+        ids, spans, data = tok.encode_spans(text[a:b])
+        size = offs[b] - base
+        last = base + size  # a span past the piece's end belongs to its end, as byte_owner(piece, ...) says
+        for tid, (bs, be), d in zip(ids, spans, data):
+            s = right(offs, base + bs) - 1 if bs < size else b
+            e = (right(offs, base + be - 1) if be - 1 < size else b + 1) if be > bs else s
+            toks.append(Token(tid, d, bs + base, be + base, s, e, tid in special_ids))
+        return last
 
     for h in cuts:
         if h.start > pos:
