@@ -9,9 +9,11 @@ turns taken in turn from the bundled samples in en, bn, hi, fa, uz) with the gen
 - libraries: ``transformers``' ``apply_chat_template(tokenize=False)`` (a ``PreTrainedTokenizerFast`` carrying
   the template), then the backend's ``encode_ids(text, allow_special=True)``.
 
-Cold: the first call after both sides' template caches are cleared (compile included). Warm: the median of
-``--repeat`` calls. Process CPU seconds; the goal is ours at most 1.5x the libraries warm, for every template: each row
-says ``ok`` or ``OVER``, and the last line names the templates over it.
+Cold: the first call after both sides' template caches are cleared (compile included). Warm: per call, the
+median of ``--repeat`` samples taken in turn (ours, the libraries', the analysis, ours...: on a shared machine the
+load changes between samples, not between sides), each sample a batch of calls lasting about 5 ms. Process CPU
+seconds; the goal is ours at most 1.5x the libraries warm, for every template: each row says ``ok`` or ``OVER``,
+and the last line names the templates over it.
 
 Run: ``python bench/chat.py`` (``--repeat 5`` for a quick look).
 """
@@ -22,6 +24,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -54,6 +57,22 @@ def cpu(fn) -> float:
     return time.process_time() - t0
 
 
+def warm(fns: tuple[Callable[[], None], ...], repeat: int, at_least: float = 0.005) -> list[float]:
+    """Per call CPU seconds of each function, the median of ``repeat`` samples taken in turn (ours, the libraries',
+    ours...), so a load that comes and goes on a shared machine weighs on all sides alike; a sample runs a function
+    as many times as it takes the slowest one ``at_least`` seconds (one call is a fraction of a millisecond)."""
+    n = max(1, round(at_least / max(max(cpu(f) for f in fns), 1e-6)))
+
+    def batch(fn: Callable[[], None]) -> float:
+        return cpu(lambda: [fn() for _ in range(n)]) / n
+
+    samples: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for row, fn in zip(samples, fns):
+            row.append(batch(fn))
+    return [statistics.median(row) for row in samples]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=20)
@@ -65,8 +84,8 @@ def main() -> None:
     from transformers.utils import chat_template_utils
 
     messages = conversation()
-    print(f"{len(messages)} turns, {sum(len(m['content']) for m in messages)} characters; CPU seconds, "
-          f"warm = median of {args.repeat}")
+    print(f"{len(messages)} turns, {sum(len(m['content']) for m in messages)} characters; CPU seconds per call, "
+          f"warm = median of {args.repeat} interleaved samples")
     print(f"{'template':<16} {'tokens':>7} {'ours cold':>10} {'lib cold':>10} {'ratio':>6} {'ours warm':>10} "
           f"{'lib warm':>10} {'ratio':>6} {'goal':>5} {'analysis':>10} {'ratio':>6}")
     ratios: list[float] = []
@@ -92,9 +111,7 @@ def main() -> None:
         chat_render.compile_template.cache_clear()
         chat_template_utils._compile_jinja_template.cache_clear()
         ours_cold, lib_cold = cpu(ours), cpu(lib)
-        ours_warm = statistics.median(cpu(ours) for _ in range(args.repeat))
-        lib_warm = statistics.median(cpu(lib) for _ in range(args.repeat))
-        full_warm = statistics.median(cpu(analysis) for _ in range(args.repeat))
+        ours_warm, lib_warm, full_warm = warm((ours, lib, analysis), args.repeat)
         res = chat.chat_analysis(tmpl, messages, add_generation_prompt=True, tok=tok)
         assert res.safe is not None and res.safe.ids == chat.chat_ids(tmpl, messages, tok, add_generation_prompt=True)
         ratios.append(ours_warm / lib_warm)
