@@ -26,7 +26,8 @@ untimed visit per page (what a teacher meets after opening the app once).
 
 A page the old revision does not have (a new page) is timed on the new server only, against the 3 s goal.
 ``--views`` adds :data:`VIEWS`, pages opened with URL parameters that make them do their heavy work (the
-Vocabulary page on the 262,144-entry Gemma 4 vocabulary with a Bangla search; Compare with the differences view).
+Vocabulary page on the 262,144-entry Gemma 4 vocabulary with a Bangla search; Compare with the differences view;
+Chat format with five or six templates side by side).
 
 Writes ``bench/out/browser_speed.json``. Needs /usr/bin/chromium and playwright.
 """
@@ -53,6 +54,10 @@ VIEWS = (
     "vocabulary?tok=gemma4&query=%E0%A6%B0%E0%A6%BE%E0%A6%9C",  # 262k entries, search "রাজ"
     "vocabulary?tok=o200k_base&id=24912",
     "compare?tok=gemma4,cl100k_base",  # two rows and where they disagree, on the default Bangla sentence
+    # Chat format: a conversation typing control tokens through five templates (both tokenizations drawn), and the
+    # Persian sample through six
+    "chat_format?sample=inj&tpl=llama-3.2,gemma-4,gpt-oss,qwen-3,mistral-nemo",
+    "chat_format?sample=fa&tpl=llama-3.1,qwen-2.5,deepseek-v3.1,gemma-4,gpt-oss,mistral-nemo",
 )
 #: Pages are fully drawn within this many seconds (the goal a new page is held to).
 GOAL_S = 3.0

@@ -87,6 +87,17 @@ def analyse_upload(source: str, bos: str | None, eos: str | None, tokenizer: str
     return CH.analyze_rendered(text, messages, tok, template=name, bos_token=bos, eos_token=eos)
 
 
+@st.cache_data(show_spinner=False, max_entries=256)
+def total_tokens(tid: str, messages_json: str, gen: bool, tools_json: str) -> int | None:
+    """The prompt's token count alone (ids, no token records): what the five-language table needs."""
+    tmpl = get_template(tid)
+    tok = CH.load_template_tokenizer(tmpl)
+    if tok is None:
+        return None
+    return len(CH.chat_ids(tmpl, json.loads(messages_json), tok, add_generation_prompt=gen,
+                           tools=json.loads(tools_json)))
+
+
 def prompt_html(result: CH.ChatAnalysis) -> str:
     cls = {"template": "tl-chat-tpl", "control": "tl-chat-ctl", "content": "tl-chat-msg", "injected": "tl-chat-inj"}
     runs = []
@@ -266,11 +277,11 @@ for tid in chosen:
     totals: dict[str, int] = {}
     for code, conv in bundled.items():
         try:
-            res = analyse(tid, json.dumps(conv, ensure_ascii=False, sort_keys=True), gen, tools_json)
+            total = total_tokens(tid, json.dumps(conv, ensure_ascii=False, sort_keys=True), gen, tools_json)
         except (ValueError, OSError):
             continue
-        if res.safe is not None:
-            totals[code] = res.total
+        if total is not None:
+            totals[code] = total
     if not totals:
         continue
     prem = CH.premium(totals)

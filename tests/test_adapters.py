@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.pretrained import zoo
 from core.pretrained.adapter import TextError, align_byte_spans
@@ -235,3 +237,21 @@ def test_fast_cluster_check_matches_regex_on_random_text():
         starts = {m.start() for m in regex.finditer(r"\X", text)}
         got = inside_cluster(text, np.arange(1, len(text)))
         assert got.tolist() == [p not in starts for p in range(1, len(text))], text
+
+
+NAMES = ["<|a|>", "<|ab|>", "<|a", "a", "ab", "abc", "[INST]", "[/INST]", "<s>", "</s>", "<bos>", "<｜end▁of▁sentence｜>",
+         *(f"<|reserved_{n}|>" for n in range(0, 1200, 7))]
+
+
+@given(st.lists(st.one_of(st.sampled_from(NAMES), st.text(alphabet="<|>[]/abcINSTs_reved0127｜▁ ", max_size=8)),
+                max_size=12))
+def test_the_special_pattern_finds_what_a_longest_first_alternation_finds(parts):
+    # the prefix tree must cut exactly where the flat alternation (names sorted longest first) cuts
+    import re
+
+    from core.pretrained.adapter import special_pattern
+
+    text = "".join(parts)
+    flat = re.compile("|".join(map(re.escape, sorted(NAMES, key=len, reverse=True))))
+    want = [(m.start(), m.group()) for m in flat.finditer(text)]
+    assert [(m.start(), m.group()) for m in special_pattern(NAMES).finditer(text)] == want

@@ -22,14 +22,18 @@ generation prompt) is its own row. Nothing here renders HTML.
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
+
+import numpy as np
 
 from ..i18n import T_, Tn_
 from ..pretrained.adapter import PretrainedTokenizer, SpecialHit
 from ..pretrained.chat_render import ChatTemplateError, render
 from ..pretrained.chat_templates import ChatTemplate, get_template, read_template, tokenizer_of
 from ..text import limits
+from ..text.units import char_byte_offsets
 from ..tokens import Encoding, Token
 
 #: Roles a turn may have (``developer`` is gpt-oss's and OpenAI's name for a second system turn).
@@ -299,23 +303,44 @@ def _find(text: str, needles: Sequence[str], pos: int, taken: Sequence[tuple[int
 
 def _in_spans(hits: Sequence[SpecialHit], spans: Sequence[tuple[int, int, int]]) -> list[int | None]:
     """For each hit, the message whose content it lies in (None: the template's own)."""
+    # spans are sorted and do not overlap: the only one that can hold a hit is the last to start at or before it
+    starts = [a for a, _b, _k in spans]
     out: list[int | None] = []
     for h in hits:
-        out.append(next((k for a, b, k in spans if a <= h.start and h.end <= b), None))
+        j = bisect.bisect_right(starts, h.start) - 1
+        out.append(spans[j][2] if j >= 0 and h.end <= spans[j][1] else None)
     return out
 
 
 def _tokenize(tok: PretrainedTokenizer, text: str, cuts: Sequence[SpecialHit]) -> list[Token]:
-    """``text`` encoded with the ``cuts`` as control tokens and everything between as ordinary text."""
+    """``text`` encoded with the ``cuts`` as control tokens and everything between as ordinary text.
+
+    Each piece between cuts is encoded on its own (the ids, bytes and flags :meth:`PretrainedTokenizer.encode` gives);
+    code point offsets come from one table of the whole text rather than one per piece.
+    """
+    offs = char_byte_offsets(text)
+    # the code point holding each UTF-8 byte of the text (what byte_owner finds by bisection, for every byte at once)
+    owner: list[int] = np.repeat(np.arange(len(text)), np.diff(np.asarray(offs))).tolist()
+    special_ids = tok.special_ids
     toks: list[Token] = []
     pos = 0
     byte_at = 0  # UTF-8 offset of ``pos``
+    own_encode = type(tok).encode is not PretrainedTokenizer.encode
 
     def plain(a: int, b: int, base: int) -> int:
-        piece = text[a:b]
-        for t in tok.encode(piece).tokens:
-            toks.append(Token(t.id, t.data, t.byte_start + base, t.byte_end + base, t.start + a, t.end + a, t.special))
-        return base + len(piece.encode("utf-8"))
+        if own_encode:  # a backend with its own encode (a baseline): its tokens, moved to the piece's place
+            for t in tok.encode(text[a:b]).tokens:
+                toks.append(Token(t.id, t.data, t.byte_start + base, t.byte_end + base, t.start + a, t.end + a,
+                                  t.special))
+            return offs[b]
+        ids, spans, data = tok.encode_spans(text[a:b])
+        size = offs[b] - base
+        last = base + size  # a span past the piece's end belongs to its end, as byte_owner(piece, ...) says
+        for tid, (bs, be), d in zip(ids, spans, data):
+            s = owner[base + bs] if bs < size else b
+            e = (owner[base + be - 1] + 1 if be - 1 < size else b + 1) if be > bs else s
+            toks.append(Token(tid, d, bs + base, be + base, s, e, tid in special_ids))
+        return last
 
     for h in cuts:
         if h.start > pos:
@@ -347,17 +372,20 @@ def _closings(text: str, spans: Sequence[tuple[int, int, int]], template_hits: S
 
 def _label(tokens: Sequence[Token], closings: Sequence[int], spans: Sequence[tuple[int, int, int]],
            hit_turn: Mapping[int, int]) -> ChatTokensParts:
-    # closings and spans are sorted and spans do not overlap: one bisection per token
-    starts = [a for a, _b, _k in spans]
-    turn: list[int | None] = []
-    content: list[bool] = []
-    injected: list[bool] = []
-    for t in tokens:
-        k = bisect.bisect_right(closings, t.start)
-        turn.append(spans[k][2] if k < len(closings) else None)
-        j = bisect.bisect_right(starts, t.start) - 1
-        content.append(j >= 0 and t.start < spans[j][1])
-        injected.append(t.special and t.start in hit_turn)
+    # closings and spans are sorted and spans do not overlap: one search per token, all tokens at once
+    n = len(tokens)
+    if not spans:
+        turn: list[int | None] = [None] * n
+        content = [False] * n
+    else:
+        at = np.fromiter((t.start for t in tokens), dtype=np.int64, count=n)
+        turn_of: list[int | None] = [k for _a, _b, k in spans]
+        turn_of.append(None)  # after the last turn's closing
+        turn = [turn_of[i] for i in np.searchsorted(np.asarray(closings), at, side="right").tolist()]
+        j = np.searchsorted(np.asarray([a for a, _b, _k in spans]), at, side="right") - 1
+        ends = np.asarray([b for _a, b, _k in spans])
+        content = ((j >= 0) & (at < ends[np.maximum(j, 0)])).tolist()
+    injected = [t.special and t.start in hit_turn for t in tokens] if hit_turn else [False] * n
     return turn, content, injected
 
 
@@ -387,10 +415,10 @@ def analyze_rendered(text: str, messages: Sequence[Mapping[str, Any]], tok: Pret
         sets.append(ChatTokens(Encoding(text, tuple(toks)), tuple(turn), tuple(content), tuple(injected)))
     safe = sets[0]
     sets.append(safe)  # without typed control tokens both ways give the same tokens
+    tally = Counter(zip(safe.turn, safe.content))
     counts: dict[int | None, list[int]] = {}
-    for t, c in zip(safe.turn, safe.content):
-        row = counts.setdefault(t, [0, 0])
-        row[0 if c else 1] += 1
+    for (t, c), n in tally.items():
+        counts.setdefault(t, [0, 0])[0 if c else 1] += n
     found = {k for _a, _b, k in spans}
     rows = []
     for k in range(len(messages)):

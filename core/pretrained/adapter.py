@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Literal, Mapping, Sequence, Union
 
 import numpy as np
 
@@ -78,6 +78,46 @@ class SpecialHit:
     end: int
     id: int
 
+
+
+def _trie_regex(node: dict[str, Any]) -> str:
+    """The regex of one trie node: its children by first character (one at most can match), each a compressed
+    chain of single-child nodes, made optional when a name ends here (greedy: the longer name is tried first)."""
+    parts = []
+    for ch in sorted(k for k in node if k):
+        child, lit = node[ch], re.escape(ch)
+        while len(child) == 1 and "" not in child:
+            (nxt, child), = child.items()
+            lit += re.escape(nxt)
+        parts.append(lit + _trie_regex(child))
+    if not parts:
+        return ""
+    body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
+def special_pattern(names: Iterable[str]) -> re.Pattern[str]:
+    """A regex that finds, leftmost first, the longest of ``names`` at each place (what an alternation of the
+    names sorted longest first finds), with the names factored by common prefixes.
+
+    A flat alternation tries every name at every candidate character: o200k_harmony's 1,091 control tokens
+    (mostly ``<|reserved_N|>``) made finding them in a chat prompt cost more than encoding it. The prefix tree
+    tries one branch per character.
+
+    >>> [m.group() for m in special_pattern(["<a>", "<a>b", "<ab>", "[X]"]).finditer("<a>b<ab><a>[X]")]
+    ['<a>b', '<ab>', '<a>', '[X]']
+    """
+    names = list(names)
+    trie: dict[str, Any] = {}
+    for name in names:
+        node = trie
+        for ch in name:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    try:
+        return re.compile(_trie_regex(trie))
+    except (re.error, RecursionError, OverflowError):  # a name set too deep for the regex compiler: the flat form
+        return re.compile("|".join(map(re.escape, sorted(names, key=len, reverse=True))))
 
 
 def align_byte_spans(raw: bytes, spans: Sequence[tuple[int, int]], data: Sequence[bytes]) -> list[tuple[int, int]]:
@@ -442,6 +482,13 @@ class PretrainedTokenizer:
             toks.append(Token(tid, d, bs, be, start, end, tid in special_ids))
         return Encoding(text, tuple(toks))
 
+    def encode_spans(self, text: str, *,
+                     allow_special: bool = False) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:
+        """What :meth:`encode` builds its tokens from: ids, UTF-8 byte spans over ``text`` and exact token bytes,
+        for a caller that places the tokens of a piece in a larger text itself (one offset table, not one per piece)."""
+        check_text(text)
+        return self._encode_spans(text, allow_special)
+
     def decode(self, tokens: Sequence[Token]) -> str:
         """Text from tokens (through the library's own decoder)."""
         return self.decode_ids([t.id for t in tokens if t.id is not None])
@@ -459,8 +506,7 @@ class PretrainedTokenizer:
     def _special_re(self) -> re.Pattern[str] | None:
         if not self.specials:
             return None
-        names = sorted(self.specials, key=len, reverse=True)
-        return re.compile("|".join(map(re.escape, names)))
+        return special_pattern(self.specials)
 
     def special_hits(self, text: str) -> list[SpecialHit]:
         """Where ``text`` spells one of this tokenizer's control tokens."""

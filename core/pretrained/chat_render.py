@@ -55,11 +55,20 @@ class _LimitError(Exception):
 
 
 _deadline: ContextVar[float] = ContextVar("chat_template_deadline", default=float("inf"))
+#: The clock is read every this many checks: a check runs on every attribute, item, call and operator, and reading
+#: the clock and the deadline each time was a tenth of a render (one process-wide countdown: renders in other
+#: threads only make it read the clock sooner).
+_TICK_EVERY = 16
+_countdown = _TICK_EVERY
 
 
 def _tick() -> None:
-    if time.monotonic() > _deadline.get():
-        raise _LimitError("time")
+    global _countdown
+    _countdown -= 1
+    if _countdown <= 0:
+        _countdown = _TICK_EVERY
+        if time.monotonic() > _deadline.get():
+            raise _LimitError("time")
 
 
 def _check_size(value: object) -> object:
@@ -147,6 +156,13 @@ def _strftime_now(fmt: str) -> str:
     return datetime.now().strftime(fmt)
 
 
+# the sandbox's own checks, called directly (not through super()) in the methods below, which run for every
+# attribute, item, call and operator of a render
+_sandbox_call = ImmutableSandboxedEnvironment.call
+_sandbox_getattr = ImmutableSandboxedEnvironment.getattr
+_sandbox_getitem = ImmutableSandboxedEnvironment.getitem
+
+
 class _Env(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "+"})
 
@@ -158,19 +174,19 @@ class _Env(ImmutableSandboxedEnvironment):
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_OUTPUT_CHARS:
                     raise _LimitError("size")
-        return _check_size(super().call_binop(context, operator, left, right))
+        return _check_size(self.binop_table[operator](left, right))  # what the sandbox's call_binop does
 
     def call(self, context: jinja2.runtime.Context, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
         _tick()
-        return _check_size(super().call(context, obj, *args, **kwargs))
+        return _check_size(_sandbox_call(self, context, obj, *args, **kwargs))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         _tick()
-        return super().getattr(obj, attribute)
+        return _sandbox_getattr(self, obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         _tick()
-        return super().getitem(obj, argument)
+        return _sandbox_getitem(self, obj, argument)
 
 
 @lru_cache(maxsize=64)

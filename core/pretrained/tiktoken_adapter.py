@@ -7,6 +7,7 @@ import binascii
 import re
 from dataclasses import replace
 from functools import cached_property, lru_cache
+from itertools import accumulate
 from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
@@ -184,6 +185,9 @@ class TiktokenTokenizer(PretrainedTokenizer):
         ids = self.encode_ids(text, allow_special=allow_special)
         by_id = self._by_id
         data = [by_id[i] for i in ids]
+        if not self._nfc:  # spans are running sums of the token lengths (no numpy: pieces are often a few tokens)
+            ends_list = list(accumulate(map(len, data)))
+            return ids, list(zip([0, *ends_list[:-1]], ends_list)), data
         lens = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
         ends = np.cumsum(lens)
         starts, ends = self._source_spans(text, ends - lens, ends)
