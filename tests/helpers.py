@@ -78,3 +78,30 @@ def displayed(table):
 
     raw = table.proto.arrow_data.styler.display_values
     return dataframe_util.convert_arrow_bytes_to_pandas_df(raw) if raw else table.value
+
+
+def load_vendor_module(path: Path, source: bytes, stub: dict | None = None):
+    """Import a vendor's pinned source file written to ``path`` (``stub`` modules standing in for heavy imports).
+
+    The module is registered under a name made from its folder while it executes (dataclasses look their
+    module up in ``sys.modules``); ``sys.modules`` is restored afterwards.
+    """
+    import importlib.util
+    import sys
+
+    path.write_bytes(source)
+    name = f"vendor_{path.parent.name}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    saved = {k: sys.modules.get(k) for k in [*(stub or {}), name]}
+    sys.modules.update(stub or {})
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+    return mod

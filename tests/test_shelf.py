@@ -8,9 +8,7 @@ README's commands run); the vendor files the parity tests compare with
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import struct
-import sys
 import types
 import unicodedata
 import zipfile
@@ -23,7 +21,7 @@ from hypothesis import strategies as st
 from core.pretrained import catalog, shelf, zoo
 from core.pretrained.catalog import ENTRIES, ShelfSource, ZooEntry, ZooError
 from core.pretrained.gguf import GGUFError, read_metadata
-from tests.helpers import examples
+from tests.helpers import examples, load_vendor_module
 
 from .test_zoo import no_network  # noqa: F401 - the fixture: sockets refuse, Hub offline
 
@@ -108,26 +106,6 @@ def test_vectors_cover_the_gguf_entries_and_duplicates_are_said():
     assert "dashscope" in ENTRIES["qwen"].note and "ftfy" in ENTRIES["clip"].note
 
 
-def _load_vendor_module(path, source: bytes, stub: dict[str, types.ModuleType] | None = None):
-    """Import a vendor's pinned source file from ``path`` (with ``stub`` modules standing in for heavy imports)."""
-    path.write_bytes(source)
-    name = f"vendor_{path.parent.name}_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    saved = {k: sys.modules.get(k) for k in [*(stub or {}), name]}
-    sys.modules.update(stub or {})
-    sys.modules[name] = mod  # dataclasses look their module up here
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-    return mod
-
-
 TEXTS = [BN, "Your order from Bazarghar will reach Rajshahi tomorrow afternoon.", "फ़ाइल भेजें।",
          "سفارش شما فردا می‌رسد.", "Oʻzbekiston  <|endoftext|> 12345 \n\n\t x", "", "😀 ক্ষ"]  # fmt: skip
 
@@ -138,7 +116,7 @@ def test_whisper_equals_whisper_tokenizer_py(tmp_path):
     src = shelf.read_member(entry, "whisper/tokenizer.py")
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / "multilingual.tiktoken").write_bytes(shelf.read_member(entry))
-    mod = _load_vendor_module(tmp_path / "tokenizer.py", src)
+    mod = load_vendor_module(tmp_path / "tokenizer.py", src)
     vendor = mod.get_encoding("multilingual")
     tok = zoo.load("whisper")
     assert vendor.n_vocab == tok.vocab_size == 51865
@@ -156,7 +134,7 @@ def test_clip_equals_open_clip_simple_tokenizer(tmp_path):
     (tmp_path / "bpe_simple_vocab_16e6.txt.gz").write_bytes(entry.path().read_bytes())  # its default, used at import
     torch = types.ModuleType("torch")
     torch.__getattr__ = lambda name: object  # only type hints and tensors use it; encode() does not
-    mod = _load_vendor_module(tmp_path / "tokenizer.py", src, {"torch": torch})
+    mod = load_vendor_module(tmp_path / "tokenizer.py", src, {"torch": torch})
     vendor = mod.SimpleTokenizer(bpe_path=str(entry.path()))
     tok = zoo.load("clip")
     import ftfy

@@ -20,6 +20,7 @@ import pytest
 
 from core.pretrained import shelf, zoo
 from core.pretrained.catalog import ENTRIES
+from tests.helpers import load_vendor_module
 
 #: Each form twice where it has two spellings: as typed (often not NFC) and its NFC.
 FORMS = {
@@ -53,24 +54,6 @@ def test_the_forms_are_what_they_claim():
         assert probe in joined, probe
 
 
-def _import_file(path, source: bytes, name: str, stub: dict | None = None):
-    path.write_bytes(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    saved = {k: sys.modules.get(k) for k in [*(stub or {}), name]}
-    sys.modules.update(stub or {})
-    sys.modules[name] = mod
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-    return mod
-
-
 def _qwen(tmp):
     entry = ENTRIES["qwen"]
     pkg = tmp / "qwen_forms_vendor"
@@ -91,8 +74,8 @@ def _whisper(tmp):
     entry = ENTRIES["whisper"]
     (tmp / "assets").mkdir()
     (tmp / "assets" / "multilingual.tiktoken").write_bytes(shelf.read_member(entry))
-    enc = _import_file(tmp / "tokenizer.py", shelf.read_member(entry, "whisper/tokenizer.py"),
-                       "whisper_forms_vendor").get_encoding("multilingual")
+    enc = load_vendor_module(tmp / "tokenizer.py", shelf.read_member(entry, "whisper/tokenizer.py")
+                             ).get_encoding("multilingual")
     return lambda s: enc.encode(s, disallowed_special=())
 
 
@@ -128,8 +111,7 @@ def _clip(tmp):
     (tmp / "bpe_simple_vocab_16e6.txt.gz").write_bytes(entry.path().read_bytes())  # its default, used at import
     torch = types.ModuleType("torch")
     torch.__getattr__ = lambda name: object  # only type hints and tensors use it; encode() does not
-    mod = _import_file(tmp / "tokenizer.py", shelf.read_member(entry, "open_clip/tokenizer.py"), "clip_forms_vendor",
-                       {"torch": torch})
+    mod = load_vendor_module(tmp / "tokenizer.py", shelf.read_member(entry, "open_clip/tokenizer.py"), {"torch": torch})
     return mod.SimpleTokenizer(bpe_path=str(entry.path())).encode
 
 
