@@ -36,9 +36,8 @@ def test_persian_interface_right_to_left(app):
 
 def test_injection_is_flagged_and_the_page_is_drawn_fast(app):
     app.open("chat_format", "sample=inj&tpl=llama-3.2,qwen-2.5,gemma-2&gen=1")
-    app.wait_idle()
-    app.screenshot("chat-injection-debug")
     app.page.wait_for_selector(".tl-chat-inj", timeout=60_000)
+    app.wait_idle()
     app.assert_no_exception()
     assert app.page.locator(".tl-chat-inj").count() >= 3
     assert app.page.get_by_text("prompt-injection path").count() >= 1
