@@ -14,6 +14,7 @@ loads nothing.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlencode, urlsplit
 
 import pytest
@@ -129,8 +130,9 @@ def _commit(box, multiline: bool) -> None:
 PAGES = [p for p, _ in app_pages()]
 
 
-def _checked(page: str) -> list[str]:
-    return sorted(p for p, kind in own_params(page).items() if kind == "checked")
+@lru_cache(maxsize=None)  # _first_payload asks for every earlier page: scan each page's source once
+def _checked(page: str) -> tuple[str, ...]:
+    return tuple(sorted(p for p, kind in own_params(page).items() if kind == "checked"))
 
 
 def _first_payload(page: str) -> int:
