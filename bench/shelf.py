@@ -158,6 +158,7 @@ def browser(settings: list[str], runs: int) -> dict[str, dict]:
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS, run_streamlit
 
     out_dir = ROOT / "bench" / "out"
+    out_dir.mkdir(parents=True, exist_ok=True)  # a fresh clone has no bench/out yet
     eight = "/compare?tok=" + ",".join(EIGHT)
     results: dict[str, dict] = {}
     with sync_playwright() as pw:

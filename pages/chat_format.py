@@ -78,11 +78,11 @@ def analyse(tid: str, messages_json: str, gen: bool, tools_json: str) -> CH.Chat
 @st.cache_data(show_spinner=False, max_entries=16)
 def analyse_upload(source: str, bos: str | None, eos: str | None, tokenizer: str, messages_json: str, gen: bool,
                    tools_json: str, name: str) -> CH.ChatAnalysis:
-    from core.pretrained.chat_render import render
+    from core.pretrained.chat_render import render_untrusted
 
     messages = json.loads(messages_json)
-    text = render(source, messages, tools=json.loads(tools_json), add_generation_prompt=gen, bos_token=bos,
-                  eos_token=eos)
+    text = render_untrusted(source, messages, tools=json.loads(tools_json), add_generation_prompt=gen,
+                            bos_token=bos, eos_token=eos)
     tok = zoo.load(tokenizer) if tokenizer else None
     return CH.analyze_rendered(text, messages, tok, template=name, bos_token=bos, eos_token=eos)
 

@@ -117,6 +117,9 @@ def make_files(d: Path) -> dict[str, Path]:
     put("tmpl_syntax.jinja", "{% for m in messages %}{{ m.content }")
     put("tmpl_huge.jinja", "{# " + "x" * 300_000 + " #}")
     put("tmpl_power.jinja", "{{ 9 ** 99999999 }}")
+    put("tmpl_strloop.jinja", "{% set s = 'x' * 100000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}")
+    put("tmpl_center.jinja", "{{ messages[0].content | center(8000000000) }}")
+    put("tmpl_nested.jinja", "{% set a = [messages] %}" + "{% set a = [a, a] %}" * 60 + "{{ a }}")
     put("cfg_notemplate.json", json.dumps({"bos_token": "<s>", "chat_template": 5}))
     put("cfg_deep.json", '{"chat_template": ' + "[" * 100_000 + "]" * 100_000 + "}")
     put("tools_notlist.json", json.dumps({"name": "f"}))
@@ -233,7 +236,8 @@ def make(d: Path) -> list[Case]:
                          "chat_nocontent.json", "chat_many.json", "chat_huge.json"]:
         add(f"chat messages={k}", "chat", "--template", "llama-3.2", "--messages", f.get(k, k), "--json")
     for k in ["tmpl_loop.jinja", "tmpl_output.jinja", "tmpl_double.jinja", "tmpl_escape.jinja", "tmpl_raise.jinja",
-              "tmpl_syntax.jinja", "tmpl_huge.jinja", "tmpl_power.jinja", "cfg_notemplate.json", "cfg_deep.json",
+              "tmpl_syntax.jinja", "tmpl_huge.jinja", "tmpl_power.jinja", "tmpl_strloop.jinja", "tmpl_center.jinja",
+              "tmpl_nested.jinja", "cfg_notemplate.json", "cfg_deep.json",
               "deep.json", "big.txt", "sparse.bin", "fifo", "dir", "latin1.txt", "/dev/zero"]:
         add(f"chat template-file={k}", "chat", "--template-file", f.get(k, k), "--messages", ok, "--json")
     for k in ["tools_notlist.json", "deep_plain.json", "big.txt", "/dev/zero", "nul.txt"]:

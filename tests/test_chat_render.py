@@ -5,7 +5,8 @@ import time
 
 import pytest
 
-from core.pretrained.chat_render import MAX_OUTPUT_CHARS, MAX_TEMPLATE_BYTES, ChatTemplateError, render
+from core.i18n import localize, translator
+from core.pretrained.chat_render import CHILD_MEMORY_MB, MAX_OUTPUT_CHARS, MAX_TEMPLATE_BYTES, ChatTemplateError, render, render_untrusted
 
 USER = [{"role": "user", "content": "বাজার"}]
 
@@ -50,6 +51,23 @@ def test_a_runaway_loop_is_stopped_by_the_time_limit():
     assert time.monotonic() - t0 < 5
 
 
+def test_a_loop_over_a_plain_string_is_stopped_by_the_time_limit():
+    # nothing in the body calls, looks up or outputs anything: only the loop's own guard sees the clock
+    src = "{% set s = 'x' * 50000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}"
+    t0 = time.monotonic()
+    with pytest.raises(ChatTemplateError, match="longer than 0.3 s"):
+        render(src, USER, seconds=0.3)
+    assert time.monotonic() - t0 < 5
+
+
+def test_guarded_loops_keep_length_last_and_recursion():
+    src = ("{% for m in messages %}{{ loop.index }}/{{ loop.length }}{% if loop.last %}!{% endif %}{% endfor %}"
+           "{% for x in 'ab' %}{{ loop.revindex }}{{ loop.previtem or '-' }}{{ loop.nextitem or '-' }}{% endfor %}"
+           "{% for n in [[1, [2]], 3] recursive %}{% if n is iterable %}({{ loop(n) }}){% else %}{{ n }}{% endif %}"
+           "{% endfor %}")
+    assert render(src, USER * 2) == "1/22/2!2-b1a-(1(2))3"
+
+
 @pytest.mark.parametrize("src", [
     "{{ 'a' * 100000000 }}",
     "{% for i in range(100000) %}{{ 'x' * 100 }}{% endfor %}",
@@ -74,3 +92,46 @@ def test_a_template_that_fails_says_why():
         render("{{ 1 / 0 }}", USER)
     with pytest.raises(ChatTemplateError, match="recursed|failed"):
         render("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", USER)
+
+
+TEMPLATES_BOTH_WAYS = [
+    "{{ bos_token }}{% for m in messages %}<|{{ m.role }}|>{{ m.content | trim }}<|end|>{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>{% endif %}{{ tools | tojson }}",
+    "{% for m in messages %}{{ raise_exception('only ' ~ m.role ~ ' here') }}{% endfor %}",
+    "{% for m in messages %}{{ m.content }",
+    "{{ 1 / 0 }}",
+]
+
+
+@pytest.mark.parametrize("src", TEMPLATES_BOTH_WAYS)
+def test_an_uploaded_template_renders_and_fails_as_in_process(src):
+    """The child process gives the same prompt, or the same error in every language, as the in-process render."""
+    kwargs = {"tools": [{"type": "function", "function": {"name": "বাজার"}}], "add_generation_prompt": True,
+              "bos_token": "<s>"}
+    try:
+        expected: str | ChatTemplateError = render(src, USER, **kwargs)
+    except ChatTemplateError as exc:
+        expected = exc
+    if isinstance(expected, str):
+        assert render_untrusted(src, USER, **kwargs) == expected
+        return
+    with pytest.raises(ChatTemplateError) as got:
+        render_untrusted(src, USER, **kwargs)
+    for lang in ("en", "bn", "fa"):
+        assert localize(got.value, translator(lang)) == localize(expected, translator(lang))
+
+
+@pytest.mark.parametrize(("src", "match"), [
+    # a filter asks for 8 GB at once: the child's address-space limit refuses it
+    ("{{ 'x' | center(8000000000) }}", f"more than {CHILD_MEMORY_MB:,} MB"),
+    # a list nested in itself 60 times is small, its text is 2**60 items: the CPU limit or the clock ends it
+    ("{% set a = ['xy'] %}" + "{% set a = [a, a] %}" * 60 + "{{ a }}", "longer than"),
+    # so is comparing two such lists, which Python does item by item
+    ("{% set a = ['x'] %}{% set b = ['x'] %}" + "{% set a = [a, a] %}{% set b = [b, b] %}" * 60 + "{{ a == b }}",
+     "longer than"),
+])
+def test_an_uploaded_template_cannot_exhaust_this_process(src, match):
+    t0 = time.monotonic()
+    with pytest.raises(ChatTemplateError, match=match):
+        render_untrusted(src, USER, seconds=1.0)
+    assert time.monotonic() - t0 < 10

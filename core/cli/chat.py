@@ -12,7 +12,7 @@ JSON shapes (with ``--json``; a readable summary otherwise):
   text (control tokens only where the template writes them); ``ids_specials_parsed`` parse special
   tokens in the whole prompt, as ``transformers``' ``apply_chat_template(tokenize=True)`` does.
   ``--template-file`` takes a ``tokenizer_config.json`` or ``.jinja`` instead (rendered only, with
-  ``--tokenizer ID`` to count its tokens).
+  ``--tokenizer ID`` to count its tokens), rendered in a child process with a memory and a time limit.
 
 A template that refuses the conversation, a bad messages file or a missing template is one
 ``error:`` line and exit status 2.
@@ -23,7 +23,7 @@ import argparse
 from typing import Any
 
 from ..analysis import chat
-from ..pretrained.chat_render import render
+from ..pretrained.chat_render import render_untrusted
 from ..pretrained.chat_templates import TEMPLATES, get_template
 from ..text.limits import JsonSyntaxError, read_json
 from .common import CliError, decode_utf8, read_file_bytes
@@ -62,8 +62,8 @@ def _chat(args: argparse.Namespace) -> Any:
     if args.template_file:
         data = read_file_bytes(args.template_file, max_bytes=chat.MAX_TEMPLATE_FILE_BYTES, what="template file")
         up = chat.template_from_upload(args.template_file, data)
-        text = render(up.source, messages, tools=tools, add_generation_prompt=args.generation_prompt,
-                      bos_token=up.bos_token, eos_token=up.eos_token)
+        text = render_untrusted(up.source, messages, tools=tools, add_generation_prompt=args.generation_prompt,
+                                bos_token=up.bos_token, eos_token=up.eos_token)
         tok = None
         if args.tokenizer:
             from ..pretrained import zoo

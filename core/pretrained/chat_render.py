@@ -10,21 +10,37 @@ block, and the same names (``raise_exception``, ``strftime_now``, a
 the same template gives the same text.
 
 What it adds is limits, because nothing in a sandbox stops a loop: every
-call, attribute or item lookup and every 256 steps of ``range`` checks a
-deadline (:data:`RENDER_SECONDS`); ``*``, ``**`` and ``+`` refuse results
-over :data:`MAX_OUTPUT_CHARS`; the output is counted as it is made. A
-template that raises, breaks a rule or a limit ends in a
-:class:`ChatTemplateError` whose text is the template's own message inside a
-translated frame. This module tokenizes nothing.
+call, attribute or item lookup, every step of a ``{% for %}`` loop (the
+compiled template's loops iterate through a guard, :class:`_Guarded`) and
+every 256 steps of ``range`` checks a deadline (:data:`RENDER_SECONDS`);
+``*``, ``**`` and ``+`` refuse results over :data:`MAX_OUTPUT_CHARS`; the
+output is counted as it is made. A template that raises, breaks a rule or a
+limit ends in a :class:`ChatTemplateError` whose text is the template's own
+message inside a translated frame.
+
+Those checks are enough for the bundled templates, whose files are pinned by
+sha256 and known to render. A template the reader uploads is anyone's code,
+and Jinja has more ways to spend memory or time than a sandbox can watch from
+inside (a filter such as ``center(10**10)``, the text of a list nested in
+itself forty times, comparing two such lists): :func:`render_untrusted` runs
+it in a child process (``python -m core.pretrained.chat_render``) under a
+memory and CPU limit, killed at the time limit, so the worst such a template
+can do is end its own render with a one-line error. This module tokenizes
+nothing.
 """
 from __future__ import annotations
 
 import json
+import math
+import os
+import subprocess
+import sys
 import time
 from contextvars import ContextVar
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import jinja2
 import jinja2.ext
@@ -32,7 +48,7 @@ import jinja2.nodes
 import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
-from ..i18n import T_
+from ..i18n import T_, Message, message_of
 
 #: Largest template source accepted (the biggest bundled one, gpt-oss, is 16.7 KB).
 MAX_TEMPLATE_BYTES = 256 * 1024
@@ -44,6 +60,12 @@ RENDER_SECONDS = 2.0
 _RANGE_TICK = 256
 #: Largest exponent of ``**`` (2 ** 4096 is already 1,234 digits).
 _MAX_EXPONENT = 4096
+#: Address space of the child process an uploaded template renders in (Python, Jinja and this module take about
+#: 40 MB of it; the largest prompt allowed, 2 million characters, at most 8 MB).
+CHILD_MEMORY_MB = 1024
+#: Time the child process may take to start (import Jinja and this module) on top of the render's own limit.
+_CHILD_START_SECONDS = 5.0
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 class ChatTemplateError(ValueError):
@@ -52,6 +74,35 @@ class ChatTemplateError(ValueError):
 
 class _LimitError(Exception):
     """Raised inside a render when a limit is crossed (turned into a :class:`ChatTemplateError`)."""
+
+
+#: Every way a render can fail, by kind: the sentence shown (its values are the only variable part). The child
+#: process of :func:`render_untrusted` sends back a kind and its values, never a sentence, so what the parent shows
+#: is always one of these.
+_ERRORS: dict[str, Callable[..., Message]] = {
+    "time": lambda seconds: T_("the chat template ran longer than {seconds} s and was stopped", seconds=seconds),
+    "size": lambda limit: T_("the chat template made more than {limit:,} characters and was stopped", limit=limit),
+    "memory": lambda mb: T_("the chat template needed more than {mb:,} MB of memory and was stopped", mb=mb),
+    "sandbox": lambda reason: T_("the chat template tried something the sandbox forbids: {reason}", reason=reason),
+    "refused": lambda reason: T_("the chat template refused this conversation: {reason}", reason=reason),
+    "recursion": lambda: T_("the chat template recursed too deeply"),
+    "failed": lambda reason: T_("the chat template failed: {reason}", reason=reason),
+    "compile": lambda reason, line: T_("the chat template does not compile: {reason} (line {line})", reason=reason,
+                                       line=line),
+    "large": lambda limit: T_("the chat template is larger than {limit:,} bytes", limit=limit),
+    "child": lambda reason: T_("the chat template could not be run in its own process: {reason}", reason=reason),
+}
+
+
+class _FailureError(ChatTemplateError):
+    """A :class:`ChatTemplateError` that remembers its kind and values (what the child process sends back)."""
+
+    def __init__(self, kind: str, **values: Any) -> None:
+        super().__init__(_ERRORS[kind](**values))
+        self.kind, self.values = kind, values
+
+    def __reduce__(self):  # noqa: ANN204 - pickled as the plain error it is to everyone else
+        return ChatTemplateError, self.args
 
 
 _deadline: ContextVar[float] = ContextVar("chat_template_deadline", default=float("inf"))
@@ -75,6 +126,38 @@ def _check_size(value: object) -> object:
     if isinstance(value, (str, list, tuple, bytes)) and len(value) > MAX_OUTPUT_CHARS:
         raise _LimitError("size")
     return value
+
+
+class _Guarded:
+    """What a compiled ``{% for %}`` loop iterates: the template's own iterable, with a deadline check per step.
+
+    Without it a loop over a plain string or list whose body calls nothing (``{% for a in s %}{% for b in s
+    %}{% endfor %}{% endfor %}``) never reaches a check. Keeps ``len`` when the iterable has one, so
+    ``loop.length`` and ``loop.last`` work as before."""
+
+    __slots__ = ("_it",)
+
+    def __init__(self, iterable: Any) -> None:
+        self._it = iterable
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in self._it:
+            _tick()
+            yield item
+
+    def __len__(self) -> int:
+        return len(self._it)
+
+
+def _guard_loops(tree: jinja2.nodes.Template) -> jinja2.nodes.Template:
+    for node in tree.find_all(jinja2.nodes.For):
+        node.iter = jinja2.nodes.Call(jinja2.nodes.Name(_GUARD_NAME, "load"), [node.iter], [], None, None,
+                                      lineno=node.lineno)
+    return tree
+
+
+#: The global the rewritten loops call (a name no bundled template uses).
+_GUARD_NAME = "__tl_loop_guard"
 
 
 class _TimedRange:
@@ -178,6 +261,8 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def call(self, context: jinja2.runtime.Context, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
         _tick()
+        if isinstance(obj, jinja2.runtime.LoopContext) and args:  # loop(children) in a recursive loop: guard it too
+            args = (_Guarded(args[0]), *args[1:])
         return _check_size(_sandbox_call(self, context, obj, *args, **kwargs))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
@@ -193,19 +278,18 @@ class _Env(ImmutableSandboxedEnvironment):
 def compile_template(source: str) -> jinja2.Template:
     """The compiled template (cached by its source); :class:`ChatTemplateError` when it does not compile."""
     if len(source.encode("utf-8", "surrogatepass")) > MAX_TEMPLATE_BYTES:
-        raise ChatTemplateError(T_("the chat template is larger than {limit:,} bytes", limit=MAX_TEMPLATE_BYTES))
+        raise _FailureError("large", limit=MAX_TEMPLATE_BYTES)
     env = _Env(trim_blocks=True, lstrip_blocks=True, extensions=[_Generation, jinja2.ext.loopcontrols])
     env.filters["tojson"] = _tojson
     env.globals.update(raise_exception=_raise_exception, strftime_now=_strftime_now, dict=_DictMaker(),
                        namespace=_Namespace, range=_TimedRange)
+    env.globals[_GUARD_NAME] = _Guarded
     try:
-        return env.from_string(source)
+        return env.from_string(_guard_loops(env.parse(source)))
     except jinja2.exceptions.TemplateSyntaxError as exc:
-        raise ChatTemplateError(T_("the chat template does not compile: {reason} (line {line})",
-                                   reason=exc.message or str(exc), line=exc.lineno)) from None
+        raise _FailureError("compile", reason=exc.message or str(exc), line=exc.lineno) from None
     except (jinja2.exceptions.TemplateError, RecursionError, MemoryError, ValueError) as exc:
-        raise ChatTemplateError(T_("the chat template does not compile: {reason} (line {line})", reason=str(exc),
-                                   line="?")) from None
+        raise _FailureError("compile", reason=str(exc), line="?") from None
 
 
 def render(source: str, messages: Sequence[Mapping[str, Any]], *, tools: Sequence[Mapping[str, Any]] | None = None,
@@ -239,20 +323,113 @@ def render(source: str, messages: Sequence[Mapping[str, Any]], *, tools: Sequenc
             out.append(chunk)
     except _LimitError as exc:
         if str(exc) == "time":
-            raise ChatTemplateError(T_("the chat template ran longer than {seconds} s and was stopped",
-                                       seconds=seconds)) from None
-        raise ChatTemplateError(T_("the chat template made more than {limit:,} characters and was stopped",
-                                   limit=MAX_OUTPUT_CHARS)) from None
+            raise _FailureError("time", seconds=seconds) from None
+        raise _FailureError("size", limit=MAX_OUTPUT_CHARS) from None
     except jinja2.exceptions.SecurityError as exc:
-        raise ChatTemplateError(T_("the chat template tried something the sandbox forbids: {reason}",
-                                   reason=str(exc))) from None
+        raise _FailureError("sandbox", reason=str(exc)) from None
     except jinja2.exceptions.TemplateError as exc:
-        raise ChatTemplateError(T_("the chat template refused this conversation: {reason}", reason=str(exc))) from None
+        raise _FailureError("refused", reason=str(exc)) from None
     except RecursionError:
-        raise ChatTemplateError(T_("the chat template recursed too deeply")) from None
+        raise _FailureError("recursion") from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
-        reason = type(exc).__name__ + ": " + str(exc)
-        raise ChatTemplateError(T_("the chat template failed: {reason}", reason=reason)) from None
+        raise _FailureError("failed", reason=type(exc).__name__ + ": " + str(exc)) from None
     finally:
         _deadline.reset(token)
     return "".join(out)
+
+
+def render_untrusted(source: str, messages: Sequence[Mapping[str, Any]], *,
+                     tools: Sequence[Mapping[str, Any]] | None = None, add_generation_prompt: bool = False,
+                     bos_token: str | None = None, eos_token: str | None = None,
+                     extra: Mapping[str, Any] | None = None, seconds: float = RENDER_SECONDS) -> str:
+    """:func:`render` for a template nobody vetted (an upload): the same text and errors, made in a child process.
+
+    The child runs under an address-space limit of :data:`CHILD_MEMORY_MB` and a CPU limit, and is killed when it
+    outlives ``seconds`` plus its start-up time, so a template that exhausts memory or time costs only its own
+    render. It answers with the prompt, or with the kind and values of its error (never with a sentence of its
+    own). Where the platform has no such limits (no ``resource`` module) the render runs in this process.
+    """
+    try:
+        import resource  # noqa: F401 - POSIX only: the child sets its own limits with it
+    except ImportError:  # pragma: no cover - not on the machines this runs on
+        return render(source, messages, tools=tools, add_generation_prompt=add_generation_prompt, bos_token=bos_token,
+                      eos_token=eos_token, extra=extra, seconds=seconds)
+    if len(source.encode("utf-8", "surrogatepass")) > MAX_TEMPLATE_BYTES:  # refused before any process starts
+        raise _FailureError("large", limit=MAX_TEMPLATE_BYTES)
+    job = {"source": source, "messages": [dict(m) for m in messages],
+           "tools": list(tools) if tools is not None else None, "add_generation_prompt": add_generation_prompt,
+           "bos_token": bos_token, "eos_token": eos_token, "extra": dict(extra or {}), "seconds": seconds}
+    try:
+        proc = subprocess.run([sys.executable, "-m", "core.pretrained.chat_render"], input=json.dumps(job).encode(),
+                              capture_output=True, cwd=_ROOT, timeout=seconds + _CHILD_START_SECONDS, check=False,
+                              env={**os.environ, "PYTHONPATH": str(_ROOT)})
+    except subprocess.TimeoutExpired:
+        raise _FailureError("time", seconds=seconds) from None
+    except OSError as exc:
+        raise _FailureError("child", reason=exc.strerror or type(exc).__name__) from None
+    answer = _read_answer(proc.stdout)
+    if answer is None:  # no answer: the limits ended the child, or it could not start
+        if proc.returncode in (-9, -24):  # SIGKILL, SIGXCPU (the CPU limit)
+            raise _FailureError("time", seconds=seconds)
+        if b"MemoryError" in proc.stderr:
+            raise _FailureError("memory", mb=CHILD_MEMORY_MB)
+        last = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+        raise _FailureError("child", reason=last[0][:200])
+    if "text" in answer:
+        return str(answer["text"])
+    raise answer["error"]
+
+
+def _read_answer(raw: bytes) -> dict[str, Any] | None:
+    """The child's answer: ``{"text": ...}`` or ``{"error": _FailureError}``; None when it sent nothing sensible."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("text"), str):
+        return {"text": data["text"]}
+    kind, values = data.get("kind"), data.get("values")
+    if kind not in _ERRORS or not isinstance(values, dict) or not all(
+            isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in values.values()):
+        return None
+    try:
+        return {"error": _FailureError(kind, **values)}
+    except (TypeError, ValueError, KeyError, IndexError):  # values that do not fit the kind's sentence
+        return None
+
+
+def _child_main() -> int:
+    """``python -m core.pretrained.chat_render``: one render of the job on stdin, the answer on stdout."""
+    import resource
+
+    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    seconds = float(job["seconds"])
+
+    def lower(which: int, value: int) -> None:  # never above a limit this process already has (raising one fails)
+        hard = resource.getrlimit(which)[1]
+        value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        resource.setrlimit(which, (value, value))
+
+    lower(resource.RLIMIT_AS, CHILD_MEMORY_MB * 1024 * 1024)
+    lower(resource.RLIMIT_CPU, math.ceil(seconds) + 1)
+    lower(resource.RLIMIT_FSIZE, 0)  # a render writes no file
+    try:
+        answer: dict[str, Any] = {"text": render(job["source"], job["messages"], tools=job["tools"],
+                                                 add_generation_prompt=job["add_generation_prompt"],
+                                                 bos_token=job["bos_token"], eos_token=job["eos_token"],
+                                                 extra=job["extra"], seconds=seconds)}
+    except _FailureError as exc:
+        answer = {"kind": exc.kind, "values": {k: v if isinstance(v, (int, float, str)) and not isinstance(v, bool)
+                                               else str(v) for k, v in exc.values.items()}}
+    except MemoryError:
+        answer = {"kind": "memory", "values": {"mb": CHILD_MEMORY_MB}}
+    except Exception as exc:  # noqa: BLE001 - whatever else a template provokes ends as one line, not a traceback
+        answer = {"kind": "failed", "values": {"reason": type(exc).__name__ + ": " + message_of(exc)[:500]}}
+    sys.stdout.buffer.write(json.dumps(answer).encode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child_main())
