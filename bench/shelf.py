@@ -20,7 +20,8 @@ those another checkout uses, and the conversion is timed too.
    ``goto`` until fully drawn (``bench/browser_speed.py``'s test: Streamlit
    idle, no skeleton left, held 300 ms), then the same link again in fresh
    browser contexts once the server has warmed up (median of ``--runs``).
-   Goals: <= 5 s after the start, <= 3 s after warm-up.
+   Goals: <= 5 s after the start, <= 3 s after warm-up; the first paint of
+   that first request (the app's own title and navigation) <= 3 s.
 4. **The background warm-up**: a second fresh server per setting; Home is
    opened first (its first paint, fully drawn, shows whether the warm-up
    delays it), then after a 3 s look at it, Compare with its default
@@ -60,6 +61,8 @@ EIGHT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base", "xlm-r", 
 CHECK_TEXT = "বাজারে যাব। बाज़ार जाऊँगा। به بازار می‌روم. Bozorga boraman. I'll go to the market."
 GOAL_LOAD_S, GOAL_LOAD_MB = 1.5, 250.0
 GOAL_FRESH_S, GOAL_WARM_S = 5.0, 3.0
+#: Whatever page a link opens first on a fresh server, its first paint is the app's own within this.
+GOAL_FIRST_PAINT_S = 3.0
 #: name -> (TOKENIZER_LAB_PACKS, TOKENIZER_LAB_WARMUP)
 SETTINGS = {"before": ("0", "0"), "packs": ("1", "0"), "after": ("1", "1")}
 #: Seconds a reader looks at Home before opening Compare (the warm-up's head start).
@@ -151,6 +154,26 @@ def cold_loads(ids: list[str]) -> dict[str, dict]:
     return out
 
 
+def open_fresh(chromium, url: str) -> tuple[float, float]:
+    """A server's first request: seconds until its first paint (the app's own title and navigation, recorded in the
+    page from the first byte on, as ``tests/test_first_paint_browser.py`` records it) and until fully drawn."""
+    from bench.browser_speed import wait_drawn
+    from tests.test_first_paint_browser import RECORD_JS
+
+    ctx = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        ctx.add_init_script(RECORD_JS)
+        page = ctx.new_page()
+        t0 = time.perf_counter()
+        page.goto(url)
+        drawn = time.perf_counter() - t0 + wait_drawn(page)
+        seen = page.evaluate("() => window.__tlSeen")
+    finally:
+        ctx.close()
+    painted = [s["t"] / 1000 for s in seen if s["h1"] and s["nav"]]
+    return (painted[0] if painted else float("nan")), drawn
+
+
 def browser(settings: list[str], runs: int) -> dict[str, dict]:
     from playwright.sync_api import sync_playwright
 
@@ -168,7 +191,7 @@ def browser(settings: list[str], runs: int) -> dict[str, dict]:
             r: dict = {}
             with environ(TOKENIZER_LAB_PACKS=packs_on, TOKENIZER_LAB_WARMUP=warm_on):
                 with run_streamlit(out_dir / f"shelf-{name}-eight.log") as base:
-                    r["compare8_fresh_s"] = open_cold(chromium, base + eight)
+                    r["first_paint_s"], r["compare8_fresh_s"] = open_fresh(chromium, base + eight)
                     warm = [open_cold(chromium, base + eight) for _ in range(runs)]
                     r["compare8_warm_s"] = statistics.median(warm)
                     r["compare8_warm_runs"] = [round(x, 3) for x in warm]
@@ -177,7 +200,8 @@ def browser(settings: list[str], runs: int) -> dict[str, dict]:
                     time.sleep(LOOK_S)
                     r["compare_default_after_home_s"] = open_cold(chromium, base + "/compare")
             results[name] = r
-            print(f"{name:7s} compare-8 fresh {r['compare8_fresh_s']:5.2f} s, warm {r['compare8_warm_s']:5.2f} s; "
+            print(f"{name:7s} first paint {r['first_paint_s']:5.2f} s, "
+                  f"compare-8 fresh {r['compare8_fresh_s']:5.2f} s, warm {r['compare8_warm_s']:5.2f} s; "
                   f"home fresh {r['home_fresh_s']:5.2f} s, then compare default {r['compare_default_after_home_s']:5.2f} s",
                   flush=True)
         chromium.close()
@@ -210,7 +234,7 @@ def main() -> int:
           f"ids identical on both paths: {all(v['same_ids'] for v in loads.values())}")
     b = result.get("browser", {})
     if "before" in b and "after" in b:
-        for key, goal in (("compare8_fresh_s", GOAL_FRESH_S), ("compare8_warm_s", GOAL_WARM_S),
+        for key, goal in (("first_paint_s", GOAL_FIRST_PAINT_S), ("compare8_fresh_s", GOAL_FRESH_S), ("compare8_warm_s", GOAL_WARM_S),
                           ("home_fresh_s", None), ("compare_default_after_home_s", None)):
             ratio = b["after"][key] / b["before"][key]
             print(f"{key:30s} before {b['before'][key]:6.2f} s  after {b['after'][key]:6.2f} s  after/before {ratio:4.2f}"
