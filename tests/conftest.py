@@ -43,6 +43,7 @@ paths and no ``-m``: exactly what ``.ci/run`` calls), else ``dev``.
 """
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -205,6 +206,18 @@ def _uses_apptest(item: pytest.Item, path: Path) -> bool:
 #: (one per page each) are dealt into this many groups. Every other file is one group, so its tests share a
 #: worker, a Streamlit server and module fixtures (``--dist loadgroup``, the README's test command).
 SPLIT_FILES = {"test_injection_browser.py": 3, "test_url_params.py": 2, "test_browser.py": 2}
+#: Seconds each test file took in a full run (``python bench/test_durations.py --costs run.xml`` writes it from a
+#: ``--junitxml`` report). Only the order of the groups depends on it: a stale or missing file costs balance, never
+#: a test.
+DURATIONS = REPO / "tests" / "durations.json"
+
+
+def _file_seconds() -> dict[str, float]:
+    try:
+        data = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float))} if isinstance(data, dict) else {}
 
 
 def xdist_group(item: pytest.Item) -> str:
@@ -216,7 +229,32 @@ def xdist_group(item: pytest.Item) -> str:
     return f"{path.name}#{zlib.crc32(item.nodeid.encode('utf-8')) % shares}"
 
 
+def group_order(items: list[pytest.Item]) -> list[pytest.Item]:
+    """``items`` with the groups that take longest first, each group's tests in their own order.
+
+    Why: ``--dist loadgroup`` hands a worker the next whole group when it is free (with ``--no-loadscope-reorder``,
+    in this order), so the longest groups start at once and the last to start are the shortest: both workers end
+    within a few seconds of each other (xdist's own order, by number of tests, started the long browser files
+    last and left one worker idle for minutes). A file's seconds come from :data:`DURATIONS`, shared by its groups;
+    a file not listed counts as short, by its number of tests.
+    """
+    seconds = _file_seconds()
+    groups: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        groups.setdefault(xdist_group(item), []).append(item)
+
+    def cost(group: str) -> tuple[float, int]:
+        path = Path(str(groups[group][0].path))
+        name = str(path.relative_to(REPO)) if path.is_relative_to(REPO) else path.name
+        return (seconds.get(name, 0.0) / SPLIT_FILES.get(path.name, 1), len(groups[group]))
+
+    return [item for group in sorted(groups, key=cost, reverse=True) for item in groups[group]]
+
+
+# tryfirst: pytest-xdist reads the xdist_group marks in its own hook of this name on each worker; it must see them
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items[:] = group_order(items)
     for item in items:
         item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
         path = Path(str(item.path))
