@@ -34,6 +34,11 @@ page_header(
 )
 inject_css()
 
+#: The training-score corpora of the side column (read from the link here, before qp_sync below writes the URL:
+#: read after it, the link would count as this session's own and never set the corpus).
+CORPORA = {"english": N_("English toy: low ×5, lower ×2, newest ×6, widest ×3"), "sample": N_("Bundled Bangla sample")}
+qp_init("wp_corpus", "english", choices=list(CORPORA))
+
 main, side = st.columns([3, 2], gap="large")
 
 with main:
@@ -79,7 +84,7 @@ with main:
     text = text_input(f"wp_text_{trained_lang or source}", default_text, label=_("Text to encode"), upload=False,
                       height=80)
     qp_sync(vocab=source, text=url_text(text), size=st.session_state.get("wp_size") if source == "trained" else None,
-            sample=trained_lang)
+            sample=trained_lang, wp_corpus=st.session_state.get("wp_corpus"))
 
     if vocab is not None and text.strip():
         trace = wp.encode(text, vocab)
@@ -150,10 +155,7 @@ with side:
         "BPE merges the pair with the highest **count(ab)**. Below, both run on the same corpus. "
         "Note: Hugging Face's `WordPieceTrainer` (used for “Trained here”) actually picks merges by BPE counts."
     ))
-    corpora = {"english": N_("English toy: low ×5, lower ×2, newest ×6, widest ×3"),
-               "sample": N_("Bundled Bangla sample")}
-    qp_init("wp_corpus", "english", choices=list(corpora))
-    corpus = st.radio(_("Corpus"), list(corpora), key="wp_corpus", format_func=lambda k: _(corpora[k]))
+    corpus = st.radio(_("Corpus"), list(CORPORA), key="wp_corpus", format_func=lambda k: _(CORPORA[k]))
     steps = st.slider(_("Merges"), 1, 30, 8, key="wp_merges")
     counts = {"low": 5, "lower": 2, "newest": 6, "widest": 3} if corpus == "english" else sample_word_counts()
     by_score = wp.score_merges(counts, steps, criterion="wordpiece")

@@ -250,8 +250,14 @@ TOKENIZER_FILES = ("deep.json", "deep_plain.json", "hugeid.json", "sparseid.json
                    "empty_vocab.txt", "nul.txt", "latin1.txt")
 TEXT_FILES = ("sparse.bin", "nul.txt", "latin1.txt", "aaaa.txt", "noline.txt", "late_nul.txt", "big.txt",
               "ragged.tsv", "deep.json", "empty_vocab.txt", "doc.txt")
+#: Chat templates of the CLI corpus that must each end in one message (loops, memory and output bombs, escapes).
+TEMPLATE_FILES = ("tmpl_loop.jinja", "tmpl_strloop.jinja", "tmpl_center.jinja", "tmpl_nested.jinja",
+                  "tmpl_output.jinja", "tmpl_double.jinja", "tmpl_power.jinja", "tmpl_escape.jinja", "tmpl_raise.jinja",
+                  "tmpl_syntax.jinja", "tmpl_huge.jinja", "cfg_notemplate.json", "cfg_deep.json", "deep.json",
+                  "sparse.bin", "latin1.txt")
 #: The uploaders: page, widget key, query, which files, and the largest file the browser would send (MB).
 UPLOADERS = {
+    "chat": ("chat_format", "chat_upload", {"sample": "bn"}, TEMPLATE_FILES, 4),
     "compare": ("compare", "cmp_upload", {"tok": "bytes", "text": "ঘর"}, TOKENIZER_FILES, 200),
     "train-load": ("train", "tr_load", {"recipes": "bpe", "sizes": "300"}, TOKENIZER_FILES, 5),
     "home": ("home", "home_text_upload", {"tok": "bytes"}, TEXT_FILES, 5),
@@ -269,7 +275,7 @@ UPLOADERS = {
 EXTENSIONS = {"compare": (".model", ".json", ".tiktoken"), "train-load": (".json",), "home": (".txt", ".md", ".tsv"),
               "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "train": (".txt",),
               "wordpiece": ("",), "unigram": ("",),  # type=None: any name
-              "vocabulary-corpus": (".txt", ".md", ".tsv")}
+              "vocabulary-corpus": (".txt", ".md", ".tsv"), "chat": (".jinja", ".json")}
 
 
 def scenario_uploads(uploader: str) -> list[dict[str, Any]]:

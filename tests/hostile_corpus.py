@@ -156,6 +156,8 @@ def make(d: Path) -> list[Case]:
         cases.append(Case(name, tuple(argv)))
 
     doc = f["doc.txt"]
+    for toks in ("bytes", "bytes,no-such-id", ",,,", "bytes,file:/dev/zero", "x" * 5000):
+        add(f"differences tokenizers={toks[:20]}", "differences", "--tokenizers", toks, "--text", "বাজার")
     # the shelf installer: ids that are not shelf entries are refused before anything is fetched
     for bad_id in ("no-such-id", "../../etc/passwd", "file:/dev/zero", "cl100k_base", "x" * 5000):
         add(f"zoo install id={bad_id[:20]}", "zoo", "install", bad_id)
@@ -164,6 +166,7 @@ def make(d: Path) -> list[Case]:
         add(f"graphemes file={k}", "graphemes", "--file", p)
         add(f"tokenize file={k}", "tokenize", "--tokenizer", "cl100k_base", "--file", p)
         add(f"compare parallel={k}", "compare", "--tokenizers", "bytes", "--parallel", p)
+        add(f"differences file={k}", "differences", "--tokenizers", "bytes,codepoints", "--file", p)
         add(f"evaluate heldout={k}", "evaluate", "--tokenizers", "bytes", "--heldout", p)
         add(f"round-trip file={k}", "round-trip", "--tokenizers", "bytes", "--file", p)
         add(f"report file={k}", "report", "--tokenizers", "bytes", "--file", p, "--out", str(d / "r.html"))

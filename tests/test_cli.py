@@ -84,3 +84,19 @@ def test_bad_corpus_files(content: bytes, tmp_path: Path) -> None:
                           capture_output=True, text=True, env={"PYTHONPATH": str(Path(__file__).resolve().parents[1])})
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_differences_gives_the_compare_views_cuts(capsys: pytest.CaptureFixture[str]) -> None:
+    """Code points cut between every two characters; bytes also inside each multi-byte one."""
+    out = run_json(capsys, "differences", "--tokenizers", "codepoints,bytes", "--text", "কি a", "--json")
+    # "কি a": ক and ি are 3 bytes each; code points cut before characters 1, 2, 3; bytes also inside ক and ি
+    assert out["common_cuts"] == [[1, 0], [2, 0], [3, 0]]
+    assert out["differing"] == [[0, 1], [0, 2], [1, 1], [1, 2]]
+    assert out["positions"] == 7 and out["common"] == 3 and out["agreement"] == round(3 / 7, 6)
+    rows = {r["name"]: r for r in out["rows"]}
+    assert rows["codepoints"]["missed"] == out["differing"] and rows["bytes"]["not_shared"] == out["differing"]
+
+
+def test_differences_needs_two_tokenizers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["differences", "--tokenizers", "bytes", "--text", "x"]) == 2
+    assert "at least two" in capsys.readouterr().err

@@ -97,6 +97,8 @@ OWN_JSON = {
     ("core/pipeline/normalize.py", "rules_json"): "the tokenizers library's own serialisation of rules built here",
     ("core/pretrained/replay.py", "_hf_model"): "an adapter's tokenizer.json, checked when the adapter was loaded",
     ("core/assets.py", "chat_samples"): "the bundled sample conversations (assets/), not a user's file",
+    ("core/pretrained/chat_render.py", "_child_main"): "the render job its parent process wrote (the child's answer "
+                                                       "is read through the reader)",
     ("core/pretrained/hf_adapter.py", "packed"): "the adapter's own tokenizer.json, checked when it was loaded",
     ("core/pretrained/hf_adapter.py", "_scores"): "the same checked tokenizer.json (Unigram scores)",
     ("core/pretrained/hf_adapter.py", "__init__"): "text its loaders checked first (parse_tokenizer_json) or a "

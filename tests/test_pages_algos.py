@@ -51,6 +51,15 @@ def test_wordpiece_trained_vocab():
     assert "150 characters" in texts(at.error)
 
 
+def test_wordpiece_link_sets_the_scoring_corpus():
+    at = helpers.open_page("wordpiece", {"wp_corpus": "sample"}, timeout=120, check=False)
+    no_exception(at)
+    assert at.radio(key="wp_corpus").value == "sample"
+    assert at.query_params.get("wp_corpus") in ("sample", ["sample"])  # and the page's own links carry it
+    at.radio(key="wp_corpus").set_value("english").run()
+    assert at.query_params.get("wp_corpus") in ("english", ["english"])
+
+
 def test_unigram_long_word_is_limited_with_notice():
     at = open_page("unigram")
     no_exception(at)

@@ -69,7 +69,7 @@ def test_hostile_files_through_every_uploader(uploader):
                "one.tiktoken", "empty.tiktoken", "sparse.bin", "emptywp.json", "sparseid.json"}
     for s in uploads:
         kind = s["step"].removeprefix("upload ")
-        if kind in refused:
+        if kind in refused or uploader == "chat":  # every chat template of the corpus breaks a rule or a limit
             assert s["errors"] or s["warnings"], f"{uploader}: {kind} was taken without a message"
 
 

@@ -38,9 +38,6 @@ SILENT = {
     # an unknown interface language means English, silently (init_lang in pages/); the test sees
     # that the warnings came out in English
     "lang",
-    # the WordPiece page reads ?wp_corpus= after it has synced the URL, so qp_init takes the link as the
-    # session's own and ignores it: the link never sets the corpus (a page bug, reported; not hostile input)
-    "wp_corpus",
 }
 
 

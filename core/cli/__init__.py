@@ -11,7 +11,7 @@ optionally ``table`` (a callable turning that object into readable text):
 
 - :mod:`.text`: ``graphemes``
 - :mod:`.bpe`: ``bpe-train``
-- :mod:`.zoo`: ``list``, ``tokenize``, ``replay``, ``compare``
+- :mod:`.zoo`: ``list``, ``tokenize``, ``replay``, ``compare``, ``differences``
 - :mod:`.shelf`: ``zoo install``, ``zoo status`` (fetch the checkpoint shelf once)
 - :mod:`.algorithms`: ``wordpiece``, ``unigram``, ``normalize``, ``pretokenize``
 - :mod:`.training`: ``train``, ``evaluate``, ``special-tokens``, ``round-trip``

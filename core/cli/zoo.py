@@ -1,4 +1,4 @@
-"""``python -m core list|tokenize|replay|compare``: the zoo from the command line.
+"""``python -m core list|tokenize|replay|compare|differences``: the zoo from the command line.
 
 JSON shapes (with ``--json``; a readable table otherwise):
 
@@ -8,6 +8,11 @@ JSON shapes (with ``--json``; a readable table otherwise):
 - ``replay``: ``{"steps": [{"rank", "pieces_hex": [...]}], "final_ids": [...]}``
 - ``compare``: ``{"<tokenizer>": {"languages": {"<lang>": {"tokens", "words", "chars",
   "bytes"}}, "premium": {"<lang>": float}}}``; ``--csv`` prints a table instead.
+- ``differences``: ``{"chars", "positions", "common", "common_cuts": [[char, inner]], "differing":
+  [[char, inner]], "agreement", "rows": [{"name", "cuts", "not_shared": [[char, inner]], "missed":
+  [[char, inner]]}]}``: where the
+  tokenizers' cuts of one text part ways (Compare's differences view); a cut ``[char, inner]`` is before
+  character ``char`` (``inner`` 0) or inside it after ``inner`` of its UTF-8 bytes.
 
 Text that spells a control token is encoded as plain text; a warning goes to stderr.
 """
@@ -25,6 +30,7 @@ from ..pretrained import zoo
 from ..pretrained.adapter import PretrainedTokenizer
 from ..pretrained.replay import offered, replay
 from ..text import limits
+from ..text.disagree import disagreement
 from ..text.units import utf8_hex
 from .common import (
     CliError,
@@ -238,6 +244,43 @@ def _compare_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _differences(args: argparse.Namespace) -> dict[str, Any]:
+    ids = list(dict.fromkeys(t.strip() for t in args.tokenizers.split(",") if t.strip()))
+    if len(ids) < 2:
+        raise CliError("give at least two tokenizer ids to --tokenizers: the differences are between their cuts")
+    text = text_arg(args)
+    toks = [zoo.resolve(t, pattern=args.pattern) for t in ids]  # every id checked before any encoding
+    for tok in toks:
+        _warn_specials(tok, text)
+    d = disagreement(text, [(tok.id, tok.encode(text).byte_spans) for tok in toks])
+    args.table = lambda result: _differences_table(result, text)  # the readable table also marks the text
+    return {**d.to_json(), "common_cuts": [c.to_json() for c in d.common]}
+
+
+#: Characters of the text the readable table shows with its cuts marked.
+_MARKED_CHARS = 300
+
+
+def _differences_table(result: dict[str, Any], text: str = "") -> str:
+    lines = [f"{100 * result['agreement']:.1f}% agreement: {result['common']} of {result['positions']} cut positions "
+             f"are made by every tokenizer, {len(result['differing'])} by some only"]
+    width = max(len(r["name"]) for r in result["rows"])
+    if text:  # "|" where every tokenizer cuts, "¦" where some do; "*" after a character cut inside
+        common = {tuple(c) for c in result["common_cuts"]}
+        differing = {tuple(c) for c in result["differing"]}
+        marked = []
+        for i, ch in enumerate(text[:_MARKED_CHARS]):
+            marked.append("|" if (i, 0) in common else "¦" if (i, 0) in differing else "")
+            inside = any(c[0] == i and c[1] for c in common | differing)
+            marked.append(ch + ("*" if inside else ""))
+        lines.append("  " + "".join(marked) + ("…" if len(text) > _MARKED_CHARS else ""))
+        lines.append("  (| every tokenizer cuts here, ¦ only some do, * a cut inside the character before it)")
+    for r in result["rows"]:
+        lines.append(f"  {r['name']:<{width}}  {r['cuts']:>6,} cuts  {len(r['not_shared']):>5,} not shared by all  "
+                     f"{len(r['missed']):>5,} made by others only")
+    return "\n".join(lines)
+
+
 def _text_source(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", help="the text")
@@ -245,7 +288,7 @@ def _text_source(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``list``, ``tokenize``, ``replay`` and ``compare`` to the CLI."""
+    """Add ``list``, ``tokenize``, ``replay``, ``compare`` and ``differences`` to the CLI."""
     spec_help = "a zoo id (see `list`), hf:ORG/NAME (needs network) or file:PATH (tokenizer.json, .tiktoken, .model)"
     p = sub.add_parser("list", help="pretrained tokenizers available offline")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -277,3 +320,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt.add_argument("--csv", action="store_true", help="print CSV")
     add_stream_options(p)
     p.set_defaults(func=_compare, table=_compare_table)
+
+    p = sub.add_parser("differences", help="where several tokenizers' cuts of one text agree and where they part ways")
+    p.add_argument("--tokenizers", required=True, help="comma-separated tokenizers, at least two (" + spec_help + ")")
+    p.add_argument("--pattern", default="cl100k", help="split pattern for a .tiktoken file")
+    _text_source(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_differences, table=_differences_table)

@@ -49,6 +49,7 @@ import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
 from ..i18n import T_, Message, message_of
+from ..text.limits import LimitError, read_json
 
 #: Largest template source accepted (the biggest bundled one, gpt-oss, is 16.7 KB).
 MAX_TEMPLATE_BYTES = 256 * 1024
@@ -382,9 +383,9 @@ def render_untrusted(source: str, messages: Sequence[Mapping[str, Any]], *,
 
 def _read_answer(raw: bytes) -> dict[str, Any] | None:
     """The child's answer: ``{"text": ...}`` or ``{"error": _FailureError}``; None when it sent nothing sensible."""
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+    try:  # checked like any untrusted JSON: the child ran code nobody vetted
+        data = read_json(raw, "the chat template's answer", max_bytes=6 * MAX_OUTPUT_CHARS + 4096)
+    except LimitError:
         return None
     if not isinstance(data, dict):
         return None
@@ -427,7 +428,7 @@ def _child_main() -> int:
         answer = {"kind": "memory", "values": {"mb": CHILD_MEMORY_MB}}
     except Exception as exc:  # noqa: BLE001 - whatever else a template provokes ends as one line, not a traceback
         answer = {"kind": "failed", "values": {"reason": type(exc).__name__ + ": " + message_of(exc)[:500]}}
-    sys.stdout.buffer.write(json.dumps(answer).encode())
+    sys.stdout.buffer.write(json.dumps(answer, ensure_ascii=False).encode("utf-8", "surrogatepass"))
     return 0
 
 
