@@ -80,6 +80,7 @@ from .i18n import DEFAULT_LANG, N_, RTL_LANGS, Translator, translator
 from .text.bidi import resolve_runs, strong_class, text_direction
 from .text.boundaries import BoundaryKind
 from .text.disagree import Cut, Disagreement
+from .text.scripts import joined_at
 from .text.units import cluster_bounds, codepoint_info, utf8_hex
 from .tokens import Encoding, Token, TokenTable, tokens_from_byte_spans
 
@@ -813,11 +814,13 @@ def render_differences(diff: Disagreement, *, max_chars: int | None = DEFAULT_DI
         parts = [f'<div class="tl-diff-row"><div class="tl-diff-name">{html.escape(head)}</div>'
                  '<div class="tl-tokens tl-diff-line" dir="auto">']
         start = 0
+        zwj = ""  # a ZWJ on both sides of marks between two joined letters keeps their joined forms (بـ▽ـر)
         for k in sorted(at):
-            parts.append(visible_text(text[start:k], mark_orphan=start > 0))
+            joined = "\u200d" if joined_at(text, k) else ""
+            parts.append(zwj + visible_text(text[start:k], mark_orphan=start > 0) + joined)
             parts.extend(_diff_mark(cut, kind, text, t) for cut, kind in sorted(at[k]))  # in text order
-            start = k
-        parts.append(visible_text(text[start:shown], mark_orphan=start > 0))
+            start, zwj = k, joined
+        parts.append(zwj + visible_text(text[start:shown], mark_orphan=start > 0))
         parts.append("</div></div>")
         out.append("".join(parts))
     out.append("</div>")

@@ -130,3 +130,14 @@ def test_the_view_draws_a_visible_limit_and_speaks_persian() -> None:
     assert 'data-char="150"' not in out
     fa = render_differences(d, max_chars=100, lang="fa")
     assert "Showing the first" not in fa
+
+
+def test_marks_between_joined_persian_letters_keep_their_joined_forms() -> None:
+    """A mark between ب and ر (joined in بروم) has a ZWJ on each side, so both keep their joined shapes; between ر
+    and و (ر never joins the letter after it) there is none. The text itself is unchanged once they are removed."""
+    text = "بروم"
+    d = disagreement(text, [("letters", [(0, 2), (2, 4), (4, 6), (6, 8)]), ("word", [(0, 8)])])
+    line = render_differences(d, legend=False).split('dir="auto">', 1)[1]
+    plain = re.sub(r"<[^>]+>[^<]*</span>", "|", line.split("</div>", 1)[0])
+    assert plain == "ب\u200d|\u200dر|و|م"
+    assert plain.replace("\u200d", "").replace("|", "") == text

@@ -151,3 +151,30 @@ def partial_scripts(data: bytes) -> tuple[str, ...]:
     found = {script_of(ch) for ch in chars}
     own = sorted(found - SHARED)
     return tuple(own) if own else (("Common",) if found else ())
+
+
+#: Cursive joining (``Joining_Type``, from ``regex``): letters that join on both sides (Arabic ب, Syriac, N'Ko,
+#: Mongolian ...) or join causing (ZWJ, tatweel); those that join their neighbour before them only (ر, ا, د, و);
+#: marks the joining looks through (harakat, Transparent).
+_JOINS_FORWARD = regex.compile(r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Join_Causing}]")
+_JOINS_BACK = regex.compile(r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Join_Causing}\p{Joining_Type=Right_Joining}]")
+_TRANSPARENT = regex.compile(r"\p{Joining_Type=Transparent}")
+
+
+def joined_at(text: str, k: int) -> bool:
+    """Whether the letters on both sides of position ``k`` of ``text`` are drawn joined (cursive scripts).
+
+    A view that puts a mark between them (a cut) breaks the joining, so each letter would take its
+    unjoined form (بر becomes ب ر): such a view writes a ZWJ on both sides of the mark to keep the forms
+    the word really has. Transparent marks (harakat) between them are looked through.
+
+    >>> joined_at("بر", 1), joined_at("رب", 1), joined_at("بِر", 1), joined_at("ab", 1), joined_at("ب", 1)
+    (True, False, True, False, False)
+    """
+    i = k - 1
+    while i >= 0 and _TRANSPARENT.match(text[i]):
+        i -= 1
+    j = k
+    while j < len(text) and _TRANSPARENT.match(text[j]):
+        j += 1
+    return i >= 0 and j < len(text) and bool(_JOINS_FORWARD.match(text[i])) and bool(_JOINS_BACK.match(text[j]))
