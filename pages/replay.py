@@ -132,7 +132,7 @@ else:
         else:
             merged = md_format(_("`{hex}` (not a whole character yet)"), hex=utf8_hex(s.left + s.right))
         how = (md_format(_("the piece with score **{score}** (id {id})"), score=f"{s.score:g}", id=s.rank)
-               if s.score is not None else md_format(_("merge rank **{rank}**"), rank=f"{s.rank:,}"))
+               if s.score is not None else md_format(_("merge rank **{rank}**"), rank=num(s.rank)))
         st.markdown(md_format(ngettext("**Step {step} of {steps}**: {how} joins `{left}` + `{right}` → {merged} · {count} piece", "**Step {step} of {steps}**: {how} joins `{left}` + `{right}` → {merged} · {count} pieces", len(pieces)), step=num(k), steps=num(n), how=how, left=piece_label(s.left), right=piece_label(s.right), merged=merged, count=num(len(pieces))))
     elif s.kind == "byte-fallback":
         st.markdown(md_format(ngettext("**Step {step} of {steps}**: pieces outside the vocabulary become their UTF-8 bytes (byte "

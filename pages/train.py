@@ -152,7 +152,7 @@ rated = trained + baselines
 metrics: list[E.Metrics] = [
     run_reporting(lambda cb: evaluate_cached(sha, tok_key(t), split.seed, t, split.heldout, cb),  # noqa: B023
                   bar_progress(bar, (len(jobs) + i / len(rated)) / (len(jobs) + 1), 1 / ((len(jobs) + 1) * len(rated)),
-                               md_format(_("Evaluating {tokenizer} ({index} of {total})"), tokenizer=t.name,
+                               md_format(_("Evaluating {tokenizer} ({index} of {total})"), tokenizer=_(t.name),
                                          index=num(i + 1), total=num(len(rated)))))
     for i, t in enumerate(rated)
 ]
@@ -175,7 +175,7 @@ st.subheader(_("Held-out metrics"), divider="gray")
 rows = []
 for m in metrics:
     rows.append({
-        "Tokenizer": m.name,
+        "Tokenizer": _(m.name),
         "Vocab asked": m.vocab_requested,
         "Vocab obtained": m.vocab_obtained,
         "Tokens / sentence": round(m.tokens_per_sentence, 2),
@@ -245,7 +245,7 @@ else:
     sig = abs(hash(tuple((m.id, m.failure_count, m.sentences) for m in failing)))
     pick = st.selectbox(_("Tokenizer"), [m.id for m in failing], key=f"tr_fail_tok_{sig}",
                         format_func=lambda i: _("{tokenizer} — {count} of {total} sentences fail").format(
-                            tokenizer=by_id[i].name, count=num(by_id[i].failure_count), total=num(by_id[i].sentences)))
+                            tokenizer=_(by_id[i].name), count=num(by_id[i].failure_count), total=num(by_id[i].sentences)))
     m = by_id[pick]
     st.caption(md_format(_("First {shown} of {total} failures; lost text is struck through, changed or added text underlined. "
                  "Whitespace shows as · → ↵."), shown=num(len(m.failures)), total=num(m.failure_count)))
@@ -255,7 +255,7 @@ else:
 
 # ---------------------------------------------------------------- vocabulary view
 st.subheader(_("Vocabulary use on held-out text"), divider="gray")
-pick = st.selectbox(_("Tokenizer"), [m.id for m in metrics], key="tr_vocab_tok", format_func=lambda i: by_id[i].name)
+pick = st.selectbox(_("Tokenizer"), [m.id for m in metrics], key="tr_vocab_tok", format_func=lambda i: _(by_id[i].name))
 m = by_id[pick]
 c1, c2 = st.columns([3, 2])
 counts = m.usage.counts
@@ -285,7 +285,7 @@ st.subheader(_("Save and load proof"), divider="gray")
 savable = [t for t in trained]
 if savable:
     pick = st.selectbox(_("Trained tokenizer"), [t.id for t in savable], key="tr_save_tok",
-                        format_func=lambda i: tok_by_id[i].name)
+                        format_func=lambda i: _(tok_by_id[i].name))
     tok = tok_by_id[pick]
     saved = tok.json.encode("utf-8")
     proof = proof_cached(tok.sha256, sha, split.seed, saved, split.heldout)
@@ -337,7 +337,7 @@ if up is not None:
         values = {"name": up.name, "count": num(loaded.vocab_obtained), "sha": loaded.sha256}
         loaded_line = (_("Loaded “{name}”: {count} tokens, sha256 `{sha}` — the same file as {other}.") if same else
                        _("Loaded “{name}”: {count} tokens, sha256 `{sha}`."))
-        st.success(md_format(loaded_line, other=same[0].name if same else "", **values))
+        st.success(md_format(loaded_line, other=_(same[0].name) if same else "", **values))
         st.markdown(md_format(_(
             "Re-saved: {bytes} (sha256 `{sha}…`); ids on {count} held-out sentences: {ids}. Held-out: {per_sentence} "
             "tokens/sentence, round trip {round_trip}%, UNK {unk}%, cut {cut}%."), bytes=_("byte-identical") if proof.sha256_first == proof.sha256_second else _("different bytes"), sha=proof.sha256_second[:16], count=num(proof.sentences), ids=_("identical") if proof.ids_identical else _("different"), per_sentence=num(lm.tokens_per_sentence, 2), round_trip=num(lm.round_trip_pct, 1), unk=num(lm.unk_pct, 2), cut=num(lm.cut_pct, 1))

@@ -237,10 +237,15 @@ def scenario_rule_patterns(which: str = "panic") -> list[dict[str, Any]]:
 
 
 def _hostile_files(d: Path) -> dict[str, Path]:
-    sys.path.insert(0, str(HERE.parent))
-    from tests.hostile_corpus import make_files
+    import importlib.util
 
-    files = make_files(d)
+    # by file, as _app loads helpers: putting this checkout on sys.path would make the pages import its core
+    # instead of TL_APP_ROOT's (the corpus itself imports nothing of the app)
+    spec = importlib.util.spec_from_file_location("_tl_hostile_corpus", HERE / "hostile_corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = corpus  # its dataclasses look their module up by name
+    spec.loader.exec_module(corpus)
+    files = corpus.make_files(d)
     return {k: p for k, p in files.items() if p.is_file()}  # uploads are bytes: no FIFO or folder
 
 

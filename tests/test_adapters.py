@@ -255,3 +255,10 @@ def test_the_special_pattern_finds_what_a_longest_first_alternation_finds(parts)
     flat = re.compile("|".join(map(re.escape, sorted(NAMES, key=len, reverse=True))))
     want = [(m.start(), m.group()) for m in flat.finditer(text)]
     assert [(m.start(), m.group()) for m in special_pattern(NAMES).finditer(text)] == want
+
+
+@pytest.mark.parametrize("bad", [-1, -100256, 10**12])
+def test_tiktoken_lenient_decode_drops_an_id_outside_the_table(bad):
+    """A negative id must not count from the end of the table (that would be another token's bytes)."""
+    tok = zoo.load("cl100k_base")
+    assert tok.decode_ids([bad, 5, bad]) == tok.decode_ids([5])

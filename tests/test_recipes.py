@@ -230,3 +230,16 @@ def test_metaspace_recipes_round_trip_text_in_their_alphabet(trained, alphabet, 
         assert tok.decode(tok.encode(norm).tokens) == norm, recipe
         if not norm.startswith(" "):
             assert tok.decode(tok.encode(" " + norm).tokens) == norm  # the documented leading-space loss
+
+
+def test_trained_and_baseline_names_are_written_in_the_readers_language(trained, split) -> None:
+    """Names core gives are Messages: English as strings (exports, JSON), translated where a page shows them."""
+    from core.i18n import localize, translator
+
+    tok = trained[("byte-gpt2", MID)]
+    assert tok.name == f"Byte-level BPE, GPT-2 regex, {MID:,}"
+    bn = localize(tok.name, translator("bn", "native"))
+    assert "বাইট" in bn and "২" in bn and "Byte" not in bn
+    base = R.train_baseline("words-f2", split.train[:50])
+    assert base.name == "Words (seen ≥ 2×)"
+    assert localize(base.name, translator("hi")).startswith("शब्द")

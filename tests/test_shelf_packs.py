@@ -98,7 +98,7 @@ def test_a_pack_never_stands_in_for_a_tampered_source(pack_dir, tmp_path, monkey
 
 def test_prepare_packs_the_entries_asked_for(pack_dir):
     assert zoo.prepare(["llama2", "cl100k_base"]) == ["llama2"]  # tiktoken files are their own fastest form
-    assert sorted(p.name.split("-", 1)[1] for p in pack_dir.iterdir()) == ["llama2.pack"]
+    assert sorted(p.name.split("-")[1] for p in pack_dir.iterdir()) == ["llama2"]
 
 
 def test_packs_turned_off_are_neither_read_nor_written(pack_dir, monkeypatch):
@@ -109,5 +109,21 @@ def test_packs_turned_off_are_neither_read_nor_written(pack_dir, monkeypatch):
     assert not pack_dir.exists()
     monkeypatch.setenv("TOKENIZER_LAB_PACKS", "1")
     on = zoo.load_entry(entry)
-    assert [p.name for p in pack_dir.iterdir()] == [f"{entry.sha256}-llama2.pack"]
+    assert [p.name for p in pack_dir.iterdir()] == [packs.pack_path(entry).name]
+    assert packs.pack_path(entry).name.startswith(f"{entry.sha256}-llama2-")
     assert _answers(off) == _answers(on)
+
+
+def test_checkouts_of_different_code_keep_a_pack_each_and_old_ones_are_pruned(pack_dir, monkeypatch):
+    """Two versions of the code sharing one shelf do not overwrite each other's pack; versions beyond the newest
+    KEEP_VERSIONS are removed when a new one is written."""
+    entry = ENTRIES["llama2"]
+    names = []
+    for k in range(packs.KEEP_VERSIONS + 2):
+        monkeypatch.setattr(packs, "code_fingerprint", lambda k=k: f"code version {k}")
+        zoo.load_entry(entry)
+        names.append(packs.pack_path(entry).name)
+        assert packs.read(entry) is not None  # this version's own pack, read back
+    assert len(set(names)) == len(names)
+    kept = sorted(p.name for p in pack_dir.iterdir())
+    assert len(kept) == packs.KEEP_VERSIONS and names[-1] in kept and names[0] not in kept

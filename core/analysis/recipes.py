@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Iterable, Literal, Sequence
 
-from ..i18n import N_, T_, message_of, translator
+from ..i18n import N_, T_, Message, message_of, translator
 from ..text import limits
 from ..text.native import fence
 from ..text.units import bytelevel_bytes
@@ -379,7 +379,7 @@ def train_iter(
     note = render_note(note_parts)
     return TrainedTokenizer(
         id=f"{r.name}-{vocab_size}",
-        name=f"{r.label}, {vocab_size:,}",
+        name=T_("{recipe}, {size:,}", recipe=Message(r.label), size=vocab_size),  # translated where shown
         recipe=r.name,
         json=stable_json(tok),
         vocab_requested=vocab_size,
@@ -644,9 +644,9 @@ class VocabBaseline:
 
 #: Baselines shown in the metrics table: id -> (label, unit, minimum count).
 BASELINES: dict[str, tuple[str, Literal["words", "codepoints"], int]] = {
-    "words-f1": ("Words (seen ≥ 1×)", "words", 1),
-    "words-f2": ("Words (seen ≥ 2×)", "words", 2),
-    "codepoints": ("Code points (seen in training)", "codepoints", 1),
+    "words-f1": (N_("Words (seen ≥ {n}×)"), "words", 1),  # {n}: the minimum count, in the reader's digits
+    "words-f2": (N_("Words (seen ≥ {n}×)"), "words", 2),
+    "codepoints": (N_("Code points (seen in training)"), "codepoints", 1),
 }
 
 
@@ -662,7 +662,8 @@ def train_baseline(name: str, lines: Iterable[str]) -> VocabBaseline:
         counts.update(line.split() if unit == "words" else line)
     kept = sorted((s for s, c in counts.items() if c >= min_count), key=lambda s: (-counts[s], s))
     vocab = {s: i + 1 for i, s in enumerate(kept)}
-    return VocabBaseline(name, label, unit, vocab, train_seconds=time.perf_counter() - t0)
+    return VocabBaseline(name, Message(label, values={"n": min_count}), unit, vocab,
+                         train_seconds=time.perf_counter() - t0)
 
 
 def train_all(

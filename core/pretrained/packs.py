@@ -6,8 +6,9 @@ vocabulary is read and converted (Gemma 4: 262k pieces, 515k merges), a
 the adapter answers), per-id byte tables are derived piece by piece. The
 adapter's :meth:`~core.pretrained.adapter.PretrainedTokenizer.packed` gives
 the result of that work; this module keeps it under
-``<shelf dir>/packed/<source sha256>-<entry id>.pack`` (written atomically:
-temp file, then rename) and reads it back, checked, on later loads.
+``<shelf dir>/packed/<source sha256>-<entry id>-<code key>.pack`` (written
+atomically: temp file, then rename; the newest three code versions of an
+entry are kept) and reads it back, checked, on later loads.
 
 A pack is used only when all of these hold, else the zoo builds from the
 source again and writes a new pack:
@@ -60,7 +61,29 @@ def pack_path(entry: ZooEntry) -> Path | None:
     packs turned off)."""
     if not entry.sha256 or not enabled():
         return None
-    return pack_dir() / f"{entry.sha256}-{entry.id}.pack"
+    # the code's fingerprint is in the name too (not only in the header): two checkouts of different code that
+    # share the shelf keep a pack each, instead of rebuilding each other's on every load
+    return pack_dir() / f"{entry.sha256}-{entry.id}-{_entry_key(entry)[:16]}.pack"
+
+
+#: Packs kept per entry and source: the newest few code versions (checkouts side by side, a branch and main).
+KEEP_VERSIONS = 3
+
+
+def _prune(entry: ZooEntry, keep: Path) -> None:
+    """Remove the entry's packs of older code versions beyond the newest :data:`KEEP_VERSIONS` (``keep`` stays)."""
+    prefix = f"{entry.sha256}-{entry.id}-"
+    try:
+        mine = [p for p in pack_dir().iterdir() if p.name.startswith(prefix) and p.name.endswith(".pack")
+                and len(p.name) == len(prefix) + 16 + len(".pack")]
+        mine.sort(key=lambda p: (p != keep, -p.stat().st_mtime))
+    except OSError:
+        return
+    for old in mine[KEEP_VERSIONS:]:
+        try:
+            old.unlink()
+        except OSError:  # another process pruned it first, or the shelf is read-only
+            pass
 
 
 @lru_cache(maxsize=1)
@@ -152,4 +175,5 @@ def save(entry: ZooEntry, tok: PretrainedTokenizer) -> Path | None:
         write_atomic(path, data)  # a reader never sees half a pack
     except OSError:
         return None
+    _prune(entry, path)
     return path

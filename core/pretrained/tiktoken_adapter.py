@@ -243,8 +243,10 @@ class TiktokenTokenizer(PretrainedTokenizer):
     def decode_ids(self, ids: Sequence[int]) -> str:
         try:
             return self._enc.decode(list(ids), errors="replace")
-        except (KeyError, OverflowError, TypeError):  # a hole between ids, a negative one: the table has b"" there
-            return b"".join(self._by_id[i] for i in ids).decode("utf-8", errors="replace")
+        except (KeyError, OverflowError, TypeError):  # a hole between ids (b"" in the table), a negative or huge one
+            n = len(self._by_id)  # (a negative index would count from the end of the table: another token's bytes)
+            return b"".join(self._by_id[i] if isinstance(i, int) and 0 <= i < n else b"" for i in ids).decode(
+                "utf-8", errors="replace")
 
 
 # ---------------------------------------------------------------------------
