@@ -150,15 +150,16 @@ class _Guarded:
         return len(self._it)
 
 
+#: The global the rewritten loops call (a name no bundled template uses).
+_GUARD_NAME = "__tl_loop_guard"
+
+
 def _guard_loops(tree: jinja2.nodes.Template) -> jinja2.nodes.Template:
+    """``tree`` with every loop's iterable wrapped in a call of :data:`_GUARD_NAME` (:class:`_Guarded`)."""
     for node in tree.find_all(jinja2.nodes.For):
         node.iter = jinja2.nodes.Call(jinja2.nodes.Name(_GUARD_NAME, "load"), [node.iter], [], None, None,
                                       lineno=node.lineno)
     return tree
-
-
-#: The global the rewritten loops call (a name no bundled template uses).
-_GUARD_NAME = "__tl_loop_guard"
 
 
 class _TimedRange:
