@@ -410,9 +410,12 @@ def _child_main() -> int:
     seconds = float(job["seconds"])
 
     def lower(which: int, value: int) -> None:  # never above a limit this process already has (raising one fails)
-        hard = resource.getrlimit(which)[1]
-        value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-        resource.setrlimit(which, (value, value))
+        try:
+            hard = resource.getrlimit(which)[1]
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):  # a platform that refuses this limit (macOS and RLIMIT_AS): the parent's
+            pass                       # timeout still ends the child
 
     lower(resource.RLIMIT_AS, CHILD_MEMORY_MB * 1024 * 1024)
     lower(resource.RLIMIT_CPU, math.ceil(seconds) + 1)
