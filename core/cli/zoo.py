@@ -9,10 +9,9 @@ JSON shapes (with ``--json``; a readable table otherwise):
 - ``compare``: ``{"<tokenizer>": {"languages": {"<lang>": {"tokens", "words", "chars",
   "bytes"}}, "premium": {"<lang>": float}}}``; ``--csv`` prints a table instead.
 - ``differences``: ``{"chars", "positions", "common", "common_cuts": [[char, inner]], "differing":
-  [[char, inner]], "agreement", "rows": [{"name", "cuts", "not_shared": [[char, inner]], "missed":
-  [[char, inner]]}]}``: where the
-  tokenizers' cuts of one text part ways (Compare's differences view); a cut ``[char, inner]`` is before
-  character ``char`` (``inner`` 0) or inside it after ``inner`` of its UTF-8 bytes.
+  [[char, inner]], "agreement", "rows": [{"name", "cuts", "not_shared": [...], "missed": [...]}]}``:
+  where the tokenizers' cuts of one text part ways (Compare's differences view). A cut ``[char, inner]``
+  is before character ``char`` (``inner`` 0) or inside it, after ``inner`` of its UTF-8 bytes.
 
 Text that spells a control token is encoded as plain text; a warning goes to stderr.
 """
@@ -268,11 +267,11 @@ def _differences_table(result: dict[str, Any], text: str = "") -> str:
     if text:  # "|" where every tokenizer cuts, "¦" where some do; "*" after a character cut inside
         common = {tuple(c) for c in result["common_cuts"]}
         differing = {tuple(c) for c in result["differing"]}
+        cut_inside = {c[0] for c in common | differing if c[1]}
         marked = []
         for i, ch in enumerate(text[:_MARKED_CHARS]):
             marked.append("|" if (i, 0) in common else "¦" if (i, 0) in differing else "")
-            inside = any(c[0] == i and c[1] for c in common | differing)
-            marked.append(ch + ("*" if inside else ""))
+            marked.append(ch + ("*" if i in cut_inside else ""))
         lines.append("  " + "".join(marked) + ("…" if len(text) > _MARKED_CHARS else ""))
         lines.append("  (| every tokenizer cuts here, ¦ only some do, * a cut inside the character before it)")
     for r in result["rows"]:
