@@ -5,11 +5,14 @@ Results page through the whole vocabulary (262,144 entries for Gemma 4) one page
 """
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import streamlit as st
 
 from core.analysis import tax
 from core.analysis import vocab as V
+from core.analysis.token_stream import token_stream
 from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.pretrained import zoo
@@ -27,6 +30,8 @@ from pages._url import qp_init, qp_sync
 PAGE_SIZE = 50
 #: Chips drawn for a decoded list (the text and the counts always cover all of it).
 MAX_CHIPS = 1000
+#: Rows of the streamed-decode table (the counts and the two texts always cover the whole list).
+MAX_STREAM_ROWS = 500
 #: Unused tokens listed (the counts cover them all).
 UNUSED_LISTED = 500
 #: The scripts of the course's languages (and their tax-page language codes), first in the census chart.
@@ -171,6 +176,27 @@ with dec:
                 st.info(md_format(_("**Round trip:** encoding the text gives {count} ids, not the same list (first "
                                     "difference at position {position}). {why}"), count=num(len(trip.ids)),
                                   position=num(trip.first_difference), why=localize(trip.message)))
+            stream = token_stream(decoded)
+            with st.expander(md_format(ngettext(
+                    "As a chat streams it: {broken} of {count} token shows � when printed alone",
+                    "As a chat streams it: {broken} of {count} tokens show � when printed alone", len(stream.steps)),
+                    broken=num(stream.broken), count=num(len(stream.steps))), expanded=stream.broken > 0):
+                st.caption(_("A chat prints each token as it arrives. A token that holds only part of a character "
+                             "shows U+FFFD (�) when it is decoded alone; a streamer that keeps the unfinished bytes "
+                             "back prints nothing until the character is whole, then the whole character."))
+                # dir="auto": a line that opens with U+FFFD (no direction of its own) still reads left to right
+                # on a Persian page when its letters are Bangla
+                st.markdown(_("**Each token printed alone**"))
+                show_tokens(f'<div dir="auto" style="white-space: pre-wrap">{html.escape(stream.naive_text)}</div>')
+                st.markdown(_("**With the unfinished bytes held back**"))
+                show_tokens(f'<div dir="auto" style="white-space: pre-wrap">{html.escape(stream.text)}</div>')
+                rows = [{_("token"): num(step.index + 1), _("id"): step.id, _("bytes (hex)"): utf8_hex(step.data),
+                         _("printed alone"): step.alone, _("printed by the streamer"): step.printed,
+                         _("held back (hex)"): utf8_hex(step.held)} for step in stream.steps[:MAX_STREAM_ROWS]]
+                st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+                if len(stream.steps) > MAX_STREAM_ROWS:
+                    st.caption(md_format(_("Showing the first {shown} of {count} tokens."),
+                                         shown=num(MAX_STREAM_ROWS), count=num(len(stream.steps))))
 
 with cen:
     chosen = pick_tokenizers(_("Tokenizers to compare"), "vc_cmp", only=lambda i: i in shelf)

@@ -45,8 +45,24 @@ def test_decode_shows_the_text_and_why_the_round_trip_differs():
     tok = zoo.load("o200k_base")
     letters = ", ".join(str(tok.encode_ids(c)[0]) for c in "hello")
     at = open_page("vocabulary", {"tok": "o200k_base"}, state={"vc_ids": letters})
-    assert [t.value for t in at.text] == ["hello"]
+    assert at.text[0].value == "hello"
     assert any("cuts it differently" in str(i.value) for i in at.info)
+
+
+def test_decode_replays_the_ids_as_a_chat_streams_them():
+    """cl100k cuts আ into two tokens: printed alone each shows U+FFFD; the streamer prints আ once, whole."""
+    tok = zoo.load("cl100k_base")
+    ids = ", ".join(map(str, tok.encode_ids("আমি")))
+    at = open_page("vocabulary", {"tok": "cl100k_base"}, state={"vc_ids": ids})
+    assert not at.exception
+    # each token printed alone (four halves of letters: four U+FFFD), then the streamer's text
+    assert at.text[0].value == "আমি"
+    lines = [h.value for h in at.html if 'dir="auto" style="white-space: pre-wrap"' in h.value]
+    assert [ln.split(">", 1)[1].split("<", 1)[0] for ln in lines] == ["\ufffd" * 4 + "ি", "আমি"]
+    assert any("As a chat streams it: 4 of 5 tokens show" in e.label for e in at.expander)
+    table = next(d.value for d in at.dataframe if "printed by the streamer" in d.value.columns)
+    assert list(table["printed by the streamer"]) == ["", "আ", "", "ম", "ি"]
+    assert list(table["held back (hex)"]) == ["E0 A6", "", "E0 A6", "", ""]
 
 
 def test_the_page_speaks_persian():

@@ -13,7 +13,10 @@ JSON shapes (with ``--json``; a readable table otherwise):
 - ``vocab --tokenizer T --unused [--corpus FILE] [--limit N]``: ``{"tokenizer", "corpus", "corpus_tokens",
   "used", "unused_count", "unused_by_script", "unused": [...]}`` (default corpus: the bundled sentences).
 - ``decode --tokenizer T --ids "1,2,3" | --ids-file F``: ``{"tokenizer", "text", "tokens": [{"id", "bytes",
-  "known"}], "unknown": [...], "round_trip": {"ids", "same", "reason", "why", "first_difference"}}``.
+  "known"}], "unknown": [...], "round_trip": {"ids", "same", "reason", "why", "first_difference"}}``; with
+  ``--stream`` also ``"stream": {"naive_text", "text", "broken", "waits", "steps": [{"index", "id", "bytes",
+  "alone", "printed", "held", "broken"}]}``: the ids as a chat streams them, each token printed alone against a
+  streamer that holds back a character's unfinished bytes.
 
 Tokenizer specs are zoo ids, ``file:PATH`` or ``hf:ORG/NAME`` (:func:`core.pretrained.zoo.resolve`).
 """
@@ -24,6 +27,7 @@ from typing import Any
 
 from ..analysis import vocab as V
 from ..analysis.tax import load_bundled
+from ..analysis.token_stream import token_stream
 from ..pretrained import zoo
 from ..pretrained.adapter import PretrainedTokenizer
 from ..text.units import utf8_hex
@@ -106,7 +110,10 @@ def _decode(args: argparse.Namespace) -> dict[str, Any]:
         decoded = V.decode(tok, V.parse_ids(raw))
     except V.VocabError as exc:
         raise CliError(str(exc)) from None
-    return dict(decoded.to_json(), round_trip=V.round_trip(tok, decoded).to_json())
+    out = dict(decoded.to_json(), round_trip=V.round_trip(tok, decoded).to_json())
+    if args.stream:
+        out["stream"] = token_stream(decoded).to_json()
+    return out
 
 
 def _decode_table(result: dict[str, Any]) -> str:
@@ -116,6 +123,14 @@ def _decode_table(result: dict[str, Any]) -> str:
         lines.append("not tokens of " + result["tokenizer"] + ": " + ", ".join(map(str, result["unknown"])))
     lines.append(("round trip: same ids" if rt["same"] else f"round trip: other ids from position "
                   f"{rt['first_difference']}: {rt['why']}"))
+    if "stream" in result:
+        s = result["stream"]
+        lines.append(f"streamed: {s['broken']} of {len(s['steps'])} tokens show U+FFFD printed alone; "
+                     f"a buffering streamer waits at {s['waits']}")
+        for step in s["steps"]:
+            held = f"  (holds {step['held']})" if step["held"] else ""
+            lines.append(f"  {step['id']:>8}  {step['bytes']:<24} alone {step['alone']!r:<10} prints "
+                         f"{step['printed']!r}{held}")
     return "\n".join(lines)
 
 
@@ -146,5 +161,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--ids", help='ids separated by commas or spaces, or a JSON list: "1,2,3"')
     src.add_argument("--ids-file", help="a file of ids in the same forms")
     d.add_argument("--pattern", default="cl100k", help="split pattern for a file:*.tiktoken tokenizer")
+    d.add_argument("--stream", action="store_true",
+                   help="also replay the ids as a chat streams them: each token printed alone (U+FFFD for part of "
+                        "a character) against a streamer that holds unfinished bytes back")
     d.add_argument("--json", action="store_true", help="print JSON")
     d.set_defaults(func=_decode, table=_decode_table)
