@@ -26,3 +26,19 @@ def test_persian_reads_right_to_left(app):
     direction = app.page.evaluate("getComputedStyle(document.querySelector('h1')).direction")
     assert direction == "rtl"
     app.screenshot("vocabulary-persian", full_page=False)
+
+
+def test_streamed_decode_keeps_bangla_left_to_right_on_a_persian_page(app):
+    """The line of tokens printed alone opens with U+FFFD (no direction of its own): on a Persian page it must
+    still read left to right, as its Bangla letters do, and the streamer's line is the decoded text."""
+    app.open("vocabulary", "tok=cl100k_base&lang=fa")
+    app.page.get_by_role("tab").nth(1).click()
+    app.page.locator("textarea").last.fill("11372, 228, 11372, 106, 62456")
+    app.page.keyboard.press("Control+Enter")
+    app.wait_rerun()
+    app.assert_no_exception()
+    lines = app.page.locator('[dir="auto"][style*="pre-wrap"]')
+    lines.first.wait_for(timeout=60_000)
+    assert lines.nth(0).inner_text() == "\ufffd" * 4 + "ি" and lines.nth(1).inner_text() == "আমি"
+    assert lines.nth(0).evaluate("e => getComputedStyle(e).direction") == "ltr"
+    app.screenshot("vocabulary-stream-persian", full_page=False)
