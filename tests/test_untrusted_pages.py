@@ -20,7 +20,8 @@ from tests.conftest import REPO
 
 def _run(name: str, arg: str) -> list[dict]:
     rc, steps, err = run_scenario(name, arg)
-    assert rc == 0, f"the child died (status {rc}; a negative status is a signal, e.g. its CPU limit):\n{err}"
+    assert rc == 0, (f"the child died (status {rc}; a negative status is a signal, e.g. its CPU limit) after "
+                     f"{len(steps)} steps:\n{err}")
     assert steps, f"the child reported nothing:\n{err}"
     return steps
 
