@@ -392,6 +392,7 @@ if __name__ == "__main__":
     sys.stdout.flush()
     sys.stderr.flush()
     # the steps are out: end here, before interpreter shutdown. Two children of one full run aborted with
-    # "terminate called without an active exception" (a native library's thread pool torn down at exit, the
-    # likely source; never reproduced alone or under load); nothing a scenario checks happens after this line.
+    # "terminate called without an active exception" (SIGABRT) at exit: pyarrow (behind AppTest's dataframes)
+    # can tear its thread pool down while a worker is still joinable (apache/arrow#34314, intermittent). Nothing
+    # a scenario checks happens after this line.
     os._exit(0)
