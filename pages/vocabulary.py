@@ -130,7 +130,9 @@ with look:
     s1, s2 = st.columns([3, 1])
     query = s1.text_input(_("Search the vocabulary (empty: every token)"), key="vc_query", max_chars=V.MAX_QUERY_CHARS)
     mode = s2.selectbox(_("Search by"), list(MODES), key="vc_mode", format_func=lambda m: _(MODES[m]))
-    qp_sync(tok=tid, query=query, mode=mode, id=int(token_id))
+    # the census tab below adds its selection: one URL for the whole page (each qp_sync writes all of it)
+    url = {"tok": tid, "query": query, "mode": mode, "id": int(token_id)}
+    qp_sync(**url)
     try:
         result = V.search(tok, query, mode)
     except (V.VocabError, limits.LimitError) as exc:
@@ -200,7 +202,7 @@ with dec:
 
 with cen:
     chosen = pick_tokenizers(_("Tokenizers to compare"), "vc_cmp", only=lambda i: i in shelf)
-    qp_sync(cmp=",".join(chosen))
+    qp_sync(**url, cmp=",".join(chosen))
     censuses: dict[str, V.Census] = {}
     premium: dict[str, dict[str, float]] = {}
     names: dict[str, str] = {}

@@ -23,6 +23,15 @@ def test_a_link_reopens_the_token_and_the_search():
     assert at.number_input(key="vc_id").value == hello
 
 
+def test_the_url_keeps_every_tab_s_settings():
+    """The census tab's selection used to replace the whole URL: a shared link lost the token, search and id."""
+    at = open_page("vocabulary", {"tok": "cl100k_base", "query": "রাজ", "id": "500", "cmp": "o200k_base,llama3"})
+    assert not at.exception
+    url = {k: v[0] if isinstance(v, list) else v for k, v in dict(at.query_params).items()}
+    assert {k: url.get(k) for k in ("tok", "query", "id", "cmp")} == {
+        "tok": "cl100k_base", "query": "রাজ", "id": "500", "cmp": "o200k_base,llama3"}
+
+
 def test_an_id_beyond_the_vocabulary_is_clamped_with_a_message():
     at = open_page("vocabulary", {"tok": "cl100k_base", "id": "500000"})
     assert any("id=500000" in str(w.value) for w in at.warning)
