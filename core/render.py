@@ -78,7 +78,7 @@ from typing import Callable, Collection, Sequence
 from .assets import ASSETS
 from .i18n import DEFAULT_LANG, N_, RTL_LANGS, Translator, translator
 from .text.bidi import resolve_runs, strong_class, text_direction
-from .text.boundaries import BoundaryKind
+from .text.boundaries import BoundaryKind, is_valid_utf8
 from .text.disagree import Cut, Disagreement
 from .text.scripts import joined_at
 from .text.units import cluster_bounds, codepoint_info, utf8_hex
@@ -382,7 +382,7 @@ def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool
     c = (index if colour is None else colour) % len(PALETTE)
     cls = f"tl-tok tl-c{c}" + (" tl-special" if token.special else "") + (" tl-unk" if unknown else "")
     # a token that is not valid UTF-8 names the characters it touches in the source text
-    touched = "" if source_text is None or _is_utf8(token.data) else source_text[token.start : token.end]
+    touched = "" if source_text is None or is_valid_utf8(token.data) else source_text[token.start : token.end]
     title_rest, inner = _chip_parts(token.data, token.id if show_ids else None, token.special, touched,
                                     direction == "rtl", t.lang)
     gettext = t.gettext
@@ -396,14 +396,6 @@ def _chip_html(token: Token, index: int, source_text: str | None, show_ids: bool
     if href:  # the chip opens another view (e.g. the word inspector) in the same tab
         return f'<a class="tl-link" href="{html.escape(href, quote=True)}" target="_self">{chip}</a>'
     return chip
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def text_lines_html(text: str, cls: str = "tl-text-line") -> str:

@@ -43,17 +43,13 @@ def test_an_unsafe_attribute_alone_renders_nothing():
     assert render("[{{ messages.__class__ }}]", USER) == "[]"
 
 
-def test_a_runaway_loop_is_stopped_by_the_time_limit():
-    src = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
-    t0 = time.monotonic()
-    with pytest.raises(ChatTemplateError, match="longer than 0.3 s"):
-        render(src, USER, seconds=0.3)
-    assert time.monotonic() - t0 < 5
-
-
-def test_a_loop_over_a_plain_string_is_stopped_by_the_time_limit():
-    # nothing in the body calls, looks up or outputs anything: only the loop's own guard sees the clock
-    src = "{% set s = 'x' * 50000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}"
+@pytest.mark.parametrize("src", [
+    "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+    # a loop over a plain string: nothing in the body calls, looks up or outputs anything, so only the loop's own
+    # guard sees the clock
+    "{% set s = 'x' * 50000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}",
+], ids=["range", "plain-string"])
+def test_a_runaway_loop_is_stopped_by_the_time_limit(src):
     t0 = time.monotonic()
     with pytest.raises(ChatTemplateError, match="longer than 0.3 s"):
         render(src, USER, seconds=0.3)

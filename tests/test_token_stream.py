@@ -10,6 +10,7 @@ from core.analysis.token_stream import REPLACEMENT, token_stream
 from core.analysis.vocab import decode
 from core.cli import main
 from core.pretrained import zoo
+from core.text.boundaries import is_valid_utf8
 from tests.helpers import examples
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
@@ -26,15 +27,7 @@ def test_the_streamer_prints_the_text_once_and_never_half_a_character(text: str)
         assert step.alone == step.data.decode("utf-8", errors="replace")
         assert len(step.held) < 4 and (not step.held or step.held[0] >= 0xC0)  # the start of one character
     # a token prints U+FFFD alone exactly when its bytes are not whole characters
-    assert s.broken == sum(1 for step in s.steps if not _whole(step.data))
-
-
-def _whole(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    assert s.broken == sum(1 for step in s.steps if not is_valid_utf8(step.data))
 
 
 def test_ids_that_end_inside_a_character_leave_a_tail_and_unknown_ids_are_skipped() -> None:

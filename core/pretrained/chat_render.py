@@ -276,11 +276,15 @@ class _Env(ImmutableSandboxedEnvironment):
         return _sandbox_getitem(self, obj, argument)
 
 
+def _check_template_size(source: str) -> None:
+    if len(source.encode("utf-8", "surrogatepass")) > MAX_TEMPLATE_BYTES:
+        raise _FailureError("large", limit=MAX_TEMPLATE_BYTES)
+
+
 @lru_cache(maxsize=64)
 def compile_template(source: str) -> jinja2.Template:
     """The compiled template (cached by its source); :class:`ChatTemplateError` when it does not compile."""
-    if len(source.encode("utf-8", "surrogatepass")) > MAX_TEMPLATE_BYTES:
-        raise _FailureError("large", limit=MAX_TEMPLATE_BYTES)
+    _check_template_size(source)
     env = _Env(trim_blocks=True, lstrip_blocks=True, extensions=[_Generation, jinja2.ext.loopcontrols])
     env.filters["tojson"] = _tojson
     env.globals.update(raise_exception=_raise_exception, strftime_now=_strftime_now, dict=_DictMaker(),
@@ -356,8 +360,7 @@ def render_untrusted(source: str, messages: Sequence[Mapping[str, Any]], *,
     except ImportError:  # pragma: no cover - not on the machines this runs on
         return render(source, messages, tools=tools, add_generation_prompt=add_generation_prompt, bos_token=bos_token,
                       eos_token=eos_token, extra=extra, seconds=seconds)
-    if len(source.encode("utf-8", "surrogatepass")) > MAX_TEMPLATE_BYTES:  # refused before any process starts
-        raise _FailureError("large", limit=MAX_TEMPLATE_BYTES)
+    _check_template_size(source)  # refused before any process starts
     job = {"source": source, "messages": [dict(m) for m in messages],
            "tools": list(tools) if tools is not None else None, "add_generation_prompt": add_generation_prompt,
            "bos_token": bos_token, "eos_token": eos_token, "extra": dict(extra or {}), "seconds": seconds}
