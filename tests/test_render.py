@@ -1,4 +1,4 @@
-"""The shared token view (core/render.py): safety, markers, hex, tooltips."""
+"""The shared token view (core/render/): safety, markers, hex, tooltips."""
 from __future__ import annotations
 
 import re
