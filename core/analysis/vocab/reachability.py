@@ -1,0 +1,193 @@
+"""Tokens no text reaches alone (``encode(decode([id])) != [id]``, with the stage to blame) and tokens a reference
+corpus never uses."""
+from __future__ import annotations
+
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Literal, Sequence
+
+import numpy as np
+import regex
+
+from ...i18n import T_, Message
+from ...pretrained.adapter import PretrainedTokenizer, TextError
+from ...text.scripts import census_name
+from .entry import model_kind, token_scripts
+from .script_census import census
+from .table import VocabTable, kept, vocab_table
+
+UnreachableReason = Literal["partial", "byte-fallback", "word-internal", "decoder", "normalizer", "pretokenizer",
+                            "merge", "segmentation", "longest-match"]
+
+#: Why a token's own text does not encode to it. The first three are reachable next to other text (inside a
+#: word, next to the bytes that complete a character); the others not even there.
+UNREACHABLE_REASONS: dict[str, Message] = {
+    "partial": T_("Its bytes are part of a character: decoded alone it is U+FFFD. Text reaches it only next to the "
+                  "bytes that complete the character."),
+    "byte-fallback": T_("A byte-fallback piece: the character it spells has a token of its own, which wins."),
+    "word-internal": T_("A piece for the inside of a word: alone, its text starts a word and gets the word-start "
+                        "marker."),
+    "decoder": T_("Decoding it alone changes its text (a space dropped or added), so its text encodes otherwise."),
+    "normalizer": T_("The normalizer changes its text before the model sees it (case, compatibility forms, spaces)."),
+    "pretokenizer": T_("The pre-tokenizer cuts its text into several pieces, and no merge crosses a pre-tokenizer "
+                       "cut."),
+    "merge": T_("Its text is one piece, but the merges in the library's order build other tokens: an earlier merge "
+                "shadows the one that makes it."),
+    "segmentation": T_("Unigram prefers another segmentation of its text (a higher total score)."),
+    "longest-match": T_("WordPiece's longest match from the left takes another piece first."),
+}
+#: Reasons for tokens that other text around them can still reach.
+IN_CONTEXT = frozenset({"partial", "byte-fallback", "word-internal"})
+
+
+@dataclass(frozen=True)
+class UnreachableToken:
+    """A token whose text, decoded alone and encoded again, is not that token."""
+
+    id: int
+    reason: str
+    #: What encoding its text gives instead.
+    got: tuple[int, ...]
+    script: str
+
+    @property
+    def in_context(self) -> bool:
+        """Other text around it can still produce it (see :data:`IN_CONTEXT`)."""
+        return self.reason in IN_CONTEXT
+
+
+@dataclass(frozen=True)
+class UnreachableReport:
+    """Every token of a tokenizer that fails ``encode(decode([id])) == [id]``, with the reason for each."""
+
+    tokenizer: str
+    checked: int
+    tokens: tuple[UnreachableToken, ...]
+    seconds: float = field(default=0.0, compare=False)
+
+    def by_reason(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for t in self.tokens:
+            out[t.reason] = out.get(t.reason, 0) + 1
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    def by_script(self, *, in_context: bool | None = None) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for t in self.tokens:
+            if in_context is None or t.in_context == in_context:
+                out[t.script] = out.get(t.script, 0) + 1
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    def to_json(self, limit: int | None = None) -> dict[str, Any]:
+        toks = self.tokens if limit is None else self.tokens[:limit]
+        return {
+            "tokenizer": self.tokenizer, "checked": self.checked, "count": len(self.tokens),
+            "unreachable": sum(not t.in_context for t in self.tokens),
+            "by_reason": self.by_reason(), "by_script": self.by_script(),
+            "tokens": [{"id": t.id, "reason": t.reason, "got": list(t.got), "script": t.script} for t in toks],
+        }
+
+
+def _diagnose(tok: PretrainedTokenizer, table: VocabTable, token_id: int, text: str, got: Sequence[int]) -> str:
+    """Which stage keeps ``token_id``'s own text from encoding to it."""
+    data = table.data[token_id] or b""
+    if not table.valid[token_id]:
+        return "partial"
+    if tok.is_byte_piece(token_id):
+        return "byte-fallback"
+    if tok.is_continuation(token_id):
+        return "word-internal"
+    back = b"".join(table.data[i] or b"" for i in got if 0 <= i < table.size)
+    if back != data:
+        if back.startswith(b" ") and not data.startswith(b" ") and back[1:].startswith(data[:1]):
+            return "word-internal"
+        if text.encode("utf-8") != data:
+            return "decoder"
+    norm = tok.normalizer()
+    if norm is not None and norm.normalize(text) != text:
+        return "normalizer"
+    if back != data:
+        return "decoder"
+    pattern = tok.split_pattern
+    if pattern is not None:
+        if len([p for p in regex.findall(pattern, text) if p]) > 1:
+            return "pretokenizer"
+    else:
+        pre = tok.pre_tokenizer()
+        if pre is not None and len([p for p, _ in pre.split(text) if p]) > 1:
+            return "pretokenizer"
+    kind = model_kind(tok)
+    return "segmentation" if kind == "Unigram" else "longest-match" if kind == "WordPiece" else "merge"
+
+
+_unreachable: "weakref.WeakKeyDictionary[PretrainedTokenizer, UnreachableReport]" = weakref.WeakKeyDictionary()
+
+
+def _build_unreachable(tok: PretrainedTokenizer) -> UnreachableReport:
+    t0 = time.perf_counter()
+    table = vocab_table(tok)
+    # control tokens (and the unknown token) are not made from text on purpose: the pages encode their spelling as text
+    specials = table.special | set(tok.specials.values()) | ({tok.unk_id} if tok.unk_id is not None else set())
+    encode, decode_ids = tok.encode_ids, tok.decode_ids
+    out: list[UnreachableToken] = []
+    checked = 0
+    for i, d in enumerate(table.data):
+        if d is None or i in specials:
+            continue
+        checked += 1
+        text = decode_ids([i])
+        try:
+            got = encode(text)
+        except TextError:
+            got = []
+        if len(got) == 1 and got[0] == i:
+            continue
+        reason = _diagnose(tok, table, i, text, got)
+        out.append(UnreachableToken(i, reason, tuple(got), census_name(token_scripts(d))))
+    return UnreachableReport(tok.id, checked, tuple(out), time.perf_counter() - t0)
+
+
+def unreachable(tok: PretrainedTokenizer) -> UnreachableReport:
+    """The tokens of ``tok`` whose own text does not encode back to them, with reasons (computed once per tokenizer).
+
+    The test is the library's own ``encode(decode([id])) == [id]`` for every token but the control tokens; the
+    reason comes from asking each stage in turn (:func:`_diagnose`: bytes, decoder, normalizer, pre-tokenizer,
+    model).
+    """
+    return kept(_unreachable, tok, _build_unreachable)
+
+
+@dataclass(frozen=True)
+class UnusedReport:
+    """Tokens a reference corpus never produces."""
+
+    tokenizer: str
+    corpus: str
+    corpus_tokens: int
+    used: int
+    unused: tuple[int, ...]
+    by_script: dict[str, int]
+
+    def to_json(self, limit: int | None = None) -> dict[str, Any]:
+        ids = self.unused if limit is None else self.unused[:limit]
+        return {"tokenizer": self.tokenizer, "corpus": self.corpus, "corpus_tokens": self.corpus_tokens,
+                "used": self.used, "unused_count": len(self.unused), "unused_by_script": self.by_script,
+                "unused": list(ids)}
+
+
+def unused(tok: PretrainedTokenizer, texts: Iterable[str], corpus: str) -> UnusedReport:
+    """Which tokens of ``tok`` encoding ``texts`` (each on its own) never gives; control tokens left out."""
+    table = vocab_table(tok)
+    encode = tok.encode_ids
+    # every text's ids in one array, counted once (a count array per text would cost the vocabulary size each)
+    parts = [np.asarray(encode(text), dtype=np.int64) for text in texts]
+    got = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    got = got[(got >= 0) & (got < table.size)]
+    counts = np.bincount(got, minlength=table.size)
+    never = table.assigned & (counts == 0)
+    if table.special:
+        never[list(table.special)] = False
+    found = np.flatnonzero(never)
+    by_script = census(tok).count_by_script(found)
+    return UnusedReport(tok.id, corpus, len(got), int(np.count_nonzero(counts)), tuple(found.tolist()), by_script)
