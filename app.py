@@ -4,6 +4,11 @@ Run with ``streamlit run app.py``. Pages live in ``pages/``; shared page helpers
 in ``pages/_<job>.py`` modules (``_lang``, ``_url``, ``_layout``...); the engine in ``core/`` (no Streamlit there).
 To add a page: put ``pages/my_page.py`` in place and add one ``(file, title,
 icon)`` line to :data:`PAGES` under its section.
+
+Every run, around the chosen page, the router also sets the tab and the classroom layout, the interface language
+and the sidebar controls (``pages/_controls.py``), shows a native library's panic in the page as one error instead
+of a traceback (:func:`core.text.native.fatal_message`), and, once per server, warms the Compare page's default
+tokenizers after the first paint (``pages/_router.py``).
 """
 from __future__ import annotations
 

@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.pretrained import zoo
-from core.pretrained.catalog import shelf_dir
+from core.pretrained.locate import is_available, shelf_dir
 
 #: The Compare link of the timing: eight shelf tokenizers, the biggest vocabularies among them.
 EIGHT = ["gemma4", "o200k_base", "deepseek-v3", "qwen", "cl100k_base", "xlm-r", "command-r", "whisper"]
@@ -215,7 +215,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3, help="warm runs of the Compare link per setting")
     ap.add_argument("--no-browser", action="store_true")
     args = ap.parse_args()
-    ids = [i for i in args.entries.split(",") if i] or [e.id for e in zoo.ENTRIES.values() if not e.built_in and e.available]
+    ids = [i for i in args.entries.split(",") if i] or [e.id for e in zoo.ENTRIES.values() if not e.built_in and is_available(e)]
     settings = [s for s in args.settings.split(",") if s in SETTINGS]
     result: dict = {"cpus": os.cpu_count(), "load_before": os.getloadavg()[0], "entries": ids, "eight": EIGHT}
     with private_shelf():

@@ -244,7 +244,7 @@ def label(tid: str) -> str:
     if tok is not None:
         return f"{_(SESSION_GROUP)} · {tok.name}"
     e = zoo.ENTRIES[tid]
-    return f"{_(vendor_of(e))} · {_(e.name)}" + ("" if e.available else " " + _("(not installed)"))
+    return f"{_(vendor_of(e))} · {_(e.name)}" + ("" if zoo.is_available(e) else " " + _("(not installed)"))
 
 
 def shelf_ids(*, only: Callable[[str], bool] | None = None) -> list[str]:
@@ -347,7 +347,7 @@ def ready(ids: list[str]) -> list[str]:
     out = []
     for tid in ids:
         e = zoo.ENTRIES.get(tid)
-        if e is not None and not e.available:
+        if e is not None and not zoo.is_available(e):
             st.info(md_format(_("**{tokenizer}** is not installed on this machine. Run `{command}` (or `python -m core zoo "
                       "install` for the whole shelf; needs the network once), then reload."), tokenizer=e.name, command=Md(install_hint(e))))  # our own command, shown in its code span
         else:

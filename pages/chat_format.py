@@ -178,7 +178,7 @@ qp_sync(sample=lang, gen="1" if gen else "0", tpl=",".join(chosen))
 with st.expander(_("Upload your own template")):
     up = st.file_uploader(_("A tokenizer_config.json (its chat_template) or a .jinja file"), type=["json", "jinja"],
                           key="chat_upload", max_upload_size=MAX_UPLOAD_MB)
-    shelf = [i for i in zoo.PRETRAINED_IDS if zoo.ENTRIES[i].available]
+    shelf = [i for i in zoo.PRETRAINED_IDS if zoo.is_available(zoo.ENTRIES[i])]
     up_tok = st.selectbox(_("Count its tokens with"), ["", *shelf], key="chat_upload_tok",
                           format_func=lambda i: zoo.ENTRIES[i].name if i else _("no tokenizer (text only)"))
 uploaded: CH.UploadedTemplate | None = None

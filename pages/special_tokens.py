@@ -41,7 +41,7 @@ def zoo_available() -> dict[str, str]:
             entry = zoo.get_entry(zid)
         except ValueError:
             continue
-        if entry.available:
+        if zoo.is_available(entry):
             out[zid] = _("{name} (pretrained)").format(name=entry.name)
     return out
 

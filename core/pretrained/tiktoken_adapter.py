@@ -18,7 +18,8 @@ from ..text.boundaries import is_valid_utf8
 from ..text.nfc import nfc, nfc_map
 from ..tokens import SpecialProbe, TokenTable, build_table
 from .adapter import NormalizerInfo, PretrainedTokenizer, TiktokenReplay, check_text, register_loader
-from .catalog import TEKKEN_SPECIALS, ZooError, llama3_specials, llama4_specials
+from .catalog import TEKKEN_SPECIALS, ZooError, llama3_specials
+from .locate import llama4_specials
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry

@@ -54,12 +54,13 @@ from .catalog import (
     ZooError,
     get_entry,
 )
+from .locate import entry_path, is_available
 from .shelf import read_member
 
 __all__ = [
     "CL100K_PAT", "ENTRIES", "LLAMA3_PAT", "O200K_PAT", "PRETRAINED_IDS", "TIKTOKEN_PATTERNS", "ZooEntry",
-    "ZooError", "get_entry", "load", "load_entry", "load_hub", "load_user_bytes", "load_user_file", "read_checked",
-    "resolve",
+    "ZooError", "entry_path", "get_entry", "is_available", "load", "load_entry", "load_hub", "load_user_bytes",
+    "load_user_file", "read_checked", "resolve",
 ]  # fmt: skip
 
 
@@ -78,7 +79,7 @@ def read_checked(entry: ZooEntry) -> bytes:
     Raises :class:`ZooError` naming the file when it is missing, not valid
     gzip, or its sha256 differs from the pinned one.
     """
-    path = entry.path()
+    path = entry_path(entry)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -143,7 +144,7 @@ def warm(ids: list[str]) -> list[str]:
     done = []
     for tid in ids:
         entry = ENTRIES.get(tid)
-        if entry is None or not entry.available:
+        if entry is None or not is_available(entry):
             continue
         try:
             load(tid)
@@ -210,7 +211,7 @@ def _build(entry: ZooEntry) -> PretrainedTokenizer:
     # that sha256, spares the conversion and the derived tables (seconds for the big vocabularies).
     tok = packs.load(entry)
     if tok is None:
-        tok = loader.build(entry, data, str(entry.path()))
+        tok = loader.build(entry, data, str(entry_path(entry)))
         del data  # the source's bytes are not needed while the pack is written
         packs.save(entry, tok)
     return tok
@@ -222,7 +223,7 @@ def prepare(ids: list[str] | None = None) -> list[str]:
     ``zoo install`` calls it, so the first use in the app already loads the fast form. The ids whose pack
     is now in place.
     """
-    chosen = [get_entry(i) for i in ids] if ids else [e for e in ENTRIES.values() if not e.built_in and e.available]
+    chosen = [get_entry(i) for i in ids] if ids else [e for e in ENTRIES.values() if not e.built_in and is_available(e)]
     done = []
     for entry in chosen:
         if packs.read(entry) is None:
