@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .assets import ASSETS
+from .assets import ASSETS, REPO
 from .i18n import N_
 
 
@@ -58,6 +58,12 @@ class LearningLanguage:
     def sample_path(self) -> Path:
         """The sample file."""
         return ASSETS / self.sample
+
+    @property
+    def sample_name(self) -> str:
+        """The sample file as a reader finds it: from the repository root (``assets/learn/hi.txt``)."""
+        path = self.sample_path
+        return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else str(path)
 
     def sample_lines(self) -> list[str]:
         """The sample's sentences (blank lines dropped)."""

@@ -77,7 +77,7 @@ with st.container(border=True):
     if source in languages.LANGUAGES:
         text = "\n\n".join(learn_lines(source))  # each sentence its own document
         st.caption(md_format(_("{count} {language} sentences written for this project ({file}), each its own document: small, "
-                     "so keep the vocabulary sizes small."), count=num(len(learn_lines(source))), language=_(language_name(source)), file=f"assets/{languages.LANGUAGES[source].sample}"))
+                     "so keep the vocabulary sizes small."), count=num(len(learn_lines(source))), language=_(language_name(source)), file=languages.LANGUAGES[source].sample_name))
     elif source == "bundled":
         text = bundled_corpus()
         st.caption(_("Original Bangla text written for this project: shop messages, weather, school, family, farming, "
