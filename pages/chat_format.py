@@ -148,7 +148,7 @@ qp_init("chat_tpl", [t for t in DEFAULT_TEMPLATES if t in ids], param="tpl",
         cast=lambda s: [t for t in s.split(",") if t in TEMPLATES])
 c1, c2 = st.columns([2, 1])
 lang = c1.selectbox(_("Sample conversation"), SAMPLES, key="chat_sample",
-                    format_func=lambda k: _(INJECTION_LABEL if k == "inj" else language_name(k)))
+                    format_func=lambda k: _(INJECTION_LABEL) if k == "inj" else _(language_name(k)))
 gen = c2.toggle(_("Add the generation prompt"), key="chat_gen",
                 help=_("add_generation_prompt=True: the prompt ends with the header of the assistant's next turn."))
 st.caption(_("Edit the turns: change a role or a text, add a row at the bottom, delete rows with the row menu."))
