@@ -9,6 +9,7 @@ from typing import Callable, Sequence
 
 import streamlit as st
 
+from core import languages
 from core.assets import ALGOS, sample_lines
 from core.models import unigram, wordpiece
 from core.render import render_encoding, text_lines_html
@@ -70,7 +71,7 @@ def asset_text(name: str) -> str:
     return (ALGOS / name).read_text(encoding="utf-8").rstrip("\n")
 
 
-def trained_wordpiece(vocab_size: int, lang: str = "bn") -> wordpiece.WordPieceVocab:
+def trained_wordpiece(vocab_size: int, lang: str = languages.HOME) -> wordpiece.WordPieceVocab:
     """Hugging Face WordPieceTrainer on the bundled sample of ``lang`` (cached per size and language)."""
     with st.spinner(_("Training WordPiece…"), show_time=False):  # (a cache's own spinner text cannot be translated)
         return _trained_wordpiece(vocab_size, lang)
@@ -81,7 +82,7 @@ def _trained_wordpiece(vocab_size: int, lang: str) -> wordpiece.WordPieceVocab:
     return wordpiece.train_wordpiece(learn_lines(lang), vocab_size=vocab_size)
 
 
-def trained_unigram(vocab_size: int, lang: str = "bn") -> unigram.UnigramModel:
+def trained_unigram(vocab_size: int, lang: str = languages.HOME) -> unigram.UnigramModel:
     """Hugging Face UnigramTrainer on the bundled sample of ``lang`` (cached per size and language)."""
     with st.spinner(_("Training Unigram…"), show_time=False):
         return _trained_unigram(vocab_size, lang)

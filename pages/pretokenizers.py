@@ -3,34 +3,38 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core import languages
 from core.analysis import pretok_compare as pc
 from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.render import legend_html, render_pieces
-from pages._algos import asset_text, html_table, inject_css
+from pages._algos import html_table, inject_css
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
 from pages._layout import esc, page_header, show_tokens
 from pages._links import piece_links
+from pages._samples import language_name
 from pages._text_input import follow_own_text, text_input
 from pages._url import qp_init, qp_sync, url_text
 
-EXAMPLES = {
-    "bn": (N_("Bangla"), "বাজারঘরের অর্ডার আগামীকাল বিকেলে রাজশাহী পৌঁছাবে।"),
-    "fa": (N_("Persian"), None),
-    "en": (N_("English"), "Your order from Bazarghar will reach Rajshahi tomorrow afternoon. It's 1234 km!"),
-    "mixed": (N_("Bangla + Persian + English"), None),
-    "own": (N_("Your own text"), None),
-}
+#: The examples after the learning languages' (core.languages rows offered here, each under its own code).
+EXAMPLES_LAST = {"en": languages.ENGLISH.name, "mixed": languages.MIXED[0], "own": N_("Your own text")}
+
+
+def examples() -> list[str]:
+    """The example keys in the order offered: the learning languages shown here, English, mixed, own."""
+    return [*(c for c, row in languages.LANGUAGES.items() if row.pretokenizers), *EXAMPLES_LAST]
+
+
+def example_label(key: str) -> str:
+    return _(EXAMPLES_LAST[key]) if key in EXAMPLES_LAST else _(language_name(key))
 
 
 def example_text(key: str) -> str:
     if key == "own":  # whatever is in the box
         return st.session_state.get("pt_text", "")
-    if key == "fa":
-        return asset_text("persian.txt")
-    if key == "mixed":
-        return "\n".join([EXAMPLES["bn"][1], asset_text("persian.txt").splitlines()[0], EXAMPLES["en"][1]])
-    return EXAMPLES[key][1] or ""
+    if key == "mixed":  # one sentence per language, each line in its own direction
+        return "\n".join(languages.get(code).sentence for code in languages.MIXED[1])
+    return languages.get(key).example_text()
 
 
 def _use_example() -> None:
@@ -46,9 +50,9 @@ page_header(
 inject_css()
 st.info(md_escape(_(pc.WHY)))
 
-qp_init("pt_example", "bn", param="example", choices=list(EXAMPLES))
+qp_init("pt_example", examples()[0], param="example", choices=examples())
 follow_own_text("pt_example", "pt_text", example_text)
-st.selectbox(_("Example"), list(EXAMPLES), key="pt_example", format_func=lambda k: _(EXAMPLES[k][0]),
+st.selectbox(_("Example"), examples(), key="pt_example", format_func=example_label,
              on_change=_use_example)
 text = text_input("pt_text", example_text(st.session_state["pt_example"]), label=_("Text"), height=100)
 all_names = pc.names()

@@ -6,6 +6,7 @@ import time
 
 import streamlit as st
 
+from core import languages
 from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.models.bpe import TIE_BREAKS, UNITS, BpeInputError, decode, encode_trace
@@ -18,21 +19,25 @@ from pages._controls import classroom
 from pages._lang import _, lang_args, localize, ngettext, num
 from pages._layout import esc, page_header, show_tokens
 from pages._links import chip_links, piece_links
-from pages._samples import LEARN_LANGS, LEARN_WORDS, learn_lines, sample
+from pages._samples import language_name, learn_lines, sample
 from pages._stepkeys import step_keys
 from pages._text_input import decode_upload, limit_text
 from pages._url import qp_init, qp_sync, url_text
 
-CORPORA = {
-    "toy": N_("Eight-word table"),
-    "shop_bn": N_("Bangla shop text"),
-    "shop_en": N_("English translation"),
-    "hi": N_("Hindi sample"),
-    "fa": N_("Persian sample"),
-    "uz": N_("Uzbek sample"),
-    "paste": N_("Paste text"),
-    "upload": N_("Upload a .txt"),
-}
+#: The corpora before the learning samples (the home language's shop text and its English translation) and after
+#: them (the reader's own text), shown translated; between them the other learning languages' samples.
+CORPORA_FIRST = {"toy": N_("Eight-word table"), "shop_bn": N_("Bangla shop text"), "shop_en": N_("English translation")}
+CORPORA_LAST = {"paste": N_("Paste text"), "upload": N_("Upload a .txt")}
+CORPORA = [*CORPORA_FIRST, *languages.others(), *CORPORA_LAST]
+
+
+def corpus_label(key: str) -> str:
+    """A corpus's name in the reader's language (a learning sample is "<language> sample")."""
+    if key in languages.LANGUAGES:
+        return _("{language} sample").format(language=_(language_name(key)))
+    return _({**CORPORA_FIRST, **CORPORA_LAST}[key])
+
+
 UNIT_LABELS = {"codepoint": N_("Code points"), "byte": N_("UTF-8 bytes")}
 TIE_LABELS = {"first-seen": N_("First seen in the corpus (textbook, minbpe)"), "hf": N_("Hugging Face (smallest ids)")}
 SPEED_LABELS = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast")}
@@ -65,7 +70,7 @@ if CLASSROOM:
 else:
     settings = st.container(border=True)
 with settings:
-    corpus_kind = st.radio(_("Corpus"), list(CORPORA), key="st_corpus", format_func=lambda k: _(CORPORA[k]),
+    corpus_kind = st.radio(_("Corpus"), CORPORA, key="st_corpus", format_func=corpus_label,
                            horizontal=True)
     words_spec: str | None = None
     corpus_text = ""
@@ -74,7 +79,7 @@ with settings:
         qp_init("st_words", sample("toy_words"), param="words")
         words_spec = st.text_input(_("Word table (WORD:COUNT, comma-separated)"), key="st_words",
                                    help=_("Each word is trained as it is; the pre-tokenizer pattern is not used."))
-    elif corpus_kind in ("shop_bn", "shop_en", *LEARN_LANGS):
+    elif corpus_kind in ("shop_bn", "shop_en", *languages.others()):
         corpus_text = sample(corpus_kind) if corpus_kind.startswith("shop") else "\n".join(learn_lines(corpus_kind))
         with st.expander(_("Show the corpus")):
             st.text(corpus_text)
@@ -258,7 +263,8 @@ st.subheader(md_format(ngettext("Encode new text with the first {count} merge", 
                       step), count=num(step)), divider="gray")
 st.caption(_("Merges are applied in the order they were learned, each to every place it fits; decoding joins the "
              "bytes."))
-default_new = {"shop_en": "Bazargharer", **{k: w for k, w in LEARN_WORDS.items() if k != "bn"}}.get(corpus_kind, "বাজারঘর")
+default_new = {"shop_en": languages.ENGLISH.word, **{k: languages.LANGUAGES[k].word for k in languages.others()}}.get(
+    corpus_kind, languages.HOME_WORD)
 new_text = st.text_input(_("Text to encode"), default_new, key=f"st_new_{corpus_kind}", max_chars=200)
 if new_text:
     rank = trace.rank_of(step)

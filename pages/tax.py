@@ -4,6 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core import languages
 from core.analysis import tax
 from core.i18n import N_
 from core.markdown import md_escape, md_format
@@ -51,11 +52,12 @@ qp_sync(data=data_key, tok=",".join(chosen))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _dataset(key: str) -> tax.ParallelText:
+def _dataset(key: str, codes: tuple[str, ...]) -> tax.ParallelText:
+    # codes: English and the learning languages (core.languages), the CLDR columns
     if key == "countries":
-        return tax.cldr_names(what="territories")
+        return tax.cldr_names(codes, what="territories")
     if key == "languages":
-        return tax.cldr_names(what="languages")
+        return tax.cldr_names(codes, what="languages")
     return tax.load_bundled()
 
 
@@ -73,7 +75,7 @@ if data_key == "upload":
         except tax.ParallelError as exc:
             st.error(md_escape(localize(exc)))
 else:
-    parallel = _dataset(data_key)
+    parallel = _dataset(data_key, tax.default_languages())
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -129,7 +131,7 @@ if parallel is not None and chosen:
         st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
         st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:
-            ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in tax.PETROV_CL100K.items())
+            ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in languages.references().items())
             st.caption(md_format(_("Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {figures}."), figures=ref))
         with st.expander(md_format(ngettext("The parallel text ({count} row)", "The parallel text ({count} rows)",
                                   len(parallel.rows)), count=num(len(parallel.rows)))):

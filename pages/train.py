@@ -4,6 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core import languages
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
 from core.i18n import N_
@@ -14,7 +15,7 @@ from core.text.native import NativeError
 from pages._charts import Series, line_chart
 from pages._lang import _, current_lang, localize, num
 from pages._layout import esc, for_reader, page_header
-from pages._samples import LEARN_LANGS, learn_lines
+from pages._samples import language_name, learn_lines
 from pages._selector import COMPARE_DEFAULT, add_session_tokenizer
 from pages._text_input import MAX_UPLOAD_MB, decode_upload
 from pages._training import (
@@ -61,7 +62,7 @@ st.html(f"<style>{DIFF_CSS}</style>")
 
 # ---------------------------------------------------------------- corpus
 SOURCES = {"bundled": _("Bundled Bangla corpus"),
-           **{k: _("{language} sample").format(language=_(v)) for k, v in LEARN_LANGS.items() if k != "bn"},
+           **{k: _("{language} sample").format(language=_(language_name(k))) for k in languages.others()},
            "upload": _("Upload a UTF-8 .txt")}
 qp_init("tr_source", "bundled", param="corpus", choices=tuple(SOURCES))
 qp_init("tr_recipes", list(R.RECIPES), param="recipes",
@@ -73,10 +74,10 @@ qp_init("tr_minf", R.DEFAULT_MIN_FREQUENCY, param="minf", cast=int, lo=1, hi=50)
 with st.container(border=True):
     source = st.radio(_("Training corpus"), list(SOURCES), key="tr_source", horizontal=True, format_func=SOURCES.get)
     text: str | None = None
-    if source in LEARN_LANGS:
+    if source in languages.LANGUAGES:
         text = "\n\n".join(learn_lines(source))  # each sentence its own document
         st.caption(md_format(_("{count} {language} sentences written for this project ({file}), each its own document: small, "
-                     "so keep the vocabulary sizes small."), count=num(len(learn_lines(source))), language=_(LEARN_LANGS[source]), file=f"assets/learn/{source}.txt"))
+                     "so keep the vocabulary sizes small."), count=num(len(learn_lines(source))), language=_(language_name(source)), file=languages.LANGUAGES[source].sample_name))
     elif source == "bundled":
         text = bundled_corpus()
         st.caption(_("Original Bangla text written for this project: shop messages, weather, school, family, farming, "

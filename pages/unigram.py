@@ -5,6 +5,7 @@ import math
 
 import streamlit as st
 
+from core import languages
 from core.i18n import N_
 from core.markdown import md_codes, md_escape, md_format
 from core.models import unigram as ug
@@ -15,7 +16,7 @@ from pages._charts import Arc, lattice_chart
 from pages._lang import _, lang_args, localize, ngettext, num
 from pages._layout import esc, page_header, show_tokens
 from pages._links import chip_links
-from pages._samples import LEARN_LANGS, LEARN_WORDS
+from pages._samples import language_name
 from pages._url import qp_init, qp_sync
 
 SOURCES = {
@@ -37,10 +38,10 @@ source = st.radio(_("Model"), list(SOURCES), key="ug_source", format_func=lambda
 model: ug.UnigramModel | None = None
 try:
     if source == "trained":
-        qp_init("ug_lang", "bn", param="sample", choices=list(LEARN_LANGS))  # not "lang": the interface's
+        qp_init("ug_lang", languages.default(), param="sample", choices=languages.codes())  # not "lang": the interface's
         qp_init("ug_size", 400, param="size", cast=int, lo=100, hi=1500, step=20)
         c1, c2 = st.columns([1, 2])
-        lang = c1.selectbox(_("Sample"), list(LEARN_LANGS), key="ug_lang", format_func=lambda k: _(LEARN_LANGS[k]))
+        lang = c1.selectbox(_("Sample"), languages.codes(), key="ug_lang", format_func=lambda k: _(language_name(k)))
         size = c2.slider(_("Vocabulary size (the trainer may stop earlier on a small corpus)"), 100, 1500,
                          key="ug_size", step=20)
         model = trained_unigram(size, lang)
@@ -55,8 +56,8 @@ except ug.UnigramError as exc:
     st.error(md_format(_("Cannot use this model: {error}."), error=localize(exc)))
     model = None
 
-ug_lang = st.session_state.get("ug_lang", "bn") if source == "trained" else "bn"
-qp_init(f"ug_word_{ug_lang}", LEARN_WORDS[ug_lang], param="word")  # each sample starts from a word of its own
+ug_lang = st.session_state.get("ug_lang", languages.default()) if source == "trained" else languages.default()
+qp_init(f"ug_word_{ug_lang}", languages.LANGUAGES[ug_lang].word, param="word")  # each sample starts from a word of its own
 word = st.text_input(md_format(_("Word (up to {count} characters are drawn)"), count=ug.MAX_WORD_CHARS),
                      key=f"ug_word_{ug_lang}")
 qp_sync(model=source, word=word if len(word) <= 200 else None,

@@ -10,6 +10,7 @@ import html
 import pandas as pd
 import streamlit as st
 
+from core import languages
 from core.analysis import tax
 from core.analysis import vocab as V
 from core.analysis.token_stream import token_stream
@@ -34,8 +35,6 @@ MAX_CHIPS = 1000
 MAX_STREAM_ROWS = 500
 #: Unused tokens listed (the counts cover them all).
 UNUSED_LISTED = 500
-#: The scripts of the course's languages (and their tax-page language codes), first in the census chart.
-LANG_SCRIPTS = {"bn": "Bengali", "hi": "Devanagari", "fa": "Arabic", "uz": "Latin"}
 CHART_SCRIPTS = ("Bengali", "Devanagari", "Arabic", "Cyrillic", "Han", "Hangul", "Hebrew", "Thai")
 MODES = {"text": N_("text contains"), "regex": N_("regex"), "bytes": N_("bytes (hex)"), "id": N_("id")}
 
@@ -220,7 +219,7 @@ with cen:
         series = [(names[c], [float(censuses[c].scripts.get(s, 0)) for s in CHART_SCRIPTS]) for c in censuses]
         st.html(bar_chart(list(CHART_SCRIPTS), series, title=_("Tokens per script"), y_title=_("tokens")))
         rows = []
-        for lang, script in LANG_SCRIPTS.items():
+        for lang, script in ((c, row.script) for c, row in languages.LANGUAGES.items()):  # the learning languages
             for c in censuses:
                 rows.append({_("language"): lang, _("script"): script, _("tokenizer"): names[c],
                              _("tokens of the script"): censuses[c].scripts.get(script, 0),

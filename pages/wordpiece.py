@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core import languages
 from core.i18n import N_
 from core.markdown import md_codes, md_escape, md_format
 from core.models import wordpiece as wp
@@ -16,11 +17,13 @@ from pages._algos import (
 from pages._lang import _, localize, ngettext, num
 from pages._layout import esc, page_header, show_tokens
 from pages._links import chip_links
-from pages._samples import LEARN_LANGS, learn_lines
+from pages._samples import language_name, learn_lines
 from pages._text_input import text_input
 from pages._url import qp_init, qp_sync, url_text
 
+#: The hand-typed vocabulary of the textbook example, and the text that shows its whole-word [UNK] ("দামি").
 TYPED_DEFAULT = "ঘর, দাম, ##ের, ##ে, ##র, ##ি"
+TYPED_TEXT = "ঘরের দামি ঘরেই"
 SOURCES = {
     "typed": N_("Typed by hand"),
     "trained": N_("Trained here (WordPieceTrainer on a bundled sample)"),
@@ -55,10 +58,10 @@ with main:
                                  key="wp_typed", height=80)
             vocab = wp.parse_typed_vocab(typed)
         elif source == "trained":
-            qp_init("wp_lang", "bn", param="sample", choices=list(LEARN_LANGS))  # not "lang": the interface's
+            qp_init("wp_lang", languages.default(), param="sample", choices=languages.codes())  # not "lang": the interface's
             qp_init("wp_size", 300, param="size", cast=int, lo=80, hi=1500, step=20)
             c1, c2 = st.columns([1, 2])
-            lang = c1.selectbox(_("Sample"), list(LEARN_LANGS), key="wp_lang", format_func=lambda k: _(LEARN_LANGS[k]))
+            lang = c1.selectbox(_("Sample"), languages.codes(), key="wp_lang", format_func=lambda k: _(language_name(k)))
             size = c2.slider(_("Vocabulary size"), 80, 1500, key="wp_size", step=20)
             vocab = trained_wordpiece(size, lang)
         else:
@@ -78,8 +81,8 @@ with main:
         for note in vocab.notes:
             st.info(md_escape(localize(note)))
 
-    trained_lang = st.session_state.get("wp_lang", "bn") if source == "trained" else None
-    default_text = "ঘরের দামি ঘরেই" if source == "typed" else learn_lines(trained_lang or "bn")[0]
+    trained_lang = st.session_state.get("wp_lang", languages.default()) if source == "trained" else None
+    default_text = TYPED_TEXT if source == "typed" else learn_lines(trained_lang or languages.default())[0]
     # the text box follows the sample: a new language starts from its own first sentence
     text = text_input(f"wp_text_{trained_lang or source}", default_text, label=_("Text to encode"), upload=False,
                       height=80)

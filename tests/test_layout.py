@@ -26,6 +26,7 @@ RANKS: dict[str, int] = {
     "core.assets": 0,
     "core.i18n": 0,  # interface languages: imports only core.assets (and babel); every wing may translate
     "core.markdown": 0,  # Markdown escaping: imports only core.i18n; reports and pages both escape with it
+    "core.languages": 0,  # the learning languages' table: imports only core.assets and core.i18n; every wing reads it
     "core.pipeline": 1,
     "core.tokens": 2,
     "core.render": 3,

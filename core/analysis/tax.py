@@ -19,14 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from .. import tokens
+from .. import languages, tokens
 from ..assets import BUNDLED_TSV
 from ..i18n import T_
 from ..pretrained.adapter import PretrainedTokenizer
 from ..tokens import Tokenizer
 
-#: Published reference (Petrov et al. 2023, FLORES-200, cl100k_base): premium vs English.
-PETROV_CL100K = {"bn": 5.84, "hi": 4.79, "fa": 3.28, "uz": 2.17}
+#: Published reference (Petrov et al. 2023, FLORES-200, cl100k_base): premium vs English, from the learning
+#: languages' rows (:func:`core.languages.references`; read when the module is imported).
+PETROV_CL100K = languages.references()
 
 #: Largest parallel file accepted (rows), so an upload cannot stall a page.
 MAX_ROWS = 5000
@@ -96,15 +97,19 @@ def load_bundled() -> ParallelText:
 
 
 def cldr_names(
-    languages: Sequence[str] = ("en", "bn", "hi", "fa", "uz"), what: Literal["territories", "languages"] = "territories"
+    languages: Sequence[str] | None = None, what: Literal["territories", "languages"] = "territories"
 ) -> ParallelText:
     """Country (or language) names in each language, from CLDR via ``babel``.
+
+    ``languages`` defaults to English and every learning language (:data:`core.languages.LANGUAGES`).
 
     Only codes that every requested locale names are kept; numeric region
     groups ("001" World) are left out. Names, not sentences.
     """
     from babel import Locale
 
+    if languages is None:
+        languages = default_languages()
     try:
         locales = [Locale.parse(lang) for lang in languages]
     except (ValueError, TypeError) as exc:
@@ -116,6 +121,11 @@ def cldr_names(
     rows = tuple(tuple(t[c] for t in tables) for c in codes)
     label = T_("CLDR country names (babel)") if what == "territories" else T_("CLDR language names (babel)")
     return ParallelText(tuple(languages), rows, label, "names")
+
+
+def default_languages() -> tuple[str, ...]:
+    """English (the reference column) and the learning languages, in table order."""
+    return (languages.ENGLISH.code, *languages.LANGUAGES)
 
 
 @dataclass(frozen=True)

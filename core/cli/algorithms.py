@@ -5,8 +5,9 @@
 - ``normalize --form NFC|NFD|NFKC|NFKD|bert-uncased|...|uzbek --text T``: diff and warnings.
 - ``pretokenize --pattern NAME|all --text T``: pieces and mark splits.
 
-``sample`` trains on the bundled Bangla corpus with the real ``tokenizers``
-trainers. Every command prints JSON with ``--json`` and a short table otherwise.
+``sample`` trains on a learning language's bundled sample (``--sample CODE``, a
+:data:`core.languages.LANGUAGES` code; default the table's first, Bangla) with the
+real ``tokenizers`` trainers. Every command prints JSON with ``--json`` and a short table otherwise.
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import argparse
 from pathlib import Path
 from typing import Any, Iterable
 
+from .. import languages
 from ..analysis import pretok_compare
-from ..assets import sample_lines
 from ..i18n import localize
 from ..models import unigram, wordpiece
 from ..pipeline import normalize as norm
@@ -38,6 +39,24 @@ def _read_bytes(path: str) -> bytes:
     return data
 
 
+def sample_language(value: str) -> str:
+    """An argparse ``type=`` for ``--sample``: a learning language's code (read from the table when parsed)."""
+    if value not in languages.LANGUAGES:
+        raise argparse.ArgumentTypeError(f"unknown sample language {value!r} (choose from {', '.join(languages.codes())})")
+    return value
+
+
+def _sample_lines(code: str | None) -> list[str]:
+    """The learning sample of ``code`` (default: the table's first language), one sentence per line."""
+    return languages.LANGUAGES[code or languages.default()].sample_lines()
+
+
+def _sample_arg(p: argparse.ArgumentParser, flag: str) -> None:
+    p.add_argument("--sample", type=sample_language, metavar="CODE",
+                   help=f"the learning language whose bundled sample {flag} sample trains on "
+                        "(a code of core/languages.py; default: the first, bn)")
+
+
 def _source(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", help="the input text")
@@ -52,7 +71,7 @@ def _wordpiece(args: argparse.Namespace) -> dict[str, Any]:
     text = text_arg(args)
     try:
         if args.vocab == "sample":
-            vocab = wordpiece.train_wordpiece(sample_lines(), vocab_size=args.vocab_size)
+            vocab = wordpiece.train_wordpiece(_sample_lines(args.sample), vocab_size=args.vocab_size)
         else:
             vocab = wordpiece.load_vocab_bytes(_read_bytes(args.vocab), Path(args.vocab).name)
     except wordpiece.VocabError as exc:
@@ -90,10 +109,11 @@ def _wordpiece_table(r: dict[str, Any]) -> str:
 # ---------------------------------------------------------------- unigram
 
 
-def load_unigram(spec: str, *, vocab_size: int = 400) -> unigram.UnigramModel:
-    """``sample`` (trained on the bundled corpus) or a tokenizer.json / .model path."""
+def load_unigram(spec: str, *, vocab_size: int = 400, sample: str | None = None) -> unigram.UnigramModel:
+    """``sample`` (trained on the bundled sample of learning language ``sample``, default the first) or a
+    tokenizer.json / .model path."""
     if spec == "sample":
-        return unigram.train_unigram(sample_lines(), vocab_size=vocab_size)
+        return unigram.train_unigram(_sample_lines(sample), vocab_size=vocab_size)
     zoo_model = _from_zoo(spec)
     if zoo_model is not None:
         return zoo_model
@@ -130,7 +150,7 @@ def _edge(e: unigram.Edge) -> dict[str, Any]:
 
 def _unigram(args: argparse.Namespace) -> dict[str, Any]:
     text = text_arg(args)
-    model = load_unigram(args.tokenizer, vocab_size=args.vocab_size)
+    model = load_unigram(args.tokenizer, vocab_size=args.vocab_size, sample=args.sample)
     try:
         lats = unigram.encode_words(text, model, k=args.top)
     except unigram.UnigramError as exc:
@@ -246,6 +266,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("wordpiece", help="WordPiece greedy longest-match, step by step")
     p.add_argument("--vocab", required=True, help="tokenizer.json or vocab.txt, or 'sample' to train on the bundled corpus")
     p.add_argument("--vocab-size", type=int_range(1, MAX_SAMPLE_VOCAB), default=300, help="vocabulary size when --vocab sample")
+    _sample_arg(p, "--vocab")
     _source(p)
     p.set_defaults(func=_wordpiece, table=_wordpiece_table)
 
@@ -253,6 +274,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tokenizer", required=True,
                    help="Unigram tokenizer.json or SentencePiece .model, or 'sample' to train on the bundled corpus")
     p.add_argument("--vocab-size", type=int_range(2, MAX_SAMPLE_VOCAB), default=400, help="vocabulary size when --tokenizer sample")
+    _sample_arg(p, "--tokenizer")
     p.add_argument("--top", type=int_range(1, 100), default=5, help="how many best segmentations to list")
     _source(p)
     p.set_defaults(func=_unigram, table=_unigram_table)
