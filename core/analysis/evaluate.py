@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Sequence
 
 from ..i18n import T_, Tn_
+from ..text.errors import UserError
 from ..text.native import fence
 from ..tokens import Tokenizer
 from .roundtrip import RoundTripFailure, char_diff, failure_reason, round_trip
@@ -41,7 +42,7 @@ LINE_GROUP = 20
 MAX_FAILURES = 10
 
 
-class EvalError(ValueError):
+class EvalError(UserError):
     """Input that cannot be evaluated as asked (corpus too small to split, too large)."""
 
 

@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Literal, Sequence
 
 from ..i18n import N_, T_, Message, message_of, translator
 from ..text import limits
+from ..text.errors import UserError
 from ..text.native import fence
 from ..text.units import bytelevel_bytes
 from ..tokens import Encoding, SpecialProbe, Token, tokens_from_char_spans
@@ -57,7 +58,7 @@ GPT2_REGEX = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(
 WS_ATTACHED_REGEX = r"\s*\S+|\s+"
 
 
-class RecipeError(ValueError):
+class RecipeError(UserError):
     """A recipe that cannot run as asked (unknown name, bad size, empty corpus)."""
 
 
@@ -511,7 +512,7 @@ def vocab_note(recipe: Recipe, tok, lines: Iterable[str], requested: int, obtain
 # ---------------------------------------------------------------------------
 
 
-class LoadError(ValueError):
+class LoadError(UserError):
     """A ``tokenizer.json`` that cannot be used (not UTF-8, truncated, corrupted)."""
 
 

@@ -41,6 +41,7 @@ from ..markdown import md_code, md_text
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, piece_label, render_encoding, standalone_page
+from ..text.errors import UserError
 from ..text.units import UNICODE_VERSION
 from .injection import INJECTION_PROBES, OUTCOME_LABELS, injection_check
 from .inspect import Reason, normalizer_layer
@@ -58,7 +59,7 @@ LIBRARIES = ("tiktoken", "tokenizers", "sentencepiece", "regex", "numpy", "puret
              "mistral-common", "streamlit")
 
 
-class ReportError(ValueError):
+class ReportError(UserError):
     """Input the report cannot use (no text, no tokenizer, text too long)."""
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar, cast
 
 from ..text import limits
+from ..text.errors import UserError
 from ..text.units import cluster_bounds
 from ..tokens import Tokenizer, token_table
 
@@ -61,7 +62,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class StreamError(ValueError):
+class StreamError(UserError):
     """A file that cannot be streamed as asked (binary, not UTF-8, no safe place to cut)."""
 
 

@@ -23,6 +23,7 @@ from .. import tokens
 from ..assets import BUNDLED_TSV
 from ..i18n import T_
 from ..pretrained.adapter import PretrainedTokenizer
+from ..text.errors import UserError
 from ..tokens import Tokenizer
 
 #: Published reference (Petrov et al. 2023, FLORES-200, cl100k_base): premium vs English.
@@ -32,7 +33,7 @@ PETROV_CL100K = {"bn": 5.84, "hi": 4.79, "fa": 3.28, "uz": 2.17}
 MAX_ROWS = 5000
 
 
-class ParallelError(ValueError):
+class ParallelError(UserError):
     """A parallel text that cannot be used (no header, no ``en`` column, ragged rows)."""
 
 

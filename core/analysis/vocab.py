@@ -38,6 +38,7 @@ from ..pretrained.adapter import PretrainedTokenizer, TextError
 from ..pretrained.replay import MergeNode, merge_tree
 from ..text import limits
 from ..text.boundaries import is_valid_utf8
+from ..text.errors import UserError
 from ..text.scripts import MIXED, census_name, partial_scripts, scripts_of_texts, text_scripts
 from ..text.units import utf8_hex
 
@@ -51,7 +52,7 @@ MAX_QUERY_CHARS = 500
 LONGEST_PER_SCRIPT = 5
 
 
-class VocabError(ValueError):
+class VocabError(UserError):
     """An id, an id list or a query that cannot be used (the message says which and why)."""
 
 

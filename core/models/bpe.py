@@ -38,6 +38,7 @@ import numpy as np
 from ..i18n import T_
 from ..pipeline.pretokenize import Pattern, pretokenize, resolve_pattern
 from ..text.boundaries import is_valid_utf8
+from ..text.errors import UserError
 from ..text.units import bytelevel_alphabet, char_byte_offsets
 from ..tokens import Encoding, Token, TokenizerDefaults, TokenTable, build_table, tokens_from_byte_spans
 
@@ -50,7 +51,7 @@ TIE_BREAKS: tuple[TieBreak, ...] = ("first-seen", "hf")
 RankOf = Callable[[bytes, bytes], "int | None"]
 
 
-class BpeInputError(ValueError):
+class BpeInputError(UserError):
     """Malformed training input (word table, unit, merge count, empty corpus)."""
 
 

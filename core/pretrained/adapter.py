@@ -35,6 +35,7 @@ import numpy as np
 
 from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
+from ..text.errors import UserError
 from ..text.native import fence
 from ..text.units import byte_owner
 from ..tokens import Encoding, SpecialProbe, Token, TokenTable, build_table, stats
@@ -56,7 +57,7 @@ def _fence_label(self: "PretrainedTokenizer", *args: object, **_kw: object) -> s
     return str(getattr(entry, "name", None) or type(self).__name__)
 
 
-class TextError(ValueError):
+class TextError(UserError):
     """Text that no tokenizer can take (lone surrogates from a broken argv or file)."""
 
 

@@ -35,6 +35,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterator, TypeVar
 
 from ..i18n import T_
+from .errors import UserError
 
 F = TypeVar("F", bound=Callable)
 
@@ -44,7 +45,7 @@ MAX_MESSAGE_CHARS = 300
 _PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 
-class NativeError(ValueError):
+class NativeError(UserError):
     """A native tokenizer library failed (panic, crash, out of memory) on this input."""
 
 
