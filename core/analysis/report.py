@@ -264,7 +264,7 @@ def _build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, engli
     def section(k: int, t: PretrainedTokenizer) -> TokenizerReport:
         if progress is not None:
             progress(k, steps, gettext("encoding with {tokenizer} ({index} of {total})").format(
-                tokenizer=getattr(t, "id", t), index=k + 1, total=len(tokenizers)))
+                tokenizer=t.id, index=k + 1, total=len(tokenizers)))
         return tokenizer_section(t, text, english=english, d_model=d_model, lang=lang)
 
     sections = tuple(section(k, t) for k, t in enumerate(tokenizers))

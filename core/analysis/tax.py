@@ -24,7 +24,7 @@ from ..assets import BUNDLED_TSV
 from ..i18n import T_
 from ..pretrained.adapter import PretrainedTokenizer
 from ..text.errors import UserError
-from ..tokens import Tokenizer
+from ..tokens import IdCodec
 
 #: Published reference (Petrov et al. 2023, FLORES-200, cl100k_base): premium vs English.
 PETROV_CL100K = {"bn": 5.84, "hi": 4.79, "fa": 3.28, "uz": 2.17}
@@ -150,7 +150,7 @@ class TaxResult:
     premium: dict[str, float]
 
 
-def count_tokens(tok: Tokenizer, texts: Sequence[str]) -> int:
+def count_tokens(tok: IdCodec, texts: Sequence[str]) -> int:
     """Tokens of each text encoded on its own (as separate documents), summed; control-token spellings count as text."""
     return tokens.count_tokens(tok, texts)
 

@@ -18,6 +18,7 @@ class BaselineTokenizer(PretrainedTokenizer):
 
     specials: dict[str, int] = {}
     family = "baseline"
+    ids_complete = False  # a unit may have no id (a word; a code point outside a vocabulary)
 
     def __init__(self, entry: "ZooEntry", inner) -> None:  # noqa: ANN001 - a core.tokens baseline
         self.entry = entry
