@@ -32,7 +32,6 @@ import os
 import pkgutil
 import re
 import threading
-from collections import OrderedDict
 from pathlib import Path
 
 from ..i18n import T_, Message, message_of
@@ -112,16 +111,16 @@ MAX_LOADED = 48
 
 #: The one registry of tokenizer objects (id -> adapter, most recently used last): pages keep no second copy,
 #: and data derived from a tokenizer lives beside it in :func:`core.pretrained.memo.per_tokenizer`.
-_cache: OrderedDict[str, PretrainedTokenizer] = OrderedDict()
+_cache: dict[str, PretrainedTokenizer] = {}  # (a dict keeps insertion order: first key = least recently used)
 _locks: dict[str, threading.Lock] = {}
 _guard = threading.Lock()
 
 
 def _kept(tokenizer_id: str) -> PretrainedTokenizer | None:
     with _guard:
-        tok = _cache.get(tokenizer_id)
+        tok = _cache.pop(tokenizer_id, None)
         if tok is not None:
-            _cache.move_to_end(tokenizer_id)
+            _cache[tokenizer_id] = tok  # now the most recently used
         return tok
 
 
@@ -146,7 +145,7 @@ def load(tokenizer_id: str) -> PretrainedTokenizer:
             with _guard:
                 _cache[entry.id] = tok
                 while len(_cache) > MAX_LOADED:
-                    _cache.popitem(last=False)
+                    del _cache[next(iter(_cache))]
     return tok
 
 
