@@ -189,10 +189,81 @@ class Tokenizer(Protocol):
         ...
 
 
-class TokenizerDefaults:
-    """Defaults of :class:`Tokenizer` for a tokenizer with no normalizer, no unknown token and no control tokens."""
+class IdCodec(Tokenizer, Protocol):
+    """A :class:`Tokenizer` asked for ids and columns directly (the fast paths of long texts and streams)."""
+
+    @property
+    def ids_complete(self) -> bool:
+        """True when :meth:`encode_ids` gives every token's id (a baseline's units may have none: then False,
+        and callers take the ids from :meth:`encode`)."""
+        ...
+
+    def encode_ids(self, text: str) -> list[int]:
+        """Token ids only (specials spelled in ``text`` stay text)."""
+        ...
+
+    def decode_ids(self, ids: Sequence[int]) -> str:
+        """Text from ids."""
+        ...
+
+    def count_tokens(self, texts: Sequence[str]) -> int:
+        """Tokens of each text encoded on its own, summed."""
+        ...
+
+    def table(self, text: str) -> "TokenTable":
+        """The encoding of ``text`` as columns (:class:`TokenTable`)."""
+        ...
+
+
+class SpecialText(Protocol):
+    """What a tokenizer says about control-token spellings and its unknown token."""
+
+    @property
+    def unk_id(self) -> int | None:
+        """The unknown token's id, None without one."""
+        ...
+
+    def special_hits(self, text: str) -> Sequence[object]:
+        """Where ``text`` spells a control token of this tokenizer (empty without control tokens)."""
+        ...
+
+
+class Trained(Protocol):
+    """How a tokenizer came to be: the facts the evaluation table shows (None / empty when not trained here)."""
+
+    @property
+    def recipe(self) -> str | None: ...
+
+    @property
+    def vocab_requested(self) -> int | None: ...
+
+    @property
+    def vocab_note(self) -> str: ...
+
+    @property
+    def train_seconds(self) -> float | None: ...
+
+
+class FullTokenizer(IdCodec, SpecialText, Trained, Protocol):
+    """Every question above at once: what :class:`TokenizerDefaults` answers for any tokenizer kind."""
+
+
+class CodecDefaults:
+    """Defaults of :class:`Tokenizer`, :class:`IdCodec` and :class:`SpecialText` for a tokenizer with no
+    normalizer, no unknown token and no control tokens; subclasses implement ``encode``, ``decode``,
+    ``token_text``, ``id``, ``name`` and ``vocab_size``, and override what they know better (a columnar
+    :meth:`table`, real ids). A tokenizer trained here (with its own :class:`Trained` facts as dataclass
+    fields) takes these; every other kind takes :class:`TokenizerDefaults`."""
 
     trained_json: str | None = None
+    unk_id: int | None = None
+    ids_complete: bool = False
+
+    def encode(self, text: str) -> Encoding:
+        raise NotImplementedError
+
+    def decode(self, tokens: Sequence[Token]) -> str:
+        raise NotImplementedError
 
     @property
     def special_ids(self) -> frozenset[int]:
@@ -204,22 +275,49 @@ class TokenizerDefaults:
     def unknown_count(self, enc: Encoding) -> int:
         return 0
 
+    def special_hits(self, text: str) -> Sequence[object]:
+        return ()
+
     def special_probes(self) -> list[SpecialProbe]:
         """One mode: the tokenizer's own encode (it has no control tokens text could become)."""
-        return [SpecialProbe("built in", lambda text: [(t.id, None) for t in self.encode(text).tokens],  # type: ignore[attr-defined]
-                             {})]
+        def run(text: str) -> list[tuple[int, str | None]]:
+            return [(t.id, None) for t in self.encode(text).tokens]  # type: ignore[misc]  # (None: a unit without id)
+
+        return [SpecialProbe("built in", run, {})]
+
+    def encode_ids(self, text: str) -> list[int]:
+        """The ids of :meth:`encode` (units without an id are left out: :attr:`ids_complete` is False)."""
+        return [t.id for t in self.encode(text).tokens if t.id is not None]
+
+    def decode_ids(self, ids: Sequence[int]) -> str:
+        """Text of ids through :meth:`decode` (a tokenizer whose text is not its tokens' bytes overrides it)."""
+        raise NotImplementedError(f"{type(self).__name__} decodes tokens, not ids")
+
+    def count_tokens(self, texts: Sequence[str]) -> int:
+        return sum(len(self.encode(t).tokens) for t in texts)
+
+    def table(self, text: str) -> "TokenTable":
+        return table_of(self.encode(text))
 
 
-def count_tokens(tok: Tokenizer, texts: Sequence[str]) -> int:
-    """Tokens of each text encoded on its own, summed: ``tok``'s own ``count_tokens`` when it has a faster one."""
-    counter = getattr(tok, "count_tokens", None)
-    return counter(texts) if counter is not None else sum(len(tok.encode(t).tokens) for t in texts)
+class TokenizerDefaults(CodecDefaults):
+    """:class:`CodecDefaults` and the :class:`Trained` facts of a tokenizer not trained here (so every kind
+    answers every question of :class:`FullTokenizer`)."""
+
+    recipe: str | None = None
+    vocab_requested: int | None = None
+    vocab_note: str = ""
+    train_seconds: float | None = None
 
 
-def token_table(tok: Tokenizer, text: str) -> "TokenTable":
-    """``tok``'s encoding of ``text`` as columns: its own ``table`` when it has one, else from :meth:`encode`."""
-    table = getattr(tok, "table", None)
-    return table(text) if table is not None else table_of(tok.encode(text))
+def count_tokens(tok: IdCodec, texts: Sequence[str]) -> int:
+    """Tokens of each text encoded on its own, summed (``tok.count_tokens``)."""
+    return tok.count_tokens(texts)
+
+
+def token_table(tok: IdCodec, text: str) -> "TokenTable":
+    """``tok``'s encoding of ``text`` as columns (``tok.table``)."""
+    return tok.table(text)
 
 
 def tokens_from_byte_spans(
@@ -326,7 +424,10 @@ def table_of(enc: Encoding) -> TokenTable:
     """An :class:`Encoding` as columns (for tokenizers that only build tokens)."""
     toks = enc.tokens
     n = len(toks)
-    col = lambda f: np.fromiter(map(f, toks), dtype=np.int64, count=n)  # noqa: E731
+
+    def col(f: Callable[[Token], int]) -> np.ndarray:
+        return np.fromiter(map(f, toks), dtype=np.int64, count=n)
+
     data = [t.data for t in toks]
     return build_table(
         enc.text, col(lambda t: -1 if t.id is None else t.id), col(lambda t: t.byte_start), col(lambda t: t.byte_end),

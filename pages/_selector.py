@@ -1,8 +1,11 @@
 """The one tokenizer selector every page offers: baselines, BPE trained on the sample, the pretrained zoo.
 
-The sources are listed directly below (:func:`tokenizer_options`), each a
-plain import; :func:`load_tokenizer` keeps loaded tokenizers for the
-server's life and :func:`encode_cached` is the one cached result layer.
+The sources are listed directly below (:func:`tokenizer_options`): the
+baselines and the pretrained entries are the zoo's (one definition each, in
+:mod:`core.models.baselines` behind the zoo's ``baseline`` loader), the
+sample BPEs are trained here. :func:`get_tokenizer` is the one way a page
+gets a tokenizer (a session's, the zoo's registry, or a trained option kept
+for the server's life) and :func:`encode_cached` is the one cached result layer.
 
 The pretrained pages (compare, tax, inspector, replay, report) pick from the
 whole shelf with :func:`pick_tokenizers`: grouped by vendor, with a search
@@ -21,7 +24,6 @@ import streamlit as st
 
 from core.i18n import N_
 from core.markdown import Md, md_escape, md_format
-from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
 from core.pretrained.catalog import vendor_of
@@ -47,8 +49,9 @@ class TokenizerOption:
 
     ``load(size)`` returns a :class:`core.tokens.Tokenizer`; ``size`` is the
     number of merges / vocabulary size for families that are trained here
-    (``sized=True``) and None otherwise. ``load`` is called at most once per
-    (id, size) per server: results are kept with ``st.cache_resource``.
+    (``sized=True``) and None otherwise. Pages go through :func:`get_tokenizer`:
+    a zoo entry is kept by the zoo's registry, a trained option once per
+    (id, size) per server with ``st.cache_resource``.
     """
 
     id: str
@@ -79,11 +82,11 @@ def _pretrained(tokenizer_id: str) -> Callable[[int | None], Tokenizer]:
 def _options() -> dict[str, TokenizerOption]:
     baselines = [
         # labels, groups and help are marked here and translated where they are shown (option_label)
-        TokenizerOption("codepoints", N_("Code points"), N_("Baselines"), lambda _s: CodePointTokenizer(),
+        TokenizerOption("codepoints", N_("Code points"), N_("Baselines"), _pretrained("codepoints"),
                         help=N_("One token per Unicode code point: tiny vocabulary, long sequences.")),
-        TokenizerOption("bytes", N_("UTF-8 bytes"), N_("Baselines"), lambda _s: ByteTokenizer(),
+        TokenizerOption("bytes", N_("UTF-8 bytes"), N_("Baselines"), _pretrained("bytes"),
                         help=N_("One token per byte: nothing is unknown; a Bangla letter is 3 tokens.")),
-        TokenizerOption("words", N_("Whitespace words"), N_("Baselines"), lambda _s: WordTokenizer(),
+        TokenizerOption("words", N_("Whitespace words"), N_("Baselines"), _pretrained("words"),
                         help=N_("One token per word: short sequences, but every new word is unknown.")),
     ]
     trained_here = [
@@ -110,34 +113,44 @@ def option_label(opt: TokenizerOption) -> str:
     return f"{_(opt.group)} · {_(opt.label)}"
 
 
-#: (option id, size) pairs this process has loaded once (the cache below keeps them); a pretrained
-#: entry is asked of the zoo instead.
+#: (option id, size) pairs of trained options this process has built once (kept by :func:`_trained_option`);
+#: a zoo entry is asked of the zoo's registry instead.
 _loaded: set[tuple[str, int | None]] = set()
 
 
 def is_loaded(option_id: str, size: int | None = None) -> bool:
-    """Whether the option's tokenizer is already in memory (using it now costs no load)."""
-    if option_id in zoo.ENTRIES and not zoo.ENTRIES[option_id].built_in:
+    """Whether the tokenizer is already in memory (using it now costs no load)."""
+    if option_id in zoo.ENTRIES:
         return zoo.is_loaded(option_id)
     return (option_id, size) in _loaded
 
 
-def load_tokenizer(option_id: str, size: int | None = None, *, quiet: bool = False) -> Tokenizer:
-    """The tokenizer for an option (kept for the server's life, never mutated).
+def get_tokenizer(tid: str, size: int | None = None, *, quiet: bool = False) -> Tokenizer:
+    """The one way a page gets a tokenizer: the session's for ``tid`` (an upload, a Hub id, one trained on the
+    Train page), else the zoo's (its registry keeps it: no second copy here), else a selector option trained
+    here (``size`` merges or vocabulary, kept once per server).
 
     ``quiet``: no spinner, for a caller that already says what is loading (:class:`LoadProgress`).
     """
+    tok = session_tokenizers().get(tid)
+    if tok is not None:
+        return tok
+    if tid in zoo.ENTRIES or tid not in _options():  # an unknown id: the zoo's one-line ZooError
+        if quiet or zoo.is_loaded(tid):
+            return zoo.load(tid)
+        with st.spinner(_("Loading {tokenizer} (first use only)…").format(tokenizer=tid)):
+            return zoo.load(tid)
     if quiet:
-        tok = _load_tokenizer(option_id, size)
+        trained = _trained_option(tid, size)
     else:
         with st.spinner(_("Loading tokenizer…")):
-            tok = _load_tokenizer(option_id, size)
-    _loaded.add((option_id, size))
-    return tok
+            trained = _trained_option(tid, size)
+    _loaded.add((tid, size))
+    return trained
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _load_tokenizer(option_id: str, size: int | None = None) -> Tokenizer:
+def _trained_option(option_id: str, size: int | None = None) -> Tokenizer:
     return _options()[option_id].load(size)
 
 
@@ -154,7 +167,7 @@ def encode_cached(option_id: str, size: int | None, text: str, max_tokens: int) 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _encode_cached(option_id: str, size: int | None, text: str, max_tokens: int, lang: str,
                    digits: str) -> tuple[EncodingStats, str, str]:
-    tok = load_tokenizer(option_id, size)
+    tok = get_tokenizer(option_id, size)
     table = token_table(tok, text)
     link = chip_links(text, [option_id] if option_id in zoo.ENTRIES else [])  # a chip opens the word inspector
     return table_stats(text, table), render_table(text, table, max_tokens=max_tokens, link=link, lang=lang,
@@ -169,7 +182,7 @@ def byte_spans_cached(option_id: str, size: int | None, text: str) -> list[tuple
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _byte_spans_cached(option_id: str, size: int | None, text: str) -> list[tuple[int, int]]:
-    return token_table(load_tokenizer(option_id, size), text).byte_spans
+    return token_table(get_tokenizer(option_id, size), text).byte_spans
 
 
 # ---------------------------------------------------------------------------
@@ -305,20 +318,6 @@ def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = 
     # later (AppTest formats the value again outside the run) cannot
     names = {i: extra.get(i) or label(i) for i in ids}
     return box.selectbox(md_escape(label_text), ids, key=key, format_func=lambda i: names.get(i, str(i)))
-
-
-def get_tokenizer(tid: str, *, quiet: bool = False) -> PretrainedTokenizer:
-    """The session's tokenizer for ``tid``, else the zoo's (loaded once per server).
-
-    ``quiet``: no spinner, for a caller that already says what is loading (:class:`LoadProgress`).
-    """
-    tok = session_tokenizers().get(tid)
-    if tok is not None:
-        return tok
-    if quiet or zoo.is_loaded(tid):
-        return zoo.load(tid)
-    with st.spinner(_("Loading {tokenizer} (first use only)…").format(tokenizer=tid)):
-        return zoo.load(tid)
 
 
 class LoadProgress:

@@ -16,8 +16,8 @@ from pages._selector import (
     LoadProgress,
     byte_spans_cached,
     encode_cached,
+    get_tokenizer,
     is_loaded,
-    load_tokenizer,
     option_label,
     ready,
     tokenizer_options,
@@ -74,7 +74,7 @@ else:
         opt_size = size if opt.sized else None
         progress.step(index, _(opt.label), loaded=is_loaded(option_id, opt_size))
         try:
-            load_tokenizer(option_id, opt_size, quiet=True)  # loaded here, under the message, not in a spinner
+            get_tokenizer(option_id, opt_size, quiet=True)  # loaded here, under the message, not in a spinner
             st_stats, chips, _name = encode_cached(option_id, size if opt.sized else None, text, max_tokens)
         except Exception as exc:  # a tokenizer failing must not take the page down
             st.error(md_format(_("{tokenizer}: could not encode this text ({error})."), tokenizer=_(opt.label), error=f"{type(exc).__name__}: {localize(exc)}"))

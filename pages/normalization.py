@@ -168,6 +168,8 @@ else:
         # (not "_" for the unused chips: that name is the translation function)
         before_stats, _chips, name = encode_cached(tok, size, rule_res.before, 50)
         after_stats, _chips, _name = encode_cached(tok, size, rule_res.after, 50)
+        # a trained option names its size ("BPE (code point, 200 merges)"); the others by their selector label
+        name = name if opts[tok].sized else _(opts[tok].label)
         st.markdown(md_format(_("**{tokenizer}**: {before} tokens before → **{after} after** the rules."), tokenizer=name, before=num(before_stats.tokens), after=num(after_stats.tokens)))
     except Exception as exc:  # a tokenizer failing must not take the page down
         st.error(md_format(_("{tokenizer}: could not encode ({error})."), tokenizer=_(opts[tok].label), error=f"{type(exc).__name__}: {localize(exc)}"))

@@ -21,8 +21,6 @@ PAGE_BUDGET = 400
 EXCEPTIONS: dict[str, str] = {
     "core/analysis/inspect.py": "being split on branch seams/protocols",
     "core/pretrained/replay.py": "being split on branch seams/protocols",
-    "core/analysis/stream.py": "being split on branch seams/protocols",
-    "core/analysis/recipes.py": "being split on branch seams/protocols",
 }
 
 

@@ -33,6 +33,7 @@ from ..pretrained.adapter import PretrainedTokenizer, SpecialHit
 from ..pretrained.chat_render import ChatTemplateError, render
 from ..pretrained.chat_templates import ChatTemplate, get_template, read_template, tokenizer_of
 from ..text import limits
+from ..text.errors import UserError
 from ..text.units import char_byte_offsets
 from ..tokens import Encoding, Token
 
@@ -51,7 +52,7 @@ PARSED_RUNTIMES = "transformers apply_chat_template(tokenize=True), tokenizer(pr
 TEXT_RUNTIMES = "mistral-common encode_chat_completion, llama-models ChatFormat, llama.cpp (parse_special only for the template)"
 
 
-class ChatInputError(ValueError):
+class ChatInputError(UserError):
     """A conversation, tool list or template file that cannot be used (one-line reason)."""
 
 

@@ -25,11 +25,12 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Literal, Protocol, Sequence
 
 from ..i18n import T_, Tn_
+from ..text.errors import UserError
 from ..text.native import fence
-from ..tokens import Tokenizer
+from ..tokens import Tokenizer, Trained
 from .roundtrip import RoundTripFailure, char_diff, failure_reason, round_trip
 
 #: Fixed seed for the train/held-out split.
@@ -41,7 +42,7 @@ LINE_GROUP = 20
 MAX_FAILURES = 10
 
 
-class EvalError(ValueError):
+class EvalError(UserError):
     """Input that cannot be evaluated as asked (corpus too small to split, too large)."""
 
 
@@ -246,6 +247,10 @@ class EvalTally:
         )  # fmt: skip
 
 
+class EvalTokenizer(Tokenizer, Trained, Protocol):
+    """What the metrics row asks: the tokenizer and how it came to be (defaults: not trained here)."""
+
+
 def tally(tok: Tokenizer, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
           progress: Callable[[int, int, str], None] | None = None) -> EvalTally:
     """The counts of :func:`evaluate` for ``tok`` on ``sentences`` (empty ones skipped).
@@ -280,7 +285,7 @@ def tally(tok: Tokenizer, sentences: Sequence[str], *, max_failures: int = MAX_F
                      tuple(failures))
 
 
-def evaluate(tok: Tokenizer, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
+def evaluate(tok: EvalTokenizer, sentences: Sequence[str], *, max_failures: int = MAX_FAILURES,
              longest: int = 10, progress: Callable[[int, int, str], None] | None = None) -> Metrics:
     """Metrics for ``tok`` on held-out ``sentences`` (see :class:`Metrics`).
 
@@ -290,22 +295,22 @@ def evaluate(tok: Tokenizer, sentences: Sequence[str], *, max_failures: int = MA
     return metrics_from(tok, tally(tok, sentences, max_failures=max_failures, progress=progress), longest=longest)
 
 
-def metrics_from(tok: Tokenizer, t: EvalTally, *, longest: int = 10) -> Metrics:
+def metrics_from(tok: EvalTokenizer, t: EvalTally, *, longest: int = 10) -> Metrics:
     """The :class:`Metrics` row of a (possibly merged) :class:`EvalTally`."""
     n, tokens = t.sentences, t.tokens
     usage: Counter[int | None] = Counter(dict(t.usage))
     usage.pop(None, None)
-    specials = set(getattr(tok, "special_ids", ()) or ())
+    specials = set(tok.special_ids)
     vocab = tok.vocab_size
     used = len([i for i in usage if i not in specials])
     top = tuple((tok.token_text(i), c) for i, c in usage.most_common(20) if i is not None)
     return Metrics(
         id=tok.id,
         name=tok.name,
-        recipe=getattr(tok, "recipe", None),
-        vocab_requested=getattr(tok, "vocab_requested", None),
+        recipe=tok.recipe,
+        vocab_requested=tok.vocab_requested,
         vocab_obtained=vocab,
-        vocab_note=getattr(tok, "vocab_note", "") or "",
+        vocab_note=tok.vocab_note or "",
         sentences=n,
         tokens=tokens,
         tokens_per_sentence=tokens / n if n else 0.0,
@@ -313,7 +318,7 @@ def metrics_from(tok: Tokenizer, t: EvalTally, *, longest: int = 10) -> Metrics:
         round_trip_pct=100.0 * t.ok / n if n else 0.0,
         cut_pct=100.0 * t.inside / t.boundaries if t.boundaries else 0.0,
         bad_pct=100.0 * t.bad / tokens if tokens else 0.0,
-        train_seconds=getattr(tok, "train_seconds", None),
+        train_seconds=tok.train_seconds,
         failure_count=t.failure_count,
         failures=t.failures,
         usage=VocabUsage(
@@ -328,11 +333,9 @@ def metrics_from(tok: Tokenizer, t: EvalTally, *, longest: int = 10) -> Metrics:
 
 def longest_tokens(tok: Tokenizer, n: int = 10) -> tuple[tuple[str, int], ...]:
     """The ``n`` longest vocabulary entries (in characters, shown with spaces as ▁)."""
-    vocab_ids = getattr(tok, "vocab", None)
-    ids = list(vocab_ids.values()) if isinstance(vocab_ids, dict) else range(tok.vocab_size)
-    specials = set(getattr(tok, "special_ids", ()) or ())
+    specials = set(tok.special_ids)
     texts = []
-    for i in ids:
+    for i in range(tok.vocab_size):
         if i in specials:
             continue
         try:

@@ -41,6 +41,7 @@ from ..i18n import quote as quote_word
 from ..pipeline.pattern import PiecePart, atom_re, atoms, regex_pieces
 from ..pretrained.adapter import PretrainedTokenizer, TiktokenReplay
 from ..text.boundaries import BoundaryReport
+from ..text.errors import UserError
 from ..text.units import CodePointInfo, Span, char_byte_offsets, codepoint_info, graphemes, utf8_hex
 from ..tokens import Encoding
 from .pretok_compare import mark_splits
@@ -52,7 +53,7 @@ MAX_WORD_CHARS = 200
 MAX_EVIDENCE = 40
 
 
-class InspectError(ValueError):
+class InspectError(UserError):
     """Text the inspector cannot explain (empty, too long, not valid Unicode)."""
 
 

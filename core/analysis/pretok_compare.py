@@ -18,6 +18,7 @@ from typing import Sequence
 from ..i18n import N_, T_, Verbatim
 from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
 from ..render import char_label
+from ..text.errors import UserError
 from ..text.native import fence
 from ..text.units import Span
 
@@ -81,7 +82,7 @@ def description(name: str) -> str:
         return LIBRARY_PRETOKENIZERS[name]
     if name in PATTERNS:
         return PATTERNS[name].description
-    raise ValueError(T_("unknown pre-tokenizer {name}; choose one of: {known}", name=repr(name), known=", ".join(names())))
+    raise UserError(T_("unknown pre-tokenizer {name}; choose one of: {known}", name=repr(name), known=", ".join(names())))
 
 
 @fence(T_("the tokenizers library's pre-tokenizer"))

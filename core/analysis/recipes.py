@@ -31,16 +31,17 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Iterable, Literal, Sequence
 
 from ..i18n import N_, T_, Message, message_of, translator
 from ..text import limits
+from ..text.errors import UserError
 from ..text.native import fence
-from ..text.units import bytelevel_bytes
-from ..tokens import Encoding, SpecialProbe, Token, tokens_from_char_spans
+from ..tokens import CodecDefaults, Encoding, SpecialProbe, Token, TokenTable
+from .piece_stats import PieceStats, piece_stats  # noqa: F401 - re-exported
+from .trained_baselines import BASELINES, RecipeError, VocabBaseline, train_baseline  # noqa: F401 - re-exported
 
 #: Special tokens every recipe reserves (ids 0-3, in this order).
 SPECIAL_TOKENS: tuple[str, ...] = ("[UNK]", "[PAD]", "[CLS]", "[SEP]")
@@ -55,10 +56,6 @@ MIN_VOCAB, MAX_VOCAB = 100, 200_000
 GPT2_REGEX = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
 #: Whitespace stays on the following word; the byte-plain recipe splits with this.
 WS_ATTACHED_REGEX = r"\s*\S+|\s+"
-
-
-class RecipeError(ValueError):
-    """A recipe that cannot run as asked (unknown name, bad size, empty corpus)."""
 
 
 @dataclass(frozen=True)
@@ -215,7 +212,7 @@ def sha256_text(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class TrainedTokenizer:
+class TrainedTokenizer(CodecDefaults):
     """A tokenizer trained (or loaded) here: its ``tokenizer.json`` and how it came to be.
 
     ``vocab_note`` says why the obtained vocabulary differs from the one
@@ -272,6 +269,28 @@ class TrainedTokenizer:
     def decode(self, tokens: Sequence[Token]) -> str:
         return self.adapter.decode(tokens)
 
+    # the id paths and columns of the adapter it runs (core.tokens.IdCodec)
+    ids_complete = True
+
+    @property
+    def unk_id(self) -> int | None:  # type: ignore[override]
+        return self.adapter.unk_id
+
+    def encode_ids(self, text: str) -> list[int]:
+        return self.adapter.encode_ids(text)
+
+    def decode_ids(self, ids: Sequence[int]) -> str:
+        return self.adapter.decode_ids(ids)
+
+    def count_tokens(self, texts: Sequence[str]) -> int:
+        return self.adapter.count_tokens(texts)
+
+    def table(self, text: str) -> TokenTable:
+        return self.adapter.table(text)
+
+    def special_hits(self, text: str) -> Sequence[object]:
+        return self.adapter.special_hits(text)
+
     def unknown_count(self, enc: Encoding) -> int:
         return self.adapter.unknown_count(enc)
 
@@ -284,7 +303,7 @@ class TrainedTokenizer:
         return frozenset(i for i, a in self.hf.get_added_tokens_decoder().items() if a.special)
 
     @property
-    def trained_json(self) -> str:
+    def trained_json(self) -> str:  # type: ignore[override]  # (the default is the class attribute None)
         """Trained here: the ``tokenizer.json`` (see :class:`core.tokens.Tokenizer`)."""
         return self.json
 
@@ -396,70 +415,6 @@ def train_iter(
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PieceStats:
-    """What a pre-tokenizer leaves for merges to work on (one training corpus).
-
-    Merges never cross a piece boundary, so these numbers bound what any
-    BPE-style trainer can build. Each distinct word is pre-tokenized once as
-    it stands mid-line (after a space), so line-initial variants are not
-    counted separately. ``merge_ceiling`` = special tokens +
-    alphabet + the sum of (symbols - 1) over distinct pieces: every merge
-    shortens at least one distinct piece by one symbol. ``words_cut_pct`` is
-    the share of whitespace-separated words (occurrences) that the
-    pre-tokenizer splits into more than one piece.
-    """
-
-    distinct_pieces: int
-    mean_chars: float
-    alphabet: int
-    merge_ceiling: int
-    words_cut_pct: float
-    pieces_per_word: float
-
-
-def piece_stats(tok, lines: Iterable[str], *, byte_level: bool, wordpiece: bool = False) -> PieceStats:  # noqa: ANN001
-    """Pre-tokenize ``lines`` with ``tok``'s normalizer and pre-tokenizer and measure the pieces."""
-
-    norm = tok.normalizer
-    pre = tok.pre_tokenizer
-    word_counts: Counter[str] = Counter()
-    for line in lines:
-        word_counts.update((norm.normalize_str(line) if norm is not None else line).split())
-    pieces: Counter[str] = Counter()
-    words = cut_words = word_pieces = 0
-    for word, n in word_counts.items():
-        # Each distinct word once, as it stands mid-line (after a space), weighted by its count.
-        parts = [p for p, _ in pre.pre_tokenize_str(" " + word) if p.strip(" \u2581\u0120")]
-        for p in parts:
-            pieces[p] += n
-        words += n
-        word_pieces += n * len(parts)
-        cut_words += n * (len(parts) > 1)
-    if not pieces:
-        return PieceStats(0, 0.0, 0, len(SPECIAL_TOKENS), 0.0, 0.0)
-    if byte_level:
-        alphabet = 256
-    elif wordpiece:
-        alphabet = len({p[0] for p in pieces}) + len({c for p in pieces for c in p[1:]})
-    else:
-        alphabet = len({c for p in pieces for c in p})
-    ceiling = len(SPECIAL_TOKENS) + alphabet + sum(len(p) - 1 for p in pieces)
-    if byte_level:
-        b2u = bytelevel_bytes()
-        chars = [len(bytes(b2u[c] for c in p).decode("utf-8", "replace").strip()) for p in pieces]
-    else:
-        chars = [len(p.strip(" \u2581")) for p in pieces]
-    return PieceStats(
-        distinct_pieces=len(pieces),
-        mean_chars=sum(chars) / len(chars),
-        alphabet=alphabet,
-        merge_ceiling=ceiling,
-        words_cut_pct=100.0 * cut_words / words if words else 0.0,
-        pieces_per_word=word_pieces / words if words else 0.0,
-    )
-
-
 def vocab_note_parts(recipe: Recipe, tok, lines: Iterable[str], requested: int, obtained: int,  # noqa: ANN001
                      min_frequency: int) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     """Why ``obtained`` differs from ``requested``, as (message template, values) pairs: :func:`render_note`
@@ -477,7 +432,8 @@ def vocab_note_parts(recipe: Recipe, tok, lines: Iterable[str], requested: int, 
         return (part(N_("Stopped at {obtained} of {requested}: Unigram keeps only pieces that survive its EM pruning "
                         "with enough probability, and this corpus offers fewer."),
                      obtained=f"{obtained:,}", requested=f"{requested:,}"),)
-    st = piece_stats(tok, lines, byte_level=recipe.byte_level, wordpiece=recipe.model == "WordPiece")
+    st = piece_stats(tok, lines, byte_level=recipe.byte_level, wordpiece=recipe.model == "WordPiece",
+                     specials=len(SPECIAL_TOKENS))
     parts = [part(N_("Stopped at {obtained} of {requested}: no pair is left that occurs at least {min_frequency}× "
                      "within the {pieces} distinct pieces the pre-tokenizer leaves (tokens never span pieces)."),
                   obtained=f"{obtained:,}", requested=f"{requested:,}", min_frequency=min_frequency,
@@ -511,7 +467,7 @@ def vocab_note(recipe: Recipe, tok, lines: Iterable[str], requested: int, obtain
 # ---------------------------------------------------------------------------
 
 
-class LoadError(ValueError):
+class LoadError(UserError):
     """A ``tokenizer.json`` that cannot be used (not UTF-8, truncated, corrupted)."""
 
 
@@ -569,101 +525,6 @@ def load_json_bytes(data: bytes, *, name: str = "tokenizer.json") -> TrainedToke
         min_frequency=None,
         train_seconds=None,
     )
-
-
-# ---------------------------------------------------------------------------
-# Baselines: words and code points with a fixed vocabulary from the training text
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class VocabBaseline:
-    """Words (``\\S+``) or code points, with the vocabulary seen in training; the rest is [UNK].
-
-    Words are joined with one space on decoding, so the round trip fails
-    for unknown words (and for other whitespace, absent from line-based
-    held-out text). Id 0 is [UNK].
-    """
-
-    id: str
-    name: str
-    unit: Literal["words", "codepoints"]
-    vocab: dict[str, int] = field(repr=False)
-    train_seconds: float = 0.0
-    vocab_requested: int | None = None
-    min_frequency: int | None = None
-    vocab_note: str = ""
-    recipe: str | None = None
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab) + 1
-
-    @property
-    def vocab_obtained(self) -> int:
-        return self.vocab_size
-
-    @property
-    def special_ids(self) -> frozenset[int]:
-        return frozenset({0})
-
-    @cached_property
-    def _by_id(self) -> dict[int, str]:
-        return {i: s for s, i in self.vocab.items()}
-
-    def normalize(self, text: str) -> str:
-        return text
-
-    def encode(self, text: str) -> Encoding:
-        if self.unit == "codepoints":
-            spans = [(i, i + 1) for i in range(len(text))]
-        else:
-            import re
-
-            spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
-        ids = [self.vocab.get(text[s:e], 0) for s, e in spans]
-        return Encoding(text, tokens_from_char_spans(text, spans, ids))
-
-    def decode(self, tokens: Sequence[Token]) -> str:
-        parts = [UNK if t.id == 0 else self._by_id[t.id] for t in tokens]  # type: ignore[index]
-        return (" " if self.unit == "words" else "").join(parts)
-
-    def unknown_count(self, enc: Encoding) -> int:
-        return sum(t.id == 0 for t in enc.tokens)
-
-    def token_text(self, token_id: int) -> str:
-        return UNK if token_id == 0 else self._by_id[token_id]
-
-    #: Not a ``tokenizer.json``: there is nothing to save, reload or pad.
-    trained_json = None
-
-    def special_probes(self) -> list[SpecialProbe]:
-        """One mode, its own encode: it has no control token user text could become ([UNK] is id 0)."""
-        return [SpecialProbe("built in", lambda text: [(t.id, None) for t in self.encode(text).tokens], {})]  # type: ignore[misc]
-
-
-#: Baselines shown in the metrics table: id -> (label, unit, minimum count).
-BASELINES: dict[str, tuple[str, Literal["words", "codepoints"], int]] = {
-    "words-f1": (N_("Words (seen ≥ {n}×)"), "words", 1),  # {n}: the minimum count, in the reader's digits
-    "words-f2": (N_("Words (seen ≥ {n}×)"), "words", 2),
-    "codepoints": (N_("Code points (seen in training)"), "codepoints", 1),
-}
-
-
-def train_baseline(name: str, lines: Iterable[str]) -> VocabBaseline:
-    """Build baseline ``name`` (a key of :data:`BASELINES`) from training ``lines``."""
-    try:
-        label, unit, min_count = BASELINES[name]
-    except KeyError:
-        raise RecipeError(T_("unknown baseline {name}; known: {known}", name=repr(name), known=", ".join(BASELINES))) from None
-    t0 = time.perf_counter()
-    counts: Counter[str] = Counter()
-    for line in lines:
-        counts.update(line.split() if unit == "words" else line)
-    kept = sorted((s for s, c in counts.items() if c >= min_count), key=lambda s: (-counts[s], s))
-    vocab = {s: i + 1 for i, s in enumerate(kept)}
-    return VocabBaseline(name, Message(label, values={"n": min_count}), unit, vocab,
-                         train_seconds=time.perf_counter() - t0)
 
 
 def train_all(

@@ -41,6 +41,7 @@ from ..markdown import md_code, md_text
 from ..pipeline.normalize import make_normalizer, normalize_with
 from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, piece_label, render_encoding, standalone_page
+from ..text.errors import UserError
 from ..text.units import UNICODE_VERSION
 from .injection import INJECTION_PROBES, OUTCOME_LABELS, injection_check
 from .inspect import Reason, normalizer_layer
@@ -58,7 +59,7 @@ LIBRARIES = ("tiktoken", "tokenizers", "sentencepiece", "regex", "numpy", "puret
              "mistral-common", "streamlit")
 
 
-class ReportError(ValueError):
+class ReportError(UserError):
     """Input the report cannot use (no text, no tokenizer, text too long)."""
 
 
@@ -263,7 +264,7 @@ def _build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, engli
     def section(k: int, t: PretrainedTokenizer) -> TokenizerReport:
         if progress is not None:
             progress(k, steps, gettext("encoding with {tokenizer} ({index} of {total})").format(
-                tokenizer=getattr(t, "id", t), index=k + 1, total=len(tokenizers)))
+                tokenizer=t.id, index=k + 1, total=len(tokenizers)))
         return tokenizer_section(t, text, english=english, d_model=d_model, lang=lang)
 
     sections = tuple(section(k, t) for k, t in enumerate(tokenizers))

@@ -17,7 +17,7 @@ from typing import Literal, Sequence
 from ..i18n import N_, T_
 from ..text.align import opcodes
 from ..text.native import fence
-from ..tokens import Encoding, Tokenizer
+from ..tokens import Encoding, IdCodec, Tokenizer
 
 # ---------------------------------------------------------------------------
 # Round trip
@@ -125,7 +125,7 @@ def round_trip(tok: Tokenizer, text: str) -> tuple[bool, str, str, Encoding]:
 
 
 @fence(T_("the round trip"))
-def round_trip_text(tok: Tokenizer, text: str) -> tuple[bool, str, str]:
+def round_trip_text(tok: IdCodec, text: str) -> tuple[bool, str, str]:
     """``(ok, normalized, decoded)`` as :func:`round_trip` gives them, on the fastest path the tokenizer has.
 
     A pretrained adapter's ``decode`` is ``decode_ids`` of the token ids, so ids alone give the same decoded
@@ -134,16 +134,14 @@ def round_trip_text(tok: Tokenizer, text: str) -> tuple[bool, str, str]:
     general path.
     """
     norm = tok.normalize(text)
-    encode_ids = getattr(tok, "encode_ids", None)
-    decode_ids = getattr(tok, "decode_ids", None)
-    if encode_ids is not None and decode_ids is not None and not getattr(getattr(tok, "entry", None), "built_in", True):
-        decoded = decode_ids(encode_ids(norm))
+    if tok.ids_complete:
+        decoded = tok.decode_ids(tok.encode_ids(norm))
     else:
         decoded = tok.decode(tok.encode(norm).tokens)
     return decoded == norm, norm, decoded
 
 
-def round_trip_lines(tok: Tokenizer, cases: Sequence[tuple[str, str]], keep: int) -> tuple[int, list[SuiteResult]]:
+def round_trip_lines(tok: IdCodec, cases: Sequence[tuple[str, str]], keep: int) -> tuple[int, list[SuiteResult]]:
     """How many of ``cases`` round-trip, and the first ``keep`` failures with their reason and diff.
 
     Only the kept failures are explained (a diff per failing line would cost more than the tokenizing when a
@@ -201,7 +199,7 @@ class SuiteResult:
     diff: tuple[DiffPart, ...]
 
 
-def round_trip_suite(tok: Tokenizer, cases: Sequence[tuple[str, str]] = HARD_CASES) -> list[SuiteResult]:
+def round_trip_suite(tok: IdCodec, cases: Sequence[tuple[str, str]] = HARD_CASES) -> list[SuiteResult]:
     """decode(encode(norm(text))) == norm(text) for each case."""
     out = []
     for name, text in cases:

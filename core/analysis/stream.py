@@ -36,11 +36,14 @@ from __future__ import annotations
 import os
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar, cast
 
 from ..text import limits
+from ..text.errors import UserError
 from ..text.units import cluster_bounds
-from ..tokens import Tokenizer, token_table
+from ..tokens import FullTokenizer, IdCodec, token_table
 
 #: Target chunk size in bytes (a chunk ends at the last safe cut before it).
 CHUNK_BYTES = 1 << 20
@@ -61,7 +64,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class StreamError(ValueError):
+class StreamError(UserError):
     """A file that cannot be streamed as asked (binary, not UTF-8, no safe place to cut)."""
 
 
@@ -190,14 +193,9 @@ class TokSpec:
     trained: bool = False
 
 
-_loaded: dict[TokSpec, Tokenizer] = {}
-
-
-def open_spec(spec: str, *, pattern: str = "cl100k", trained: bool = True) -> Tokenizer:
+def open_spec(spec: str, *, pattern: str = "cl100k", trained: bool = True) -> FullTokenizer:
     """A tokenizer from a spec: a saved ``tokenizer.json`` path (a trained recipe, if ``trained``), else a zoo
     spec (:func:`core.pretrained.zoo.resolve`); not cached here."""
-    from pathlib import Path
-
     p = Path(spec)
     if trained and p.suffix == ".json" and not spec.startswith(("file:", "hf:")) and (p.is_file() or not p.exists()):
         from .recipes import load_json_bytes
@@ -209,26 +207,30 @@ def open_spec(spec: str, *, pattern: str = "cl100k", trained: bool = True) -> To
     return zoo.resolve(spec, pattern=pattern)
 
 
-def load_spec(spec: TokSpec) -> Tokenizer:
-    """The tokenizer for ``spec``, loaded once per process (each worker loads it on its first chunk)."""
-    tok = _loaded.get(spec)
-    if tok is None:
-        tok = _loaded[spec] = open_spec(spec.spec, pattern=spec.pattern, trained=spec.trained)
-    return tok
+def load_spec(spec: TokSpec) -> FullTokenizer:
+    """The tokenizer for ``spec``: a zoo id from the zoo's registry, a file loaded once per process (each worker
+    loads it on its first chunk; the last four are kept: a stream uses one or two at a time)."""
+    from ..pretrained import zoo
+
+    return zoo.load(spec.spec) if spec.spec in zoo.ENTRIES else _file_spec(spec)
 
 
-def _ids(tok: Tokenizer, text: str) -> list[int | None]:
+@lru_cache(maxsize=4)
+def _file_spec(spec: TokSpec) -> FullTokenizer:
+    return open_spec(spec.spec, pattern=spec.pattern, trained=spec.trained)
+
+
+def _ids(tok: IdCodec, text: str) -> list[int | None]:
     """Token ids of ``text`` (specials encoded as text), on the fastest path the tokenizer has."""
-    # a built-in baseline's units may have no id (code points outside any vocabulary): those count too
-    if hasattr(tok, "encode_ids") and not getattr(getattr(tok, "entry", None), "built_in", False):
-        return tok.encode_ids(text)
+    if tok.ids_complete:  # else a unit may have no id (a baseline's word): those count too
+        return list(tok.encode_ids(text))
     return [t.id for t in tok.encode(text).tokens]
 
 
 _PROBES = ("ab\ncd\n", "বাজার\nঘর", "x \n\ny\n", "Hello\nworld.\n", "سلام\nدنیا", "12\n34")
 
 
-def can_cut_text(tok: Tokenizer) -> bool:
+def can_cut_text(tok: IdCodec) -> bool:
     """True when cutting after a line break followed by text leaves this tokenizer's ids unchanged on probes."""
     for probe in _PROBES:
         for i in range(1, len(probe)):
@@ -238,13 +240,13 @@ def can_cut_text(tok: Tokenizer) -> bool:
     return True
 
 
-def check_join(tok: Tokenizer, chunk: Chunk) -> None:
+def check_join(tok: IdCodec, chunk: Chunk) -> None:
     """:class:`StreamError` unless encoding across the cut before ``chunk`` equals encoding both sides apart."""
     if not chunk.before:
         return
     left, right = chunk.before, chunk.text[:JOIN_WINDOW]
     if _ids(tok, left + right) != _ids(tok, left) + _ids(tok, right):
-        raise StreamError(f"{getattr(tok, 'id', tok)}: the tokens change across the chunk cut at byte "
+        raise StreamError(f"{tok.id}: the tokens change across the chunk cut at byte "
                           f"{chunk.byte_start:,}; this text cannot be streamed for this tokenizer")
 
 
@@ -297,16 +299,12 @@ class TextCounts:
         }  # fmt: skip
 
 
-def text_counts(tok: Any, text: str) -> TextCounts:
-    """:class:`TextCounts` of one text (the same figures ``tokenize`` gives for it whole).
-
-    ``tok`` is a :class:`~core.tokens.Tokenizer`; its fast paths (``table``, ``decode_ids``, ``special_hits``)
-    are used where it has them, so the type stays open here.
-    """
+def text_counts(tok: FullTokenizer, text: str) -> TextCounts:
+    """:class:`TextCounts` of one text (the same figures ``tokenize`` gives for it whole)."""
     table = tok.table(text)
     n = len(table)
     ids = [int(i) for i in table.ids.tolist()]
-    unk = getattr(tok, "unk_id", None)
+    unk = tok.unk_id
     if any(i < 0 for i in ids):  # tokens without ids (the words baseline): decode the tokens themselves
         decoded = tok.decode(table.tokens())
     else:
@@ -315,7 +313,7 @@ def text_counts(tok: Any, text: str) -> TextCounts:
         tokens=n, words=len(text.split()), chars=len(text), bytes=len(text.encode("utf-8")),
         boundaries=max(n - 1, 0), inside_grapheme=table.inside_grapheme, inside_codepoint=table.inside_codepoint,
         bad_tokens=int(n - int(table.valid_utf8.sum())), unknown=0 if unk is None else ids.count(unk),
-        special_text=len(tok.special_hits(text)) if hasattr(tok, "special_hits") else 0,
+        special_text=len(tok.special_hits(text)),
         round_trip_failures=0 if decoded == text else 1,
     )  # fmt: skip
 

@@ -23,7 +23,8 @@ from .. import languages, tokens
 from ..assets import BUNDLED_TSV
 from ..i18n import T_
 from ..pretrained.adapter import PretrainedTokenizer
-from ..tokens import Tokenizer
+from ..text.errors import UserError
+from ..tokens import IdCodec
 
 #: Published reference (Petrov et al. 2023, FLORES-200, cl100k_base): premium vs English, from the learning
 #: languages' rows (:func:`core.languages.references`; read when the module is imported).
@@ -33,7 +34,7 @@ PETROV_CL100K = languages.references()
 MAX_ROWS = 5000
 
 
-class ParallelError(ValueError):
+class ParallelError(UserError):
     """A parallel text that cannot be used (no header, no ``en`` column, ragged rows)."""
 
 
@@ -159,7 +160,7 @@ class TaxResult:
     premium: dict[str, float]
 
 
-def count_tokens(tok: Tokenizer, texts: Sequence[str]) -> int:
+def count_tokens(tok: IdCodec, texts: Sequence[str]) -> int:
     """Tokens of each text encoded on its own (as separate documents), summed; control-token spellings count as text."""
     return tokens.count_tokens(tok, texts)
 

@@ -18,17 +18,24 @@ optionally ``table`` (a callable turning that object into readable text):
 - :mod:`.inspect`: ``inspect``, ``report``
 - :mod:`.vocab`: ``vocab``, ``decode``
 
-Errors that come from the user's input are reported as one line on stderr
-with exit status 2, never a traceback.
+Errors that come from the user's input (:class:`core.text.errors.UserError`,
+and ``OSError`` from the files named) are reported as one line on stderr with
+exit status 2, never a traceback. Anything else is a bug: one line naming the
+exception type, exit status 1, and a hint to rerun with
+``TOKENIZER_LAB_TRACEBACK=1`` (which prints the traceback). The decision is
+made by exception type, never by ``ValueError``.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import traceback
 from typing import Any, Callable, Sequence
 
 from ..i18n import DEFAULT_LANG, LANGS, localize, use_lang
+from ..text.errors import UserError
 from ..text.native import fenced, hushed_panic_reports
 from . import algorithms, bpe, chat, inspect, shelf, text, training, vocab, zoo
 from .common import STREAMED, CliError, _Parser
@@ -62,6 +69,20 @@ def _one_line(exc: BaseException) -> str:
     return text[:500]
 
 
+#: Set (to anything but "" or "0") to have an internal error print its traceback.
+TRACEBACK_ENV = "TOKENIZER_LAB_TRACEBACK"
+
+
+def _internal_error(exc: BaseException) -> int:
+    """A bug (not the user's input): one line with a hint, or the traceback when :data:`TRACEBACK_ENV` asks."""
+    if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
+        traceback.print_exception(exc, file=sys.stderr)
+    else:
+        print(f"internal error ({type(exc).__name__}): {_one_line(exc)} (run with {TRACEBACK_ENV}=1 for the "
+              "traceback)", file=sys.stderr)
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     parser = build_parser()
@@ -79,9 +100,11 @@ def _run(args: argparse.Namespace, func: Callable[[argparse.Namespace], Any]) ->
     except BrokenPipeError:  # streamed output piped into `head`
         sys.stderr.close()
         return 0
-    except (CliError, ValueError, OSError) as exc:
+    except (UserError, CliError, OSError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - a bug, not the user's input: exit 1 with the hint
+        return _internal_error(exc)
     if result is STREAMED:
         return 0
     try:

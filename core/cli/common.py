@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn
 
 from ..text import limits
+from ..text.errors import UserError
 
 
-class CliError(Exception):
-    """A user-facing error: printed as one line, exit status 2."""
+class CliError(UserError):
+    """A user-facing error raised by the CLI itself (a path, a flag): printed as one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -29,7 +29,7 @@ from ..analysis import injection, roundtrip, stream
 from ..analysis import recipes as R
 from ..assets import BUNDLED_CORPUS
 from ..text import limits
-from ..tokens import Tokenizer
+from ..tokens import FullTokenizer
 from .common import CliError, Progress, add_stream_options, int_range, read_text_file, stream_setup, write_atomic
 
 #: Largest vocabulary ``train`` asks a recipe for.
@@ -79,7 +79,7 @@ def _split(args: argparse.Namespace, text: str) -> E.Split:
     return E.split_corpus(text, heldout_fraction=args.heldout_fraction, seed=args.seed)
 
 
-def load_spec(spec: str) -> Tokenizer:
+def load_spec(spec: str) -> FullTokenizer:
     """A tokenizer from a spec: a ``tokenizer.json`` path, else a zoo spec."""
     return stream.open_spec(spec)
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from ..i18n import T_, Message, Tn_, message_of
 from ..text import limits
+from ..text.errors import UserError
 from ..text.native import fence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -109,7 +110,7 @@ class Metaspace:
         return out
 
 
-class UnigramError(ValueError):
+class UnigramError(UserError):
     """A model that cannot be used as Unigram (message names what was found).
 
     Its message, like a model's ``notes`` and a lattice's ``notice``, is a :class:`core.i18n.Message`: English as

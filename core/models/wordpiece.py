@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from ..i18n import T_, Message, Tn_, message_of
 from ..text import limits
+from ..text.errors import UserError
 from ..text.native import fence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,7 +38,7 @@ DEFAULT_PREFIX = "##"
 DEFAULT_MAX_CHARS = 100
 
 
-class VocabError(ValueError):
+class VocabError(UserError):
     """A vocabulary that cannot be used as WordPiece (message says what was found).
 
     Its message, like the vocabulary's ``notes`` and a word's ``reason``, is a :class:`core.i18n.Message`:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..i18n import N_, T_, Message, Tn_, Verbatim, message_of
 from ..text import limits
 from ..text.align import opcodes
+from ..text.errors import UserError
 from ..text.units import CodePointInfo, codepoint_info, graphemes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,7 +76,7 @@ def make_normalizer(form: str) -> Normalizer:
     }
     if form in bert:
         return n.BertNormalizer(clean_text=True, handle_chinese_chars=True, **bert[form])
-    raise ValueError(f"unknown normalization form {form!r}; choose one of: {', '.join(FORMS)}")
+    raise UserError(f"unknown normalization form {form!r}; choose one of: {', '.join(FORMS)}")
 
 
 def bert_normalizer(*, lowercase: bool, strip_accents: bool | None, clean_text: bool = True,
@@ -383,7 +384,7 @@ UZBEK_RULES: tuple[Rule, ...] = (
 )
 
 
-class RuleError(ValueError):
+class RuleError(UserError):
     """A rule that the tokenizers regex engine rejects."""
 
 

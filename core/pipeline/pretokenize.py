@@ -25,6 +25,7 @@ from functools import lru_cache
 import regex
 
 from ..i18n import N_, T_
+from ..text.errors import UserError
 from ..text.limits import user_finditer
 from ..text.units import Span
 
@@ -91,7 +92,7 @@ PATTERNS: dict[str, Pattern] = {
 }
 
 
-class PatternError(ValueError):
+class PatternError(UserError):
     """A user regex that does not compile or matches the empty string."""
 
 

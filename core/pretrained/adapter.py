@@ -35,9 +35,10 @@ import numpy as np
 
 from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
+from ..text.errors import UserError
 from ..text.native import fence
 from ..text.units import byte_owner
-from ..tokens import Encoding, SpecialProbe, Token, TokenTable, build_table, stats
+from ..tokens import Encoding, SpecialProbe, Token, TokenizerDefaults, TokenTable, build_table, stats
 
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
@@ -56,7 +57,7 @@ def _fence_label(self: "PretrainedTokenizer", *args: object, **_kw: object) -> s
     return str(getattr(entry, "name", None) or type(self).__name__)
 
 
-class TextError(ValueError):
+class TextError(UserError):
     """Text that no tokenizer can take (lone surrogates from a broken argv or file)."""
 
 
@@ -311,8 +312,9 @@ def unpack_table(parts: Mapping[str, bytes]) -> tuple[list[bytes], np.ndarray]:
     return [blob[s:e] for s, e in zip((ends - lens).tolist(), ends.tolist())], lens
 
 
-class PretrainedTokenizer:
-    """The adapter interface (implements :class:`core.tokens.Tokenizer`).
+class PretrainedTokenizer(TokenizerDefaults):
+    """The adapter interface (implements :class:`core.tokens.IdCodec`, :class:`~core.tokens.SpecialText`; the
+    :class:`~core.tokens.Trained` facts and ``trained_json`` are the defaults: not trained here).
 
     Subclasses provide :meth:`encode_ids`, :meth:`_encode_spans`,
     :meth:`token_bytes` and :meth:`decode_ids`, and answer the questions the
@@ -330,8 +332,8 @@ class PretrainedTokenizer:
     split_pattern: str | None = None
     #: The ``tokenizer.json`` the backend runs (Hugging Face ``tokenizers``); None for other backends.
     tokenizer_json: str | None = None
-    #: A pretrained tokenizer was not trained here (see :attr:`core.tokens.Tokenizer.trained_json`).
-    trained_json: str | None = None
+    #: :meth:`encode_ids` gives every token's id (see :class:`core.tokens.IdCodec`).
+    ids_complete: bool = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         # every method that reaches a native library is fenced (core.text.native), so a Rust
@@ -459,10 +461,6 @@ class PretrainedTokenizer:
         and rebuilds the adapter from it with ``UNPACKERS[packed.kind]`` on later loads.
         """
         return None
-
-    def normalize(self, text: str) -> str:
-        """Identity: a pretrained tokenizer is evaluated on the text as typed (its normalizer runs inside encode)."""
-        return text
 
     # -- shared ------------------------------------------------------------
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..i18n import T_
 from ..models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
-from ..tokens import Encoding, Token
+from ..tokens import Encoding, Token, TokenTable
 from .adapter import PretrainedTokenizer, check_text, register_loader
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -18,6 +18,7 @@ class BaselineTokenizer(PretrainedTokenizer):
 
     specials: dict[str, int] = {}
     family = "baseline"
+    ids_complete = False  # a unit may have no id (a word; a code point outside a vocabulary)
 
     def __init__(self, entry: "ZooEntry", inner) -> None:  # noqa: ANN001 - a core.tokens baseline
         self.entry = entry
@@ -46,6 +47,10 @@ class BaselineTokenizer(PretrainedTokenizer):
 
     def decode(self, tokens: Sequence[Token]) -> str:
         return self._inner.decode(tokens)
+
+    def table(self, text: str, *, allow_special: bool = False) -> TokenTable:
+        check_text(text)
+        return self._inner.table(text)  # the baseline's own columns (vectorised), as the pages always drew them
 
     def token_bytes(self, token_id: int) -> bytes:
         if self.entry.id == "codepoints":

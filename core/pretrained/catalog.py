@@ -21,6 +21,7 @@ from typing import Literal, Mapping
 
 from ..i18n import N_, T_, Message, Tn_
 from ..pipeline.pretokenize import PATTERNS
+from ..text.errors import UserError
 from .audits import AUDITS, RUNTIME_DIFFS, EncodeAudit, RuntimeDiff
 
 #: The name of the loader that builds an entry: one an adapter module registered with
@@ -44,7 +45,7 @@ ALGORITHM_LABELS = (N_("byte-level BPE"), N_("byte-level BPE (NFKC)"), N_("BPE o
 BASELINE_NAMES = (N_("Code points (baseline)"), N_("UTF-8 bytes (baseline)"), N_("Words (baseline)"), N_("Other"))
 
 
-class ZooError(ValueError):
+class ZooError(UserError):
     """A tokenizer that cannot be loaded: unknown id, bad hash, corrupt file, offline."""
 
 

@@ -49,6 +49,7 @@ import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
 from ..i18n import T_, Message, message_of
+from ..text.errors import UserError
 from ..text.limits import LimitError, read_json
 
 #: Largest template source accepted (the biggest bundled one, gpt-oss, is 16.7 KB).
@@ -69,7 +70,7 @@ _CHILD_START_SECONDS = 5.0
 _ROOT = Path(__file__).resolve().parents[2]
 
 
-class ChatTemplateError(ValueError):
+class ChatTemplateError(UserError):
     """A template that does not compile, raises, breaks a sandbox rule or exceeds a limit."""
 
 

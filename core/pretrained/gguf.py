@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import T_
+from ..text.errors import UserError
 
 MAGIC = b"GGUF"
 
@@ -41,7 +42,7 @@ _STRING = 8
 _ARRAY = 9
 
 
-class GGUFError(ValueError):
+class GGUFError(UserError):
     """The bytes are not a GGUF file this reader understands."""
 
 

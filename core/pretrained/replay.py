@@ -46,6 +46,7 @@ import regex
 from ..i18n import T_
 from ..models.bpe import BpeTrace, EncodeStep, EncodeTrace, encode_trace, tiktoken_rank_of
 from ..pipeline.pretokenize import EngineNote, Pattern, engine_split, pretokenize
+from ..text.errors import UserError
 from ..text.units import bytelevel_bytes
 from .adapter import PretrainedTokenizer, SentencePieceReplay, TiktokenReplay, TokenizersReplay, check_text
 
@@ -56,7 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_REPLAY_CHARS = 300
 
 
-class ReplayError(ValueError):
+class ReplayError(UserError):
     """A tokenizer that cannot be replayed, or text that is too long."""
 
 

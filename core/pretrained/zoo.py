@@ -2,8 +2,9 @@
 
 Loading reads the file's bytes once, checks the hash of exactly those
 bytes, then parses them, so what runs is what was checked. Loaded
-tokenizers are cached per process (one layer: pages do not add another
-cache on top). The declarations themselves are data in
+tokenizers are kept per process in one bounded registry (:func:`load`,
+:data:`MAX_LOADED`): pages do not add another cache of tokenizer objects on
+top, and per-tokenizer derived data lives in :mod:`core.pretrained.memo`. The declarations themselves are data in
 :mod:`core.pretrained.catalog` (re-exported here: ``zoo.ENTRIES``).
 
 Users can add their own tokenizers (:func:`load_user_file`,
@@ -105,33 +106,62 @@ def read_checked(entry: ZooEntry) -> bytes:
 # Loading (lazy, cached)
 # ---------------------------------------------------------------------------
 
-_cache: dict[str, PretrainedTokenizer] = {}
+#: Loaded tokenizers kept at once (least recently used first out; the shelf has fewer entries than this, so
+#: a server that uses them all keeps them all). An evicted tokenizer is loaded again on its next use.
+MAX_LOADED = 48
+
+#: The one registry of tokenizer objects (id -> adapter, most recently used last): pages keep no second copy,
+#: and data derived from a tokenizer lives beside it in :func:`core.pretrained.memo.per_tokenizer`.
+_cache: dict[str, PretrainedTokenizer] = {}  # (a dict keeps insertion order: first key = least recently used)
 _locks: dict[str, threading.Lock] = {}
 _guard = threading.Lock()
+
+
+def _kept(tokenizer_id: str) -> PretrainedTokenizer | None:
+    with _guard:
+        tok = _cache.pop(tokenizer_id, None)
+        if tok is not None:
+            _cache[tokenizer_id] = tok  # now the most recently used
+        return tok
 
 
 def load(tokenizer_id: str) -> PretrainedTokenizer:
     """Load a zoo tokenizer once per process (thread-safe) and return its adapter.
 
+    At most :data:`MAX_LOADED` are kept; a tokenizer evicted for a newer one is loaded again when asked for.
+
     >>> load("cl100k_base").encode_ids("hello world")
     [15339, 1917]
     """
     entry = get_entry(tokenizer_id)
-    tok = _cache.get(entry.id)
+    tok = _kept(entry.id)
     if tok is not None:
         return tok
     with _guard:
         lock = _locks.setdefault(entry.id, threading.Lock())
     with lock:
-        tok = _cache.get(entry.id)
+        tok = _kept(entry.id)
         if tok is None:
-            tok = _cache[entry.id] = load_entry(entry)
+            tok = load_entry(entry)
+            with _guard:
+                _cache[entry.id] = tok
+                while len(_cache) > MAX_LOADED:
+                    del _cache[next(iter(_cache))]
     return tok
 
 
 def is_loaded(tokenizer_id: str) -> bool:
     """Whether :func:`load` already holds this tokenizer in this process (its next call returns at once)."""
     return tokenizer_id in _cache
+
+
+def forget(tokenizer_id: str | None = None) -> None:
+    """Drop one loaded tokenizer (every one when None) from the registry: its next :func:`load` reads it again."""
+    with _guard:
+        if tokenizer_id is None:
+            _cache.clear()
+        else:
+            _cache.pop(tokenizer_id, None)
 
 
 def warm(ids: list[str]) -> list[str]:

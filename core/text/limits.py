@@ -29,6 +29,7 @@ from typing import Any, BinaryIO, Iterable, Iterator, cast
 import numpy as np
 
 from ..i18n import T_, Message, Tn_
+from .errors import UserError
 
 #: Largest tokenizer file read (``tokenizer.json``, ``.tiktoken``, ``.model``, ``vocab.txt``), in bytes.
 MAX_TOKENIZER_FILE_BYTES = 64 * 1024 * 1024
@@ -45,7 +46,7 @@ MAX_STEP_TEXT_BYTES = 1_000_000
 REGEX_TIMEOUT_S = 2.0
 
 
-class LimitError(ValueError):
+class LimitError(UserError):
     """Input refused by a limit (not a regular file, too big, too deep, bad ids, a regex that runs away)."""
 
 

@@ -35,6 +35,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterator, TypeVar
 
 from ..i18n import T_
+from .errors import UserError
 
 F = TypeVar("F", bound=Callable)
 
@@ -44,7 +45,7 @@ MAX_MESSAGE_CHARS = 300
 _PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 
-class NativeError(ValueError):
+class NativeError(UserError):
     """A native tokenizer library failed (panic, crash, out of memory) on this input."""
 
 
@@ -99,6 +100,16 @@ def as_native_error(exc: BaseException, what: str) -> NativeError | None:
     return None
 
 
+def _refusal(exc: BaseException) -> NativeError | None:
+    """A library's plain ``ValueError`` out of a fenced call (a :func:`fence`-decorated adapter method, which
+    only ever runs the user's text, ids or file): the library refusing that input, so a
+    :class:`~core.text.errors.UserError` with the library's words unchanged (``tiktoken``'s "Regex error while
+    tokenizing..." for a pattern that backtracks). Our own user errors pass as they are."""
+    if isinstance(exc, ValueError) and not isinstance(exc, UserError):
+        return NativeError(*exc.args) if exc.args else NativeError(type(exc).__name__)
+    return None
+
+
 @contextmanager
 def fenced(what: str) -> Iterator[None]:
     """Run a block that calls a native library; failures become :class:`NativeError`.
@@ -128,7 +139,7 @@ def fence(what: str | Callable[..., str]) -> Callable[[F], F]:
                 return fn(*args, **kwargs)
             except BaseException as exc:
                 label = what(*args, **kwargs) if callable(what) else what
-                err = as_native_error(exc, label)
+                err = as_native_error(exc, label) or _refusal(exc)
                 if err is None:
                     raise
                 raise err from None

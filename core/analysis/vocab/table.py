@@ -13,9 +13,10 @@ import numpy as np
 from ...i18n import T_
 from ...pretrained.adapter import PretrainedTokenizer
 from ...text.boundaries import is_valid_utf8
+from ...text.errors import UserError
 
 
-class VocabError(ValueError):
+class VocabError(UserError):
     """An id, an id list or a query that cannot be used (the message says which and why)."""
 
 

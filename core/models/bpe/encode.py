@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Literal, Mapping, Sequence
 
 from ...i18n import T_
+from ...text.errors import UserError
 
 Unit = Literal["codepoint", "byte"]
 UNITS: tuple[Unit, ...] = ("codepoint", "byte")
@@ -18,7 +19,7 @@ UNITS: tuple[Unit, ...] = ("codepoint", "byte")
 RankOf = Callable[[bytes, bytes], "int | None"]
 
 
-class BpeInputError(ValueError):
+class BpeInputError(UserError):
     """Malformed training input (word table, unit, merge count, empty corpus)."""
 
 
