@@ -38,6 +38,7 @@ from ..pretrained.adapter import PretrainedTokenizer, TextError
 from ..pretrained.replay import MergeNode, merge_tree
 from ..text import limits
 from ..text.boundaries import is_valid_utf8
+from ..text.safe_regex import compile_user_regex
 from ..text.scripts import MIXED, census_name, partial_scripts, scripts_of_texts, text_scripts
 from ..text.units import utf8_hex
 
@@ -302,7 +303,7 @@ def search(tok: PretrainedTokenizer, query: str, mode: SearchMode = "text") -> S
         needle = parse_hex(query)
         return SearchResult(tok.id, mode, query, [i for i, d in enumerate(table.data) if d is not None and needle in d])
     try:
-        compiled = regex.compile(query, regex.MULTILINE)
+        compiled = compile_user_regex(query, regex.MULTILINE)
     except regex.error as exc:
         raise VocabError(T_("invalid regex {regex}: {reason}", regex=repr(query), reason=str(exc))) from None
     joined, starts = table.joined_lines

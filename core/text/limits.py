@@ -259,17 +259,19 @@ def check_ids(ids: Iterable[object], where: str, *, what: str = T_("id")) -> int
     return top
 
 
-def user_finditer(compiled, text: str, *, timeout: float = REGEX_TIMEOUT_S) -> Iterator:  # noqa: ANN001
+def user_finditer(compiled, text: str, *, timeout: float = REGEX_TIMEOUT_S,  # noqa: ANN001
+                  shown: str | None = None) -> Iterator:
     """``compiled.finditer(text)`` (a ``regex`` pattern) that gives up after ``timeout`` seconds overall.
 
-    Raises :class:`LimitError` naming the pattern when it runs away (e.g.
+    Raises :class:`LimitError` naming the pattern (``shown``, else the compiled one) when it runs away (e.g.
     ``(a|aa)+$`` on a long run of ``a``).
     """
     try:
         yield from compiled.finditer(text, timeout=timeout)
     except TimeoutError:
+        name = compiled.pattern if shown is None else shown
         raise LimitError(T_("the pattern {pattern} took more than {seconds:g} s on this text (catastrophic "
-                            "backtracking?); simplify it", pattern=repr(compiled.pattern), seconds=float(timeout))) from None
+                            "backtracking?); simplify it", pattern=repr(name)[:200], seconds=float(timeout))) from None
 
 
 def parse_tokenizer_json(data: bytes, where: str) -> dict:
