@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from typing import Any, BinaryIO, Iterable, Iterator, cast
 
 import numpy as np
@@ -216,6 +217,23 @@ def read_json(data: bytes | str, where: str, *, max_bytes: int = MAX_TOKENIZER_F
                                  line=exc.lineno, column=exc.colno, reason=exc.msg),
                               reason=exc.msg, lineno=exc.lineno, colno=exc.colno, pos=exc.pos,
                               length=len(text.rstrip())) from None
+    except ValueError:  # Python's own limit on the digits of an integer it converts (sys.get_int_max_str_digits)
+        raise LimitError(T_("a number in {where} has more than {limit:,} digits", where=where,
+                            limit=sys.get_int_max_str_digits())) from None
+
+
+#: C0 and C1 control characters (terminal escapes among them) but newline and tab.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def escape_controls(text: str) -> str:
+    r"""``text`` with every C0/C1 control character but newline and tab written as an escape (``\x1b``), so text a
+    user or a template wrote cannot move a terminal's cursor, retitle its window or clear its screen.
+
+    >>> escape_controls("a\x1b[2Jb\tc\x9b")
+    'a\\x1b[2Jb\tc\\x9b'
+    """
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def check_ids(ids: Iterable[object], where: str, *, what: str = T_("id")) -> int:
