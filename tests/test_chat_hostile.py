@@ -171,3 +171,39 @@ def test_a_5000_digit_integer_in_json_is_one_clear_sentence() -> None:
     with pytest.raises(LimitError, match="a number in m.json has more than 4,300 digits"):
         read_json('[{"n": ' + "9" * 5000 + "}]", "m.json")
     assert read_json('{"n": ' + "9" * 4000 + "}", "m.json")["n"] > 0
+
+
+# -- other bad input of issue 37 ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda m: m["model"]["vocab"].__setitem__(1, ["a", float("nan")]), "score nan; scores must be finite"),
+    (lambda m: m["model"]["vocab"].__setitem__(1, ["a", float("-inf")]), "score -inf; scores must be finite"),
+    (lambda m: m["model"].__setitem__("unk_id", 0.5), "unk_id 0.5 is not a whole number"),
+    (lambda m: m["model"].__setitem__("unk_id", True), "unk_id True is not a whole number"),
+])
+def test_unigram_refuses_a_nan_score_and_a_non_integer_unknown_id(change, message) -> None:
+    from core.models.unigram import UnigramError, load_tokenizer_json
+
+    model = {"model": {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a", -1.0], ["b", -2.0]]}}
+    assert load_tokenizer_json(json.dumps(model)).unk_id == 0
+    change(model)
+    with pytest.raises(UnigramError, match=message):
+        load_tokenizer_json(json.dumps(model))
+
+
+def test_an_id_with_surrounding_whitespace_means_the_same_everywhere() -> None:
+    """One resolver: `` bytes\\t`` names ``bytes`` for tokenize and replay as for inspect and special-tokens."""
+    from core.pretrained import zoo
+
+    assert zoo.resolve(" bytes\t").id == zoo.resolve("bytes").id
+
+
+def test_an_output_in_a_missing_folder_is_refused(tmp_path) -> None:
+    from core.cli.common import CliError, write_atomic
+
+    with pytest.raises(CliError, match="the folder .*missing/deeper does not exist"):
+        write_atomic(tmp_path / "missing" / "deeper" / "t.json", "{}")
+    assert not (tmp_path / "missing").exists()
+    write_atomic(tmp_path / "t.json", "{}")
+    assert (tmp_path / "t.json").read_text() == "{}"
