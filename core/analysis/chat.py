@@ -331,7 +331,7 @@ def locate_contents(text: str, messages: Sequence[Mapping[str, Any]], *,
         if not isinstance(content, str) or not content.strip():
             continue
         _check_deadline(deadline)
-        needles = (content,) if content == content.strip() else (content, content.strip())
+        needles: tuple[str, ...] = (content,) if content == content.strip() else (content, content.strip())
         span = _first(text, needles, pos)
         if span is None:
             missed.append((k, needles))
