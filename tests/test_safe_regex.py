@@ -115,10 +115,8 @@ def test_regex_pieces_stops_a_backtracking_pattern() -> None:
     from core.pipeline.pattern import regex_pieces
     from core.text.limits import LimitError
 
-    start = time.perf_counter()
     with pytest.raises(LimitError, match=r"took more than 2 s"):
         regex_pieces("a" * 60 + "b", r"(a|aa)+$|\w+")
-    assert time.perf_counter() - start < 8
     assert [p.text for p in regex_pieces("ab cd", r"\w+|\s+")] == ["ab", " ", "cd"]
 
 
