@@ -259,7 +259,8 @@ TEXT_FILES = ("sparse.bin", "nul.txt", "latin1.txt", "aaaa.txt", "noline.txt", "
 TEMPLATE_FILES = ("tmpl_loop.jinja", "tmpl_strloop.jinja", "tmpl_center.jinja", "tmpl_nested.jinja",
                   "tmpl_output.jinja", "tmpl_double.jinja", "tmpl_power.jinja", "tmpl_escape.jinja", "tmpl_raise.jinja",
                   "tmpl_syntax.jinja", "tmpl_huge.jinja", "cfg_notemplate.json", "cfg_deep.json", "deep.json",
-                  "sparse.bin", "latin1.txt")
+                  "sparse.bin", "latin1.txt", "cfg_listname.json", "cfg_dictname.json", "tmpl_surrogate.jinja",
+                  "tmpl_escape_seq.jinja")
 #: The uploaders: page, widget key, query, which files, and the largest file the browser would send (MB).
 UPLOADERS = {
     "chat": ("chat_format", "chat_upload", {"sample": "bn"}, TEMPLATE_FILES, 4),
@@ -340,8 +341,37 @@ def scenario_pastes(page: str) -> list[dict[str, Any]]:
     return steps
 
 
+#: Regex compile bombs (issue 37: a link alone grew the server to gigabytes) and their neighbours.
+REGEX_BOMBS = ("(?:(?:(?:a{100}){100}){100}){100}", "(?:(?:a{100}){100}){1000}", "(?:\\w{1000}){1000}",
+               "(" * 120 + "a" + ")" * 120)
+#: Tool definitions the Chat page must refuse in one message (a lone surrogate passed, then broke the output).
+BAD_TOOLS = ('[{"type": "function", "function": {"name": "f\\ud800"}}]', '[{"\\udc00": 1}]',
+             '[{"n": ' + "9" * 5000 + "}]")
+
+
+def scenario_issue37(which: str) -> list[dict[str, Any]]:
+    """``vocabulary``: each regex bomb as a link (``mode=regex&query=``), then a sane search on the same page;
+    ``chat-tools``: each bad tool list pasted, then an empty one (the page must show its tables again)."""
+    steps = []
+    if which == "vocabulary":
+        for bomb in REGEX_BOMBS:
+            at = _app("vocabulary", {"tok": "cl100k_base", "mode": "regex", "query": bomb})
+            steps.append(_run(at, f"bomb {bomb[:24]}"))
+            at.text_input(key="vc_query").set_value("^a$")
+            steps.append(_run(at, f"sane search after {bomb[:24]}"))
+    else:
+        at = _app("chat_format", {"sample": "en", "tpl": "qwen-2.5,granite-3.3"})
+        steps.append(_run(at, "open"))
+        for tools in BAD_TOOLS:
+            at.text_area(key="chat_tools").set_value(tools)
+            steps.append(_run(at, f"tools {tools[:30]}"))
+        at.text_area(key="chat_tools").set_value("")
+        steps.append({**_run(at, "no tools"), "dataframes": len(at.dataframe)})
+    return steps
+
+
 SCENARIOS = {"panic-upload": scenario_panic_upload, "rules": scenario_rule_patterns, "uploads": scenario_uploads,
-             "urls": scenario_links, "pastes": scenario_pastes}
+             "urls": scenario_links, "pastes": scenario_pastes, "issue37": scenario_issue37}
 
 
 # ---------------------------------------------------------------------------

@@ -123,7 +123,38 @@ def make_files(d: Path) -> dict[str, Path]:
     put("cfg_notemplate.json", json.dumps({"bos_token": "<s>", "chat_template": 5}))
     put("cfg_deep.json", '{"chat_template": ' + "[" * 100_000 + "]" * 100_000 + "}")
     put("tools_notlist.json", json.dumps({"name": "f"}))
+    # issue 37: the exception box, a traceback, terminal escapes, unclear words
+    put("cfg_listname.json", json.dumps({"chat_template": [{"name": ["default"], "template": "x"}]}))
+    put("cfg_dictname.json", json.dumps({"chat_template": [{"name": {"a": 1}, "template": "x"}]}))
+    put("tools_surrogate.json", '[{"type": "function", "function": {"name": "f\\ud800", "description": "x"}}]')
+    put("chat_surrogate_name.json", '[{"role": "user", "content": "hi", "name": "\\udc00"}]')
+    put("chat_bigint.json", '[{"role": "user", "content": "hi", "n": ' + "9" * 5000 + "}]")
+    put("tmpl_surrogate.jinja", '{{ "ok \\ud800" }}')
+    put("tmpl_escape_seq.jinja", '{{ raise_exception("\\x1b]0;pwned\\x07\\x1b[2J boom") }}')
+    unigram = {"model": {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a", -1.0], ["b", -2.0]]}}
+    for name, where, value in (("nan", ("vocab", 1), ["a", float("nan")]), ("inf", ("vocab", 1), ["a", float("inf")]),
+                               ("unkfloat", ("unk_id",), 0.5)):
+        model = json.loads(json.dumps(unigram))
+        if len(where) == 2:
+            model["model"]["vocab"][where[1]] = value
+        else:
+            model["model"]["unk_id"] = value
+        put(f"unigram_{name}.json", json.dumps(model))
+    # turn matching: templates that drop or rewrite a role (the issue's 19 x 10,000 "z" then 181 tool turns)
+    put("chat_dropped.json", json.dumps([{"role": "user", "content": "z" * 10_000}] * 19
+                                        + [{"role": "tool", "content": "z"}] * 181))
+    put("chat_developer.json", json.dumps([{"role": "user", "content": "z" * 1000}] * 20
+                                          + [{"role": "developer", "content": "z"}] * 180))
+    put("tmpl_drop_tool.jinja", "{% for m in messages %}{% if m.role != 'tool' %}<{{ m.role }}>{{ m.content }}"
+                                "{% endif %}{% endfor %}")
+    put("tmpl_rewrite_dev.jinja", "{% for m in messages %}<{{ m.role }}>{% if m.role == 'developer' %}"
+                                  "{{ m.content | upper }}{% else %}{{ m.content }}{% endif %}{% endfor %}")
     return f
+
+
+#: Counted repeats that multiply when the ``regex`` module compiles them (gigabytes before issue 37), and neighbours.
+REGEX_BOMBS = ("(?:(?:(?:a{100}){100}){100}){100}", "(?:(?:a{100}){100}){1000}", "(?:\\w{1000}){1000}",
+               "(" * 1000 + "a" + ")" * 1000)
 
 
 def answers(d: Path) -> list[Case]:
@@ -140,6 +171,11 @@ def answers(d: Path) -> list[Case]:
         Case("graphemes --summary 5 MB", ("graphemes", "--file", five, "--summary", "--workers", "1")),
         Case("compare --parallel 5 MB (one column)", ("compare", "--tokenizers", "o200k_base", "--parallel",
                                                       str(d / "ragged_ok.tsv"), "--workers", "1")),
+        # issue 37: a template that drops or rewrites a role made the turn matching rescan for minutes
+        Case("chat template drops 181 tool turns", ("chat", "--template-file", str(d / "tmpl_drop_tool.jinja"),
+                                                    "--messages", str(d / "chat_dropped.json"), "--json")),
+        Case("chat template rewrites 180 developer turns", ("chat", "--template-file", str(d / "tmpl_rewrite_dev.jinja"),
+                                                            "--messages", str(d / "chat_developer.json"), "--json")),
     ]
 
 
@@ -274,6 +310,39 @@ def make(d: Path) -> list[Case]:
     add("train out /dev/full", "train", "--recipe", "bpe", "--vocab-size", "300", "--out", "/dev/full")
     add("report out in missing dir", "report", "--tokenizers", "bytes", "--file", doc,
         "--out", str(d / "nul.txt" / "r.html"))
+    # issue 37: regex compile bombs in every --pattern and the vocabulary search
+    tk = "file:" + f["ok.tiktoken"]
+    for bomb in REGEX_BOMBS:
+        b = bomb[:24]
+        add(f"vocab regex bomb {b}", "vocab", "--tokenizer", "cl100k_base", "--mode", "regex", "--search", bomb)
+        add(f"tokenize tiktoken pattern bomb {b}", "tokenize", "--tokenizer", tk, "--pattern", bomb, "--text", "hi")
+        add(f"vocab tiktoken pattern bomb {b}", "vocab", "--tokenizer", tk, "--pattern", bomb, "--census")
+        add(f"decode tiktoken pattern bomb {b}", "decode", "--tokenizer", tk, "--pattern", bomb, "--ids", "1")
+        add(f"differences tiktoken pattern bomb {b}", "differences", "--tokenizers", f"bytes,{tk}", "--pattern", bomb,
+            "--text", "hi")
+        add(f"inspect pattern bomb {b}", "inspect", "--word", "hi", "--tokenizers", tk, "--pattern", bomb)
+        add(f"pretokenize pattern bomb {b}", "pretokenize", "--pattern", bomb, "--text", "hi")
+        add(f"bpe-train pattern bomb {b}", "bpe-train", "--corpus", doc, "--merges", "2", "--pattern", bomb)
+    # issue 37: the inspector ran a user pattern with no time limit; odd patterns gave 0 tokens silently
+    add("inspect tiktoken backtracking pattern", "inspect", "--word", "a" * 150 + "b", "--tokenizers", tk,
+        "--pattern", "(a|aa)+$|\\w+|\\s+")
+    for odd in ("a{1,2", "(?P<n>a)(?P<n>b)", "(?<=a+)b"):
+        add(f"tokenize tiktoken pattern {odd}", "tokenize", "--tokenizer", tk, "--pattern", odd, "--text", "hello")
+        add(f"inspect tiktoken pattern {odd}", "inspect", "--word", "hello", "--tokenizers", tk, "--pattern", odd)
+    # issue 37: chat's exception box, traceback, escapes and unclear words
+    for k in ("cfg_listname.json", "cfg_dictname.json", "tmpl_surrogate.jinja", "tmpl_escape_seq.jinja"):
+        add(f"chat template-file={k}", "chat", "--template-file", f[k], "--messages", ok)
+    for t in ("mistral-small-3.2", "granite-3.3", "kimi-k2", "glm-4.6", "qwen-2.5"):
+        add(f"chat tools=tools_surrogate.json template={t}", "chat", "--template", t, "--messages", ok, "--tools",
+            f["tools_surrogate.json"])
+    for k in ("chat_surrogate_name.json", "chat_bigint.json"):
+        add(f"chat messages={k}", "chat", "--template", "granite-3.3", "--messages", f[k])
+    for k in ("unigram_nan.json", "unigram_inf.json", "unigram_unkfloat.json"):
+        add(f"unigram tokenizer={k}", "unigram", "--tokenizer", f[k], "--text", "ab")
+    add("train out in a missing folder", "train", "--recipe", "bpe", "--vocab-size", "300",
+        "--out", str(d / "missing" / "deeper" / "t.json"))
+    add("report out in a missing root folder", "report", "--tokenizers", "bytes", "--file", doc,
+        "--out", "/no-such-folder-issue37/r.html")
     return cases
 
 

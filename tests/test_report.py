@@ -131,6 +131,7 @@ def test_cli_report_writes_html_and_markdown(tmp_path, capsys):
     en = tmp_path / "en.txt"
     en.write_text(EN, encoding="utf-8")
     out = tmp_path / "out" / "report.html"
+    out.parent.mkdir()  # the CLI writes into existing folders only (issue 37)
     assert main(["report", "--tokenizers", "cl100k_base,o200k_base", "--file", str(src), "--parallel", str(en),
                  "--out", str(out), "--d-model", "2048"]) == 0
     result = json.loads(capsys.readouterr().out)

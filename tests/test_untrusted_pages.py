@@ -74,6 +74,28 @@ def test_hostile_files_through_every_uploader(uploader):
             assert s["errors"] or s["warnings"], f"{uploader}: {kind} was taken without a message"
 
 
+def test_regex_compile_bombs_in_a_vocabulary_link_end_in_one_message():
+    """Issue 37: ``/vocabulary?mode=regex&query=(?:(?:(?:a{100}){100}){100}){100}`` grew the server to gigabytes."""
+    steps = _run("issue37", "vocabulary")
+    assert not bad_steps(steps)
+    for s in steps:
+        if s["step"].startswith("bomb"):
+            assert any("too large to compile" in e for e in s["errors"]), s
+        else:
+            assert not s["errors"], s
+
+
+def test_bad_tool_definitions_on_the_chat_page_end_in_one_message():
+    """Issue 37: a lone surrogate in the tools passed the parser and broke the output with a raw codec message."""
+    steps = _run("issue37", "chat-tools")
+    assert not bad_steps(steps)
+    says = ("lone surrogate", "lone surrogate", "more than 4,300 digits")
+    for s, text in zip([s for s in steps if s["step"].startswith("tools")], says):
+        assert any(text in e for e in s["errors"]), s
+        assert not any("codec" in e for e in s["errors"]), s
+    assert steps[-1]["dataframes"] and not steps[-1]["errors"]
+
+
 def test_catastrophic_patterns_in_the_rule_builder():
     steps = _run("rules", "all")
     assert not bad_steps(steps)

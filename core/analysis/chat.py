@@ -22,6 +22,8 @@ generation prompt) is its own row. Nothing here renders HTML.
 from __future__ import annotations
 
 import bisect
+import json
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -87,7 +89,7 @@ def parse_conversation(value: Any) -> list[dict[str, Any]]:
         if not isinstance(content, str):
             raise ChatInputError(T_("message {n} has no text content (content must be a string)", n=k))
         limits.check_size(content, max_bytes=4 * MAX_CHAT_CHARS, what=T_("message {n}", n=k))
-        if any(0xD800 <= ord(c) <= 0xDFFF for c in content):
+        if not _is_unicode(msg):
             raise ChatInputError(T_("message {n} contains a lone surrogate (not valid Unicode text)", n=k))
         total += len(content)
         out.append(dict(msg))
@@ -110,7 +112,24 @@ def parse_tools(text: str) -> list[dict[str, Any]] | None:
         raise ChatInputError(str(exc)) from None
     if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
         raise ChatInputError(T_("tool definitions are a JSON list of objects"))
+    if not _is_unicode(value):  # a "\ud800" escape: JSON allows it, no text can hold it
+        raise ChatInputError(T_("the tool definitions contain a lone surrogate (not valid Unicode text)"))
     return value
+
+
+def _is_unicode(value: object) -> bool:
+    """Whether every string in ``value`` (a parsed JSON value, keys included) is valid Unicode (no lone surrogate).
+
+    >>> _is_unicode({"a": ["b", 1]}), _is_unicode({"a": "\\ud800"})
+    (True, False)
+    """
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    except (TypeError, ValueError):  # not JSON data (a caller's own objects): nothing to say about its text
+        return True
+    return True
 
 
 @dataclass(frozen=True)
@@ -156,7 +175,11 @@ def template_from_upload(name: str, data: bytes) -> UploadedTemplate:
         raise ChatInputError(str(exc)) from None
     tmpl = cfg.get("chat_template") if isinstance(cfg, dict) else None
     if isinstance(tmpl, list):
-        named = {t.get("name"): t.get("template") for t in tmpl if isinstance(t, dict)}
+        entries = [t for t in tmpl if isinstance(t, dict)]
+        bad = next((k for k, t in enumerate(entries, 1) if not isinstance(t.get("name"), (str, type(None)))), None)
+        if bad is not None:
+            raise ChatInputError(T_("{name}: the name of chat_template entry {n} is not a string", name=name, n=bad))
+        named = {t.get("name"): t.get("template") for t in entries}
         tmpl = named.get("default", next(iter(named.values()), None))
     if not isinstance(tmpl, str) or not tmpl:
         raise ChatInputError(T_("{name} has no chat_template", name=name))
@@ -264,42 +287,85 @@ class ChatAnalysis:
         }
 
 
-def locate_contents(text: str, messages: Sequence[Mapping[str, Any]]) -> list[tuple[int, int, int]]:
+#: Seconds one chat analysis may take after its render (finding the turns, tokenizing, labelling).
+ANALYSIS_SECONDS = 8.0
+
+
+class ChatTimeoutError(ChatInputError):
+    """A conversation whose analysis ran past its deadline (one-line reason)."""
+
+
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise ChatTimeoutError(T_("analysing this conversation took longer than {seconds:g} s and was stopped",
+                                  seconds=ANALYSIS_SECONDS))
+
+
+def _find_from(text: str, needle: str, start: int) -> int:
+    """``text.find(needle, start)``: the one search :func:`locate_contents` makes (a test counts its calls)."""
+    return text.find(needle, start)
+
+
+def locate_contents(text: str, messages: Sequence[Mapping[str, Any]], *,
+                    deadline: float | None = None) -> list[tuple[int, int, int]]:
     """``(start, end, message index)`` of each message's content found in ``text``, in order.
 
-    Searched from where the previous one ended, as typed or else trimmed (templates often ``| trim``);
-    a content the template changed or dropped is not found (and its turn says so).
+    Each content is searched as typed or else trimmed (templates often ``| trim``) from where the previous found
+    one ended: one forward pass whose cursor never goes back. A template may move a turn (Mistral's puts the system
+    prompt into the last user turn), so the turns that pass missed get a second forward pass from the start, where
+    a content is taken only at its first occurrence after that pass's cursor and only if it overlaps no turn
+    already found. A content found neither way is not in the prompt (the template changed or dropped it, and its
+    turn says so). At most four searches per turn, whatever the prompt repeats: linear in the number of turns, each
+    search linear in the prompt.
 
     >>> locate_contents("<u>hi</u><a> yo</a>", [{"content": "hi"}, {"content": " yo "}])
     [(3, 5, 0), (13, 15, 1)]
+    >>> locate_contents("[INST] hi [/INST] yo [INST] sys: q [/INST]",
+    ...                 [{"content": "sys"}, {"content": "hi"}, {"content": "yo"}, {"content": "q"}])
+    [(7, 9, 1), (18, 20, 2), (28, 31, 0), (33, 34, 3)]
     """
     out: list[tuple[int, int, int]] = []
+    missed: list[tuple[int, tuple[str, ...]]] = []
     pos = 0
     for k, msg in enumerate(messages):
         content = msg.get("content")
         if not isinstance(content, str) or not content.strip():
             continue
-        span = _find(text, (content, content.strip()), pos, out)
-        if span is not None:
+        _check_deadline(deadline)
+        needles: tuple[str, ...] = (content,) if content == content.strip() else (content, content.strip())
+        span = _first(text, needles, pos)
+        if span is None:
+            missed.append((k, needles))
+        else:
             out.append((*span, k))
-            pos = max(pos, span[1])
+            pos = span[1]
+    if missed:  # the found spans are sorted and do not overlap: a bisection tells whether a hit overlaps one
+        taken = [(a, b) for a, b, _k in out]
+        pos = 0
+        for k, needles in missed:
+            _check_deadline(deadline)
+            span = _first(text, needles, pos)
+            if span is None or _overlaps(taken, *span):
+                continue
+            bisect.insort(taken, span)
+            out.append((*span, k))
+            pos = span[1]
     return sorted(out)
 
 
-def _find(text: str, needles: Sequence[str], pos: int, taken: Sequence[tuple[int, int, int]]) -> tuple[int, int] | None:
-    """Where one of ``needles`` occurs: from ``pos`` first, else anywhere not overlapping ``taken`` (a template may
-    move a turn, as Mistral's put the system prompt into the last user turn)."""
+def _first(text: str, needles: Sequence[str], pos: int) -> tuple[int, int] | None:
+    """Where the first of ``needles`` that occurs at or after ``pos`` does (one search per needle)."""
     for needle in needles:
-        at = text.find(needle, pos)
+        at = _find_from(text, needle, pos)
         if at >= 0:
             return at, at + len(needle)
-    for needle in needles:
-        at = text.find(needle)
-        while at >= 0:
-            if all(at + len(needle) <= a or at >= b for a, b, _ in taken):
-                return at, at + len(needle)
-            at = text.find(needle, at + 1)
     return None
+
+
+def _overlaps(taken: Sequence[tuple[int, int]], a: int, b: int) -> bool:
+    """Whether ``[a, b)`` overlaps one of the sorted, disjoint ``taken`` spans."""
+    j = bisect.bisect_right(taken, (a, b)) - 1
+    return (j >= 0 and taken[j][1] > a) or (j + 1 < len(taken) and taken[j + 1][0] < b)
 
 
 def _in_spans(hits: Sequence[SpecialHit], spans: Sequence[tuple[int, int, int]]) -> list[int | None]:
@@ -313,7 +379,8 @@ def _in_spans(hits: Sequence[SpecialHit], spans: Sequence[tuple[int, int, int]])
     return out
 
 
-def _tokenize(tok: PretrainedTokenizer, text: str, cuts: Sequence[SpecialHit]) -> list[Token]:
+def _tokenize(tok: PretrainedTokenizer, text: str, cuts: Sequence[SpecialHit], deadline: float | None = None
+              ) -> list[Token]:
     """``text`` encoded with the ``cuts`` as control tokens and everything between as ordinary text.
 
     Each piece between cuts is encoded on its own (the ids, bytes and flags :meth:`PretrainedTokenizer.encode` gives);
@@ -343,7 +410,9 @@ def _tokenize(tok: PretrainedTokenizer, text: str, cuts: Sequence[SpecialHit]) -
             toks.append(Token(tid, d, bs + base, be + base, s, e, tid in special_ids))
         return last
 
-    for h in cuts:
+    for n, h in enumerate(cuts):
+        if n % 256 == 0:
+            _check_deadline(deadline)
         if h.start > pos:
             byte_at = plain(pos, h.start, byte_at)
         size = len(h.text.encode("utf-8"))
@@ -395,9 +464,15 @@ ChatTokensParts = tuple[list[int | None], list[bool], list[bool]]
 
 def analyze_rendered(text: str, messages: Sequence[Mapping[str, Any]], tok: PretrainedTokenizer | None, *,
                      template: str = "", needs: str = "", bos_token: str | None = None, eos_token: str | None = None,
-                     context: int | None = None) -> ChatAnalysis:
-    """Tokens, turns and injections of an already rendered prompt (see :func:`chat_analysis`)."""
-    spans = locate_contents(text, messages)
+                     context: int | None = None, deadline: float | None = None) -> ChatAnalysis:
+    """Tokens, turns and injections of an already rendered prompt (see :func:`chat_analysis`).
+
+    All of it runs before ``deadline`` (a :func:`time.monotonic` time; by default :data:`ANALYSIS_SECONDS` from
+    now), else :class:`ChatTimeoutError`.
+    """
+    if deadline is None:
+        deadline = time.monotonic() + ANALYSIS_SECONDS
+    spans = locate_contents(text, messages, deadline=deadline)
     roles = tuple(str(m.get("role", "")) for m in messages)
     if tok is None:
         turns = tuple(TurnCount(k, roles[k], 0, 0, any(s[2] == k for s in spans)) for k in range(len(messages)))
@@ -408,8 +483,10 @@ def analyze_rendered(text: str, messages: Sequence[Mapping[str, Any]], tok: Pret
     template_hits = [h for h, o in zip(hits, owner) if o is None]
     inside = {h.start: o for h, o in zip(hits, owner) if o is not None}
     closings = _closings(text, spans, template_hits)
-    safe_toks = _tokenize(tok, text, template_hits)
-    parsed_toks = _tokenize(tok, text, hits) if inside else safe_toks
+    _check_deadline(deadline)
+    safe_toks = _tokenize(tok, text, template_hits, deadline)
+    parsed_toks = _tokenize(tok, text, hits, deadline) if inside else safe_toks
+    _check_deadline(deadline)
     sets = []
     for toks in ((safe_toks, parsed_toks) if inside else (safe_toks,)):
         turn, content, injected = _label(toks, closings, spans, inside)
@@ -478,7 +555,8 @@ def chat_analysis(tmpl: ChatTemplate, messages: Sequence[Mapping[str, Any]], *, 
                   bos_token=tmpl.bos_token, eos_token=tmpl.eos_token, extra=extra)
     needs = "" if tok is not None else (tmpl.needs or (tmpl.tokenizer or ""))
     return analyze_rendered(text, messages, tok, template=tmpl.id, needs=needs, bos_token=tmpl.bos_token,
-                            eos_token=tmpl.eos_token, context=tmpl.context)
+                            eos_token=tmpl.eos_token, context=tmpl.context,
+                            deadline=time.monotonic() + ANALYSIS_SECONDS)
 
 
 def chat_ids(tmpl: ChatTemplate, messages: Sequence[Mapping[str, Any]], tok: PretrainedTokenizer, *,
@@ -487,7 +565,7 @@ def chat_ids(tmpl: ChatTemplate, messages: Sequence[Mapping[str, Any]], tok: Pre
     runtime needs, and what ``bench/chat.py`` times against ``transformers`` plus the backend."""
     text = render(read_template(tmpl), messages, tools=tools, add_generation_prompt=add_generation_prompt,
                   bos_token=tmpl.bos_token, eos_token=tmpl.eos_token)
-    spans = locate_contents(text, messages)
+    spans = locate_contents(text, messages, deadline=time.monotonic() + ANALYSIS_SECONDS)
     hits = tok.special_hits(text)
     cuts = [h for h, o in zip(hits, _in_spans(hits, spans)) if o is None]
     ids: list[int] = []
@@ -535,7 +613,8 @@ def injection_summary(result: ChatAnalysis) -> str:
                "real control tokens (a prompt-injection path)", n, count=n)
 
 
-__all__ = ["ROLES", "ChatAnalysis", "ChatInputError", "ChatTemplateError", "ChatTokens", "Injection", "TurnCount",
+__all__ = ["ANALYSIS_SECONDS", "ROLES", "ChatAnalysis", "ChatInputError", "ChatTemplateError", "ChatTimeoutError",
+           "ChatTokens", "Injection", "TurnCount",
            "UploadedTemplate", "analyze_rendered", "chat_analysis", "get_template", "injection_summary",
            "load_template_tokenizer", "locate_contents", "missing_message", "parse_conversation", "parse_tools",
            "premium", "prompt_segments", "template_from_upload", "chat_ids"]

@@ -25,7 +25,7 @@ from typing import Any
 from ..analysis import chat
 from ..pretrained.chat_render import render_untrusted
 from ..pretrained.chat_templates import TEMPLATES, get_template
-from ..text.limits import JsonSyntaxError, read_json
+from ..text.limits import JsonSyntaxError, escape_controls, read_json
 from .common import CliError, decode_utf8, read_file_bytes
 
 
@@ -78,9 +78,11 @@ def _chat(args: argparse.Namespace) -> Any:
 
 
 def _table(result: Any) -> str:
+    """The readable summary; the prompt's control characters (terminal escapes a message or a template wrote) are
+    shown as escapes such as ``\\x1b``."""
     if isinstance(result, list):
         return _list_table(result)
-    lines = [result["text"], ""]
+    lines = [escape_controls(result["text"]), ""]
     if result["ids"] is None:
         lines.append(f"no tokenizer on the shelf for this template ({result['needs']})")
         return "\n".join(lines)

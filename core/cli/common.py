@@ -103,8 +103,9 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     if p.exists() and not p.is_file():
         raise CliError(f"cannot write {path}: it exists and is not a regular file")
     raw = data.encode("utf-8") if isinstance(data, str) else data
+    if not folder.is_dir():  # never create folders: a typo would scatter files anywhere, even at the root
+        raise CliError(f"cannot write {path}: the folder {p.parent} does not exist")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{p.name}.", suffix=".tmp")
     except OSError as exc:
         raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None

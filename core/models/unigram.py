@@ -32,6 +32,7 @@ as given, after spaces become ``▁``; words are limited to
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence, cast
@@ -251,7 +252,10 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Unigram
     except (TypeError, ValueError):
         raise UnigramError(T_("{source}: the Unigram vocab must be a list of [piece, score] pairs",
                               source=source)) from None
+    _check_scores(pieces, source)
     unk_id = model.get("unk_id")
+    if unk_id is not None and (isinstance(unk_id, bool) or not isinstance(unk_id, int)):
+        raise UnigramError(T_("{source}: unk_id {id} is not a whole number", source=source, id=repr(unk_id)[:40]))
     if unk_id is not None and not (0 <= unk_id < len(pieces)):
         raise UnigramError(T_("{source}: unk_id {id} is outside the vocabulary of {count} pieces", source=source,
                               id=str(unk_id), count=len(pieces)))
@@ -269,6 +273,14 @@ def load_tokenizer_json(text: str, *, source: str = "tokenizer.json") -> Unigram
     metaspace = None if spec is None else Metaspace.from_spec(spec) or Metaspace()
     return UnigramModel(pieces, unk_id, bool(model.get("byte_fallback")), source, "tokenizers", tuple(notes),
                         metaspace=metaspace)
+
+
+def _check_scores(pieces: Sequence[tuple[str, float]], source: str) -> None:
+    """Refuse a score that is not a finite number (NaN or infinite: no path through the lattice could be compared)."""
+    bad = next((i for i, (_p, s) in enumerate(pieces) if not math.isfinite(s)), None)
+    if bad is not None:
+        raise UnigramError(T_("{source}: piece {id} has the score {score}; scores must be finite numbers",
+                              source=source, id=bad, score=str(pieces[bad][1])))
 
 
 _SP_TYPES = {1: "Unigram", 2: "BPE", 3: "Word", 4: "Char"}
@@ -305,6 +317,7 @@ def load_sentencepiece(data: bytes, *, source: str = "tokenizer.model") -> Unigr
             user.add(i)
         if p.type == 1:
             normal.add(i)
+    _check_scores(pieces, source)
     notes = []
     if proto.normalizer_spec.name and proto.normalizer_spec.name != "identity":
         notes.append(T_("SentencePiece normalizes with '{rule}' first; the lattice uses your text as typed",

@@ -12,6 +12,9 @@ from functools import lru_cache
 
 import regex
 
+from ..text.limits import user_finditer
+from ..text.safe_regex import compile_user_regex
+
 
 def split_alternatives(pattern: str) -> list[str]:
     """Top-level ``|`` alternatives of a regex (parentheses, classes and escapes respected).
@@ -84,7 +87,7 @@ def grouped(pattern: str) -> tuple[regex.Pattern[str], tuple[str, ...]]:
     """
     alts = tuple(split_alternatives(pattern))
     grouped = "|".join(f"(?P<a{k}>{a})" for k, a in enumerate(alts))
-    return regex.compile(regex.sub(r"(?<!\\)\$", r"\\Z", grouped)), alts
+    return compile_user_regex(regex.sub(r"(?<!\\)\$", r"\\Z", grouped)), alts
 
 
 @dataclass(frozen=True)
@@ -98,10 +101,14 @@ class PiecePart:
 
 
 def regex_pieces(text: str, pattern: str) -> list[PiecePart]:
-    """Pieces of ``text`` under ``pattern``, each with the top-level alternative that matched it."""
+    """Pieces of ``text`` under ``pattern``, each with the top-level alternative that matched it.
+
+    A user's pattern may backtrack for ever (``(a|aa)+$`` on a long run of ``a``): the matching stops after
+    :data:`core.text.limits.REGEX_TIMEOUT_S` with a :class:`core.text.limits.LimitError` naming the pattern.
+    """
     compiled, alts = grouped(pattern)
     out = []
-    for m in compiled.finditer(text):
+    for m in user_finditer(compiled, text, shown=pattern):
         if m.end() > m.start():
             k = int((m.lastgroup or "a0")[1:])
             out.append(PiecePart(m.group(), m.start(), m.end(), alts[k]))

@@ -27,6 +27,7 @@ import regex
 from ..i18n import N_, T_
 from ..text.errors import UserError
 from ..text.limits import user_finditer
+from ..text.safe_regex import compile_user_regex
 from ..text.units import Span
 
 _CONTRACTIONS = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)"
@@ -103,7 +104,7 @@ def resolve_pattern(name_or_regex: str) -> Pattern:
     if not name_or_regex:
         raise PatternError(T_("empty regex"))
     try:
-        compiled = regex.compile(name_or_regex)
+        compiled = compile_user_regex(name_or_regex)
     except regex.error as exc:
         raise PatternError(T_("invalid regex {regex}: {reason}", regex=repr(name_or_regex), reason=str(exc))) from None
     if compiled.fullmatch("") is not None and not compiled.search("a b"):

@@ -50,7 +50,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
 from ..i18n import T_, Message, message_of
 from ..text.errors import UserError
-from ..text.limits import LimitError, read_json
+from ..text.limits import LimitError, escape_controls, read_json
 
 #: Largest template source accepted (the biggest bundled one, gpt-oss, is 16.7 KB).
 MAX_TEMPLATE_BYTES = 256 * 1024
@@ -93,6 +93,8 @@ _ERRORS: dict[str, Callable[..., Message]] = {
                                        line=line),
     "large": lambda limit: T_("the chat template is larger than {limit:,} bytes", limit=limit),
     "child": lambda reason: T_("the chat template could not be run in its own process: {reason}", reason=reason),
+    "unicode": lambda offset: T_("the chat template made text that is not valid Unicode (a lone surrogate at "
+                                 "character {offset:,})", offset=offset),
 }
 
 
@@ -334,15 +336,20 @@ def render(source: str, messages: Sequence[Mapping[str, Any]], *, tools: Sequenc
         raise _FailureError("size", limit=MAX_OUTPUT_CHARS) from None
     except jinja2.exceptions.SecurityError as exc:
         raise _FailureError("sandbox", reason=str(exc)) from None
-    except jinja2.exceptions.TemplateError as exc:
-        raise _FailureError("refused", reason=str(exc)) from None
+    except jinja2.exceptions.TemplateError as exc:  # the template's own words, with no terminal escapes
+        raise _FailureError("refused", reason=escape_controls(str(exc))) from None
     except RecursionError:
         raise _FailureError("recursion") from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
         raise _FailureError("failed", reason=type(exc).__name__ + ": " + str(exc)) from None
     finally:
         _deadline.reset(token)
-    return "".join(out)
+    text = "".join(out)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a "\ud800" in the template or in a value it prints: no text can hold it
+        raise _FailureError("unicode", offset=exc.start) from None
+    return text
 
 
 def render_untrusted(source: str, messages: Sequence[Mapping[str, Any]], *,

@@ -354,10 +354,22 @@ def load_user_file(path: str | os.PathLike[str], *, kind: UserKind = "auto", pat
 def _check_pattern(pat: str) -> None:
     import regex
 
+    from ..text.safe_regex import compile_user_regex
+
     try:
-        regex.compile(pat)
+        compiled = compile_user_regex(pat)
     except regex.error as exc:
         raise ZooError(T_("invalid split pattern {pattern}: {reason}", pattern=repr(pat), reason=str(exc))) from None
+    except limits.LimitError as exc:
+        raise ZooError(T_("split pattern {pattern}: {reason}", pattern=repr(pat)[:80], reason=exc.args[0])) from None
+    # tiktoken drops the text its pattern does not match: one that matches no ordinary text drops everything
+    if not any(m.group() for m in limits.user_finditer(compiled, _PATTERN_PROBE)):
+        raise ZooError(T_("split pattern {pattern} matches nothing in ordinary text ({probe}): the tokenizer would drop "
+                          "every character", pattern=repr(pat)[:80], probe=repr(_PATTERN_PROBE)))
+
+
+#: Text every sensible split pattern finds pieces in.
+_PATTERN_PROBE = "hello world 123 ?! বাজার"
 
 
 # ---------------------------------------------------------------------------
@@ -486,6 +498,7 @@ def resolve(spec: str, *, pattern: str = "cl100k") -> PretrainedTokenizer:
     ``report`` and ``evaluate`` all accept what ``train --out`` wrote. A path
     that does not exist gives the one-line :class:`ZooError` "cannot read …".
     """
+    spec = spec.strip()  # one rule for every command: " cl100k_base\t" names cl100k_base
     if spec.startswith("hf:"):
         return load_hub(spec[3:])
     if spec.startswith("file:"):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from typing import Any, BinaryIO, Iterable, Iterator, cast
 
 import numpy as np
@@ -217,6 +218,23 @@ def read_json(data: bytes | str, where: str, *, max_bytes: int = MAX_TOKENIZER_F
                                  line=exc.lineno, column=exc.colno, reason=exc.msg),
                               reason=exc.msg, lineno=exc.lineno, colno=exc.colno, pos=exc.pos,
                               length=len(text.rstrip())) from None
+    except ValueError:  # Python's own limit on the digits of an integer it converts (sys.get_int_max_str_digits)
+        raise LimitError(T_("a number in {where} has more than {limit:,} digits", where=where,
+                            limit=sys.get_int_max_str_digits())) from None
+
+
+#: C0 and C1 control characters (terminal escapes among them) but newline and tab.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def escape_controls(text: str) -> str:
+    r"""``text`` with every C0/C1 control character but newline and tab written as an escape (``\x1b``), so text a
+    user or a template wrote cannot move a terminal's cursor, retitle its window or clear its screen.
+
+    >>> escape_controls("a\x1b[2Jb\tc\x9b")
+    'a\\x1b[2Jb\tc\\x9b'
+    """
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def check_ids(ids: Iterable[object], where: str, *, what: str = T_("id")) -> int:
@@ -260,17 +278,19 @@ def check_ids(ids: Iterable[object], where: str, *, what: str = T_("id")) -> int
     return top
 
 
-def user_finditer(compiled, text: str, *, timeout: float = REGEX_TIMEOUT_S) -> Iterator:  # noqa: ANN001
+def user_finditer(compiled, text: str, *, timeout: float = REGEX_TIMEOUT_S,  # noqa: ANN001
+                  shown: str | None = None) -> Iterator:
     """``compiled.finditer(text)`` (a ``regex`` pattern) that gives up after ``timeout`` seconds overall.
 
-    Raises :class:`LimitError` naming the pattern when it runs away (e.g.
+    Raises :class:`LimitError` naming the pattern (``shown``, else the compiled one) when it runs away (e.g.
     ``(a|aa)+$`` on a long run of ``a``).
     """
     try:
         yield from compiled.finditer(text, timeout=timeout)
     except TimeoutError:
+        name = compiled.pattern if shown is None else shown
         raise LimitError(T_("the pattern {pattern} took more than {seconds:g} s on this text (catastrophic "
-                            "backtracking?); simplify it", pattern=repr(compiled.pattern), seconds=float(timeout))) from None
+                            "backtracking?); simplify it", pattern=repr(name)[:200], seconds=float(timeout))) from None
 
 
 def parse_tokenizer_json(data: bytes, where: str) -> dict:

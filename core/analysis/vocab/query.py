@@ -11,6 +11,7 @@ import regex
 from ...i18n import T_
 from ...pretrained.adapter import PretrainedTokenizer
 from ...text import limits
+from ...text.safe_regex import compile_user_regex
 from .decoding import parse_ids
 from .table import VocabError, vocab_table
 
@@ -81,7 +82,7 @@ def search(tok: PretrainedTokenizer, query: str, mode: SearchMode = "text") -> S
         needle = parse_hex(query)
         return SearchResult(tok.id, mode, query, [i for i, d in enumerate(table.data) if d is not None and needle in d])
     try:
-        compiled = regex.compile(query, regex.MULTILINE)
+        compiled = compile_user_regex(query, regex.MULTILINE)
     except regex.error as exc:
         raise VocabError(T_("invalid regex {regex}: {reason}", regex=repr(query), reason=str(exc))) from None
     joined, starts = table.joined_lines
