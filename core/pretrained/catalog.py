@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Literal, Mapping
+from typing import Mapping
 
 from ..i18n import N_, T_, Message, Tn_
 from ..pipeline.pretokenize import PATTERNS
@@ -591,8 +591,9 @@ def get_entry(tokenizer_id: str) -> ZooEntry:
         raise ZooError(T_("unknown tokenizer {id}; known: {known}", id=repr(tokenizer_id), known=", ".join(ENTRIES))) from None
 
 
-#: What a user may upload: a format name, or "auto" to detect it from the content.
-UserKind = Literal["auto", "hf-json", "tiktoken", "sentencepiece", "tekken"]
+#: What a user may upload: "auto" (detect it from the content) or a kind an adapter module registered
+#: (:data:`core.pretrained.uploads.UPLOADS`: ``hf-json``, ``tiktoken``, ``tekken``, ``sentencepiece``...).
+UserKind = str
 
 
 # ---------------------------------------------------------------------------

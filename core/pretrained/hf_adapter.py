@@ -29,13 +29,16 @@ from .adapter import (
     register_unpacker,
     unpack_table,
 )
+from .catalog import SPECIALS_AS_TEXT
 from .explain import MAX_EVIDENCE, Layer, Reason, mark_kind, replayed_merges, unigram_reasons
 from .explain import cp as _cp
 from .explain import num as _n
 from .explain import q as _q
+from .library import LibraryObject, register_library_view
 from .replay.entry import replay_or_none
 from .replay.hf_bpe import TokenizersReplay, replay_tokenizers, tokenizers_tree
 from .replay.records import MergeNode, Replay, not_replayable
+from .uploads import register_upload
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..i18n import Translator
@@ -65,6 +68,16 @@ def hf_probes(library, engines: tuple[object, object] | None = None) -> list[Spe
             t.encode_special_tokens = flag
         probes.append(SpecialProbe(mode, run(t), specials))
     return probes
+
+
+@register_library_view
+def tokenizers_object(obj: object) -> LibraryObject | None:
+    """A bare ``tokenizers.Tokenizer``: the library's two modes and its ``tokenizer.json``."""
+    from tokenizers import Tokenizer
+
+    if not isinstance(obj, Tokenizer):
+        return None
+    return LibraryObject("tokenizer.json", lambda: hf_probes(obj), obj.to_str)
 
 
 def _facts(cfg: dict[str, Any], tok) -> dict[str, Any]:  # noqa: ANN001 - tokenizers.Tokenizer
@@ -394,3 +407,12 @@ def load_hf_json(entry: "ZooEntry", data: bytes | None, where: str) -> HFTokeniz
     assert data is not None
     limits.parse_tokenizer_json(data, where)
     return HFTokenizer.from_bytes(entry, data, where)
+
+
+def _is_json(data: bytes) -> bool:
+    """A JSON object (a Tekken file is recognised first: it is more specific)."""
+    return data[:4096].lstrip().startswith(b"{")
+
+
+register_upload("hf-json", label="Hugging Face tokenizer.json (user)", specials=SPECIALS_AS_TEXT, detect=_is_json,
+                priority=20, suffixes=(".json",))

@@ -24,6 +24,7 @@ from .adapter import (
     register_unpacker,
     unpack_table,
 )
+from .catalog import CONTROL_PIECES
 from .explain import Layer, Reason, replayed_merges, unigram_reasons
 from .explain import cp as _cp
 from .explain import num as _n
@@ -31,6 +32,7 @@ from .explain import q as _q
 from .replay.entry import replay_or_none
 from .replay.records import MergeNode, Replay, not_replayable
 from .replay.sentencepiece_bpe import SentencePieceReplay, replay_sentencepiece, sentencepiece_tree
+from .uploads import register_upload
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..i18n import Translator
@@ -287,3 +289,8 @@ def load_sentencepiece(entry: "ZooEntry", data: bytes | None, where: str) -> Sen
     """Catalog ``loader="sentencepiece"`` (and uploads of a ``.model``): a serialized ``ModelProto``."""
     assert data is not None
     return SentencePieceTokenizer.from_bytes(entry, data, where)
+
+
+#: A ``.model`` is a binary protobuf with no signature to test: it is what an upload nothing else recognises is.
+register_upload("sentencepiece", label="SentencePiece (user .model)", specials=CONTROL_PIECES, fallback=True,
+                module=__name__)

@@ -20,13 +20,15 @@ from ..text.nfc import nfc, nfc_map
 from ..text.units import utf8_hex
 from ..tokens import Encoding, SpecialProbe, TokenTable, build_table
 from .adapter import NormalizerInfo, PretrainedTokenizer, check_text, register_loader
-from .catalog import TEKKEN_SPECIALS, ZooError, llama3_specials, llama4_specials
+from .catalog import SPECIAL_NOTE, TEKKEN_SPECIALS, TIKTOKEN_PATTERNS, ZooError, llama3_specials, llama4_specials
 from .explain import MAX_EVIDENCE, Layer, Reason, pretokenizer_reasons, unchanged_layer
 from .explain import num as _n
 from .explain import q as _q
 from .explain import show as _show
+from .library import LibraryObject, register_library_view
 from .replay.records import MergeNode, Replay
 from .replay.tiktoken_bpe import TiktokenReplay, replay_tiktoken, tiktoken_tree
+from .uploads import register_upload
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..i18n import Translator
@@ -98,6 +100,16 @@ def tiktoken_probes(enc) -> list[SpecialProbe]:  # noqa: ANN001 - tiktoken.Encod
         SpecialProbe('allowed_special="all"', lambda text: pairs(enc.encode(text, allowed_special="all")), specials),
         SpecialProbe("encode_ordinary", lambda text: pairs(enc.encode_ordinary(text)), specials),
     ]
+
+
+@register_library_view
+def tiktoken_object(obj: object) -> LibraryObject | None:
+    """A bare ``tiktoken.Encoding``: its name and the library's three modes."""
+    import tiktoken  # a pinned dependency
+
+    if not isinstance(obj, tiktoken.Encoding):
+        return None
+    return LibraryObject(obj.name, lambda: tiktoken_probes(obj))
 
 
 class TiktokenTokenizer(PretrainedTokenizer):
@@ -444,3 +456,49 @@ def load_tekken(entry: "ZooEntry", data: bytes | None, where: str) -> TiktokenTo
     assert data is not None
     ranks, pattern, specials = parse_tekken(data, where)
     return TiktokenTokenizer(_sized(entry, ranks, specials), ranks, pattern, specials)
+
+
+# ---------------------------------------------------------------------------
+# Uploads: a .tiktoken ranks file (with the reader's split pattern) and a Tekken JSON
+# ---------------------------------------------------------------------------
+
+
+def _is_ranks_file(data: bytes) -> bool:
+    """A first line ``base64 rank``: a ``.tiktoken`` file."""
+    first = data[:4096].lstrip().split(b"\n", 1)[0].split()
+    if len(first) == 2 and first[1].isdigit():
+        try:
+            base64.b64decode(first[0], validate=True)
+            return True
+        except ValueError:
+            pass
+    return False
+
+
+def _is_tekken(data: bytes) -> bool:
+    """A JSON object with Tekken's ``config`` and ``token_bytes`` keys."""
+    return data[:4096].lstrip().startswith(b"{") and b'"config"' in data[:4096] and b'"token_bytes"' in data[:200_000]
+
+
+def _ranks_options(name: str, data: bytes, pattern: str) -> dict[str, object]:
+    """The split pattern is the reader's choice (a :data:`~core.pretrained.catalog.TIKTOKEN_PATTERNS` name or a
+    regex), checked before the file is parsed."""
+    import regex
+
+    pat = TIKTOKEN_PATTERNS.get(pattern, pattern)
+    try:
+        regex.compile(pat)
+    except regex.error as exc:
+        raise ZooError(T_("invalid split pattern {pattern}: {reason}", pattern=repr(pat), reason=str(exc))) from None
+    return {"pattern": pat}
+
+
+def _tekken_options(name: str, data: bytes, pattern: str) -> dict[str, object]:
+    limits.check_json_bytes(data, name)
+    return {}
+
+
+register_upload("tiktoken", label="byte-level BPE (user .tiktoken)", specials=T_("none declared"), detect=_is_ranks_file,
+                priority=30, suffixes=(".tiktoken",), options=_ranks_options)
+register_upload("tekken", label="byte-level BPE (user Tekken)", specials=SPECIAL_NOTE, detect=_is_tekken, priority=10,
+                options=_tekken_options)
