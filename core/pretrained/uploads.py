@@ -36,7 +36,7 @@ class UploadKind:
     priority: int = 100
     #: File name endings that mean this format when no content test matched.
     suffixes: tuple[str, ...] = ()
-    #: The kind of a file that nothing else recognises (one registration at most).
+    #: The kind of a file that nothing else recognises (with two, the first in ``priority`` order).
     fallback: bool = False
     options: OptionsFn | None = None
     #: The adapter module that registered it (the one whose loader builds it).
@@ -63,8 +63,6 @@ def register_upload(kind: str, *, label: str, specials: Union[Message, str], det
     'toy'
     """
     owner = module or str(getattr(detect or options, "__module__", "") or "")
-    if fallback and any(u.fallback for k, u in UPLOADS.items() if k != kind):
-        raise ValueError(f"upload kind {kind!r}: another kind is already the fallback")
     UPLOADS[kind] = UploadKind(kind, label, specials, detect, priority, tuple(suffixes), fallback, options, owner)
     return UPLOADS[kind]
 

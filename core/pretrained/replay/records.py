@@ -164,4 +164,4 @@ def memo(store: "weakref.WeakKeyDictionary[Any, Any]", owner: Any, build: Callab
         got = store.get(owner)
         if got is None:
             got = store[owner] = build(source)
-    return got  # type: ignore[no-any-return]
+    return got
