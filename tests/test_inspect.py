@@ -225,7 +225,6 @@ def test_sentencepiece_unigram_best_path_is_the_encoding():
 
     import sentencepiece as spm
 
-    from core.analysis.inspect import _sp_unigram
     from core.analysis.tax import load_bundled
 
     lines = [r[1] for r in load_bundled().rows] * 5  # the bundled Bangla sentences
@@ -233,7 +232,7 @@ def test_sentencepiece_unigram_best_path_is_the_encoding():
     spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=buf, vocab_size=100, model_type="unigram",
                                    character_coverage=1.0, hard_vocab_limit=False, minloglevel=2)
     tok = zoo.load_user_bytes("unigram.model", buf.getvalue())
-    assert _sp_unigram(tok) is not None and _sp_unigram(zoo.load("mistral-spm-v1")) is None  # BPE model
+    assert tok.unigram_model() is not None and zoo.load("mistral-spm-v1").unigram_model() is None  # BPE model
     for word in ("রাজশাহী", "বাজার"):
         v = explain(tok, word)
         (r,) = v.reasons("viterbi")

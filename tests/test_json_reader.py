@@ -95,7 +95,7 @@ def test_a_deep_tekken_file_is_refused():
 OWN_JSON = {
     ("core/text/limits.py", "read_json"): "the reader itself",
     ("core/pipeline/normalize.py", "rules_json"): "the tokenizers library's own serialisation of rules built here",
-    ("core/pretrained/replay.py", "_hf_model"): "an adapter's tokenizer.json, checked when the adapter was loaded",
+    ("core/pretrained/replay/hf_bpe.py", "_hf_model"): "an adapter's tokenizer.json, checked when the adapter was loaded",
     ("core/assets.py", "chat_samples"): "the bundled sample conversations (assets/), not a user's file",
     ("core/pretrained/chat_render.py", "_child_main"): "the render job its parent process wrote (the child's answer "
                                                        "is read through the reader)",

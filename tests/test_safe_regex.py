@@ -84,8 +84,8 @@ def test_depth_is_bounded_before_the_compiler_recurses() -> None:
 def test_every_user_pattern_entry_point_refuses_a_bomb() -> None:
     from core.pipeline.pattern import regex_pieces
     from core.pipeline.pretokenize import resolve_pattern
-    from core.pretrained import zoo
     from core.pretrained.catalog import ZooError
+    from core.pretrained.tiktoken_adapter import _ranks_options
     from core.text.limits import LimitError
 
     bomb = BOMBS[0]
@@ -94,7 +94,7 @@ def test_every_user_pattern_entry_point_refuses_a_bomb() -> None:
     with pytest.raises(LimitError, match="too large"):
         regex_pieces("aaa", bomb)
     with pytest.raises(ZooError, match="too large"):
-        zoo._check_pattern(bomb)
+        _ranks_options("user.tiktoken", b"", bomb)
 
 
 def test_the_vocabulary_search_refuses_a_bomb() -> None:
@@ -123,9 +123,9 @@ def test_regex_pieces_stops_a_backtracking_pattern() -> None:
 @pytest.mark.parametrize("pattern", ["a{1,2", "(?P<n>a)(?P<n>b)", "(?<=a+)b"])
 def test_a_tiktoken_pattern_that_drops_ordinary_text_is_refused(pattern: str) -> None:
     """tiktoken drops text its pattern does not match: these turned "hello" into 0 tokens, silently (issue 37)."""
-    from core.pretrained import zoo
     from core.pretrained.catalog import ZooError
+    from core.pretrained.tiktoken_adapter import _ranks_options
 
     with pytest.raises(ZooError, match="matches nothing in ordinary text"):
-        zoo._check_pattern(pattern)
-    zoo._check_pattern(r"\w+|\s+")
+        _ranks_options("user.tiktoken", b"", pattern)
+    _ranks_options("user.tiktoken", b"", r"\w+|\s+")

@@ -4,10 +4,15 @@ Read with ``ast`` over ``core/``, ``pages/`` and ``app.py`` (like the layout
 rule in ``tests/test_layout.py``):
 
 - (a) no ``isinstance``/``issubclass`` test against an adapter class
-  (``PretrainedTokenizer`` or any class defined in ``core/pretrained/*_adapter.py``)
-  outside the adapter modules: callers
-  ask the adapter (``tok.normalizer_layer()``, ``tok.replay_source()``,
-  ``tok.injection_checkers()``...) instead of switching on its kind;
+  (``PretrainedTokenizer`` or any class defined in ``core/pretrained/*_adapter.py``),
+  a replay engine's record (a class of ``core/pretrained/replay/`` other than
+  the shared ``records.py``) or a class of a tokenizer library (``tokenizers``,
+  ``tiktoken``, ``sentencepiece``) outside the adapter modules: callers
+  ask the adapter (``tok.explain_layers()``, ``tok.replay()``,
+  ``tok.special_probes()``, ``library_view(obj)``...) instead of switching on its kind;
+- (c) no dispatch on a backend's ``family`` label outside the adapter modules: no
+  comparison with ``x.family``, no subscript or ``.get`` keyed by it (a dict of
+  builders per family);
 - (b) no read of another module's private attribute: ``expr._name`` (one
   leading underscore, not a dunder) where ``expr`` is not ``self``/``cls``
   and ``_name`` is not defined in the same file (a class there assigns or
@@ -51,7 +56,7 @@ def is_adapter_module(root: Path, path: Path) -> bool:
 
 def adapter_classes(root: Path) -> set[str]:
     """Names of the adapter classes: ``PretrainedTokenizer`` and every class of a ``*_adapter.py`` module
-    (the records ``adapter.py`` hands out, such as a replay source, are data and may be tested)."""
+    (the data records ``adapter.py`` hands out, such as :class:`NormalizerInfo`, may be tested)."""
     out: set[str] = {"PretrainedTokenizer"}
     for path in sources(root):
         if is_adapter_module(root, path) and path.name != "adapter.py":
@@ -60,30 +65,86 @@ def adapter_classes(root: Path) -> set[str]:
     return out
 
 
-def _type_names(node: ast.expr) -> list[str]:
-    """The class names in the second argument of isinstance (a name, ``mod.Name`` or a tuple of those)."""
+#: The tokenizer libraries whose classes only the adapter modules may test.
+LIBRARIES = frozenset({"tokenizers", "tiktoken", "sentencepiece"})
+
+
+def replay_record_classes(root: Path) -> set[str]:
+    """Classes of the replay engines (``core/pretrained/replay/*.py`` but the shared ``records.py``)."""
+    out: set[str] = set()
+    for path in sorted((root / "core" / "pretrained" / "replay").glob("*.py")):
+        if path.name not in ("records.py", "__init__.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            out |= {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    return out
+
+
+def library_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(classes imported from a tokenizer library, names a library module is bound to) in one file."""
+    classes: set[str] = set()
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] in LIBRARIES:
+            classes |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname or a.name.split(".")[0] for a in node.names if a.name.split(".")[0] in LIBRARIES}
+    return classes, modules
+
+
+def _switched(node: ast.expr, names: set[str], modules: set[str]) -> list[str]:
+    """The forbidden classes named in the second argument of isinstance (a name, ``mod.Name`` or a tuple)."""
     if isinstance(node, ast.Tuple):
-        return [n for e in node.elts for n in _type_names(e)]
+        return [n for e in node.elts for n in _switched(e, names, modules)]
     if isinstance(node, ast.Name):
-        return [node.id]
+        return [node.id] if node.id in names else []
     if isinstance(node, ast.Attribute):
-        return [node.attr]
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value  # type: ignore[assignment]
+        if isinstance(root, ast.Name) and root.id in modules:
+            return [ast.unparse(node)]
+        return [node.attr] if node.attr in names else []
     return []
 
 
 def class_switches(root: Path) -> list[str]:
-    """Every ``isinstance(x, C)`` / ``issubclass(x, C)`` with C an adapter class, outside the adapter modules."""
-    classes = adapter_classes(root)
+    """Every ``isinstance(x, C)`` / ``issubclass(x, C)`` with C an adapter class, a replay engine's record or a
+    tokenizer library's class, outside the adapter modules."""
+    classes = adapter_classes(root) | replay_record_classes(root)
+    found = []
+    for path in sources(root):
+        if is_adapter_module(root, path):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        lib_classes, lib_modules = library_names(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2):
+                for name in _switched(node.args[1], classes | lib_classes, lib_modules):
+                    found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}: {node.func.id}(..., {name})")
+    return found
+
+
+def _is_family(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "family"
+
+
+def family_dispatch(root: Path) -> list[str]:
+    """Every comparison with ``x.family`` and every subscript or ``.get`` keyed by it, outside the adapter modules."""
     found = []
     for path in sources(root):
         if is_adapter_module(root, path):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2):
-                for name in _type_names(node.args[1]):
-                    if name in classes:
-                        found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}: {node.func.id}(..., {name})")
+            hit = (
+                (isinstance(node, ast.Compare) and any(_is_family(x) for x in [node.left, *node.comparators]))
+                or (isinstance(node, ast.Subscript) and any(_is_family(x) for x in ast.walk(node.slice)))
+                or (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+                    and node.args and _is_family(node.args[0]))
+                or (isinstance(node, ast.Match) and _is_family(node.subject))
+            )
+            if hit:
+                found.append(f"{path.relative_to(root).as_posix()}:{getattr(node, 'lineno', 0)}: {ast.unparse(node)[:80]}")
     return found
 
 
@@ -131,6 +192,10 @@ def test_no_module_switches_on_an_adapter_class():
     assert class_switches(REPO) == []
 
 
+def test_no_module_dispatches_on_a_backend_family():
+    assert family_dispatch(REPO) == []
+
+
 def test_no_module_reads_another_modules_private_attribute():
     assert private_reads(REPO) == []
 
@@ -158,9 +223,36 @@ def test_every_allowed_read_is_still_there():
         # a module's own private names, dunders and namedtuple's API are fine; another module's private function is not
         ({"core/models/m.py": "import other\nclass M:\n    _index = {}\n"
                               "def f(m, p):\n    return m._index, m.__class__, p._replace(a=1), other._helper\n"}, 0, 1),
+        # library classes, by name or through the module, and a replay engine's record; plain types are fine
+        ({"core/analysis/injection.py": "import tiktoken\nfrom tokenizers import Tokenizer as T\n"
+                                        "def f(o):\n    return isinstance(o, tiktoken.Encoding), isinstance(o, (T, list))\n",
+          "core/pretrained/replay/hf_bpe.py": "class TokenizersReplay:\n    pass\n",
+          "core/pretrained/replay/records.py": "class Replay:\n    pass\n",
+          "core/pretrained/replay/entry.py": "from .hf_bpe import TokenizersReplay\nfrom .records import Replay\n"
+                                            "def g(s):\n    return isinstance(s, TokenizersReplay), isinstance(s, Replay)\n"},
+         3, 0),
+        # the same library class inside an adapter module
+        ({"core/pretrained/tiktoken_adapter.py": "import tiktoken\ndef f(o):\n    return isinstance(o, tiktoken.Encoding)\n"},
+         0, 0),
     ],
 )
 def test_the_checker_finds_what_it_should(tmp_path, files, switches, reads):
     root = write_tree(tmp_path, files)
     assert len(class_switches(root)) == switches
     assert len(private_reads(root)) == reads
+
+
+@pytest.mark.parametrize(
+    "source, hits",
+    [
+        ("def f(tok):\n    return tok.family == 'tiktoken'\n", 1),
+        ("LAYERS = {'tiktoken': 1}\ndef f(tok):\n    return LAYERS[tok.family], LAYERS.get(tok.family)\n", 2),
+        ("def f(tok):\n    return 'x' if tok.family in ('a', 'b') else 'y'\n", 1),
+        ("def f(tok):\n    match tok.family:\n        case 'a':\n            return 1\n", 1),
+        ("def f(t):\n    return f'{t.family} · {t.name}', sorted([t], key=lambda x: x.family)\n", 0),  # display only
+    ],
+)
+def test_the_family_checker_finds_what_it_should(tmp_path, source, hits):
+    root = write_tree(tmp_path, {"core/analysis/inspect.py": source,
+                                 "core/pretrained/tiktoken_adapter.py": "def f(tok):\n    return tok.family == 'x'\n"})
+    assert len(family_dispatch(root)) == hits

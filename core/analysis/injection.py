@@ -3,7 +3,8 @@
 Each tokenizer says how it can encode user text (:meth:`core.tokens.Tokenizer.special_probes`: the
 library's own modes for ``tokenizers`` and ``tiktoken``, the adapter's safe and unsafe modes otherwise);
 :func:`injection_checkers` turns each mode into a checker and :func:`injection_check` runs them. A bare
-``tokenizers.Tokenizer`` or ``tiktoken.Encoding`` is accepted too. This module does not render.
+``tokenizers.Tokenizer`` or ``tiktoken.Encoding`` is accepted too (its adapter module recognises it:
+:func:`core.pretrained.library.library_view`). This module does not render.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from ..i18n import N_, T_, Tn_
+from ..pretrained.library import library_view
 from ..text.native import fence
 from ..tokens import SpecialProbe
 
@@ -86,19 +88,9 @@ def injection_checkers(tok: Any, name: str | None = None) -> list[Callable[[str]
     if callable(getattr(tok, "special_probes", None)):
         probes, label = tok.special_probes(), name or tok.name
     else:
-        from tokenizers import Tokenizer
-
-        if isinstance(tok, Tokenizer):
-            from ..pretrained.hf_adapter import hf_probes
-
-            probes, label = hf_probes(tok), name or "tokenizer.json"
-        else:
-            import tiktoken  # a pinned dependency
-
-            if isinstance(tok, tiktoken.Encoding):
-                from ..pretrained.tiktoken_adapter import tiktoken_probes
-
-                probes, label = tiktoken_probes(tok), name or tok.name
+        lib = library_view(tok)  # a bare library object: its adapter module says what it can do
+        if lib is not None:
+            probes, label = lib.special_probes(), name or lib.name
     if probes is None:
         raise TypeError(T_("cannot check special tokens of {type}", type=type(tok).__name__))
     return [_judge(str(label), p.mode, p.run, dict(p.specials)) for p in probes]

@@ -1,7 +1,8 @@
 """Padding a batch: sentences encoded together and padded to one length, with the attention mask.
 
 Shown for tokenizers trained here (their ``tokenizer.json``, :attr:`core.tokens.Tokenizer.trained_json`)
-and bare ``tokenizers.Tokenizer`` objects, through Hugging Face ``tokenizers``' own padding.
+and bare ``tokenizers.Tokenizer`` objects (recognised by their adapter module:
+:func:`core.pretrained.library.library_view`), through Hugging Face ``tokenizers``' own padding.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..i18n import T_
+from ..pretrained.library import library_view
 from ..text.native import fence
 from .evaluate import EvalError
 
@@ -30,10 +32,11 @@ def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -
     from tokenizers import Tokenizer
 
     trained = getattr(tok, "trained_json", None)
+    lib = library_view(tok) if trained is None else None  # a bare library object: does its library have the file?
     if trained is not None:
         t = Tokenizer.from_str(Tokenizer.from_str(trained).to_str())
-    elif isinstance(tok, Tokenizer):
-        t = Tokenizer.from_str(tok.to_str())
+    elif lib is not None and lib.tokenizer_json is not None:
+        t = Tokenizer.from_str(lib.tokenizer_json())
     else:
         raise TypeError(T_("padding is shown for Hugging Face tokenizers only"))
     t.encode_special_tokens = True

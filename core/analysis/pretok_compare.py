@@ -18,6 +18,7 @@ from typing import Sequence
 from ..i18n import N_, T_, Verbatim
 from ..pipeline.pretokenize import PATTERNS, EngineNote, engine_split, pretokenize
 from ..render import char_label
+from ..text.boundaries import JOINERS, mark_cuts
 from ..text.errors import UserError
 from ..text.native import fence
 from ..text.units import Span
@@ -113,23 +114,10 @@ def pieces_and_notes(text: str, name: str) -> tuple[tuple[Span, ...], tuple[Engi
     return tuple(pretokenize(text, name)), ()
 
 
-#: Joiners that belong to the letter before them (grapheme cluster extenders, drawn ◆ when cut off): ZWNJ, ZWJ.
-JOINERS = frozenset("\u200c\u200d")
-
-
-def attaches_to_base(ch: str) -> bool:
-    """True for a character that belongs to the one before it: a \\p{M} mark, or a joiner (ZWNJ in می‌خواهم)."""
-    return ch in JOINERS or unicodedata.category(ch).startswith("M")
-
-
 def mark_splits(text: str, spans: Sequence[Span]) -> list[MarkSplit]:
     """Boundaries of ``spans`` that fall right before a \\p{M} mark or a joiner (cut from its base)."""
-    cuts = {s.start for s in spans} | {s.end for s in spans}
-    out = []
-    for b in sorted(cuts):
-        if 0 < b < len(text) and attaches_to_base(text[b]):
-            out.append(MarkSplit(b, text[b - 1], text[b]))
-    return out
+    cuts = [b for s in spans for b in (s.start, s.end)]
+    return [MarkSplit(b, text[b - 1], text[b]) for b in mark_cuts(text, cuts)]
 
 
 def compare(text: str, which: Sequence[str] | None = None) -> tuple[list[PatternPieces], str]:

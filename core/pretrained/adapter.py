@@ -27,9 +27,9 @@ catalog lines. This module does not locate or verify files: the zoo does.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Literal, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, Sequence, Union
 
 import numpy as np
 
@@ -41,7 +41,10 @@ from ..text.units import byte_owner
 from ..tokens import Encoding, SpecialProbe, Token, TokenizerDefaults, TokenTable, build_table, stats
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..i18n import Translator
     from .catalog import ZooEntry
+    from .explain import Layer
+    from .replay.records import MergeNode, Replay
 
 #: A byte-fallback piece (``<0x41>``): SentencePiece and ``tokenizers`` spell single bytes this way.
 BYTE_PIECE = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
@@ -163,42 +166,6 @@ class PreTokenizerInfo:
 
     name: str
     split: Callable[[str], list[tuple[str, tuple[int, int]]]]
-
-
-@dataclass(frozen=True)
-class TiktokenReplay:
-    """What merge replay needs from a tiktoken tokenizer: the ranks table, the split pattern, and the
-    normalization its vendor applies first (Qwen: NFC), or None."""
-
-    ranks: Mapping[bytes, int]
-    pattern: str
-    normalize: Callable[[str], str] | None = field(default=None, repr=False)
-
-
-@dataclass(frozen=True, eq=False)
-class TokenizersReplay:
-    """What merge replay needs from a ``tokenizers`` BPE: the file, its byte-level flag, the library object
-    (whose own normalizer and pre-tokenizer the replay runs)."""
-
-    tokenizer_json: str
-    byte_level: bool
-    library: Any = field(repr=False)  # tokenizers.Tokenizer
-
-
-@dataclass(frozen=True, eq=False)
-class SentencePieceReplay:
-    """What merge replay needs from a SentencePiece BPE: the model proto, the library's normalize, the unknown id."""
-
-    model_proto: bytes
-    normalize: Callable[[str], str] = field(repr=False)
-    unk_id: int
-
-
-#: :meth:`PretrainedTokenizer.replay_source`: one record per replay engine (:mod:`core.pretrained.replay`).
-ReplaySource = Union[TiktokenReplay, TokenizersReplay, SentencePieceReplay]
-
-#: Which family of inspector layers applies (:mod:`core.analysis.inspect`).
-Family = Literal["tiktoken", "sentencepiece", "tokenizers", "baseline", "other"]
 
 
 # ---------------------------------------------------------------------------
@@ -326,8 +293,10 @@ class PretrainedTokenizer(TokenizerDefaults):
     entry: "ZooEntry"
     specials: dict[str, int]
     unk_id: int | None = None
-    #: Which inspector layers describe this backend (see :data:`Family`).
-    family: ClassVar[Family] = "other"
+    #: The backend's name for display and benchmarks ("tiktoken", "tokenizers"...); nothing outside the adapter
+    #: modules branches on it: the inspector layers, the replay and the upload formats are the adapter's methods
+    #: and registrations.
+    family: ClassVar[str] = "other"
     #: The regex the text is split with before the model runs (tiktoken); None when the backend has none.
     split_pattern: str | None = None
     #: The ``tokenizer.json`` the backend runs (Hugging Face ``tokenizers``); None for other backends.
@@ -344,7 +313,7 @@ class PretrainedTokenizer(TokenizerDefaults):
             if callable(fn) and not getattr(fn, "__fenced__", False):
                 setattr(cls, name, fence(_fence_label)(fn))
 
-    #: True when :mod:`core.pretrained.replay` can replay merges (a BPE: tiktoken ranks, tokenizers or SentencePiece).
+    #: True when :meth:`replay` can replay merges (a BPE whose adapter brings a replay engine).
     replayable: bool = False
 
     @property
@@ -403,9 +372,34 @@ class PretrainedTokenizer(TokenizerDefaults):
         """The serialized SentencePiece ``ModelProto`` (SentencePiece backends only)."""
         return None
 
-    def replay_source(self) -> ReplaySource | None:
-        """What :func:`core.pretrained.replay.replay` needs to replay merges, or None when it cannot."""
+    def replay_source(self) -> object | None:
+        """The record the adapter's replay engine reads (ranks, a ``tokenizer.json``, a model proto), None when it
+        cannot replay (the same as :attr:`replayable`)."""
         return None
+
+    def replay(self, text: str) -> "Replay":
+        """``text`` replayed merge by merge by this backend's engine (called by
+        :func:`core.pretrained.replay.replay` once it checked :attr:`replayable`, the text and its length)."""
+        from .replay.records import not_replayable
+
+        raise not_replayable(self)
+
+    def merge_tree(self, token_id: int) -> "MergeNode | None":
+        """How token ``token_id`` is built merge by merge (called by :func:`core.pretrained.replay.merge_tree` for
+        an ordinary token of a replayable tokenizer); None for a backend without merges."""
+        return None
+
+    # -- what the word inspector shows (core.analysis.inspect; records and shared helpers in .explain) ----------
+    def explain_normalizer(self, text: str, t: "Translator") -> "Layer":
+        """The normalizer layer: what :meth:`normalizer` does to ``text``, sentences in ``t``'s language."""
+        from .explain import normalizer_layer
+
+        return normalizer_layer(self, text, t)
+
+    def explain_layers(self, text: str, enc: Encoding, t: "Translator") -> "list[Layer]":
+        """This backend's pre-tokenizer and model layers for ``text`` (encoded as ``enc``); none by default (the
+        inspector then shows the normalizer and bytes layers only)."""
+        return []
 
     def vocab(self) -> dict[str, int]:
         """Every piece as the library spells it -> id (empty when the backend has no piece table)."""

@@ -8,8 +8,10 @@ from ..i18n import T_
 from ..models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from ..tokens import Encoding, Token, TokenTable
 from .adapter import PretrainedTokenizer, check_text, register_loader
+from .explain import Layer, Reason
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..i18n import Translator
     from .catalog import ZooEntry
 
 
@@ -61,6 +63,11 @@ class BaselineTokenizer(PretrainedTokenizer):
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         return b"".join(self.token_bytes(i) for i in ids).decode("utf-8", errors="replace")
+
+    def explain_layers(self, text: str, enc: Encoding, t: "Translator") -> list[Layer]:
+        """One model layer: the cuts are the unit's (code points, bytes, words), no vocabulary decides them."""
+        return [Layer("model", t.gettext("Model"), (Reason("baseline", t.gettext("{algorithm}: no vocabulary decides the cuts.").format(
+            algorithm=t.gettext(self.entry.algorithm))),))]
 
 
 @register_loader("baseline", needs_file=False)

@@ -17,7 +17,7 @@ checks and loads, :mod:`core.pretrained.adapter` and its siblings tokenize.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from typing import Mapping
 
 from ..i18n import N_, T_, Message, Tn_
 from ..pipeline.pretokenize import PATTERNS
@@ -544,5 +544,6 @@ def get_entry(tokenizer_id: str) -> ZooEntry:
         raise ZooError(T_("unknown tokenizer {id}; known: {known}", id=repr(tokenizer_id), known=", ".join(ENTRIES))) from None
 
 
-#: What a user may upload: a format name, or "auto" to detect it from the content.
-UserKind = Literal["auto", "hf-json", "tiktoken", "sentencepiece", "tekken"]
+#: What a user may upload: "auto" (detect it from the content) or a kind an adapter module registered
+#: (:data:`core.pretrained.uploads.UPLOADS`: ``hf-json``, ``tiktoken``, ``tekken``, ``sentencepiece``...).
+UserKind = str

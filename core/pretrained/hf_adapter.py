@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 import numpy as np
 
-from ..i18n import T_
+from ..i18n import T_, localize
 from ..text import limits
-from ..text.boundaries import is_valid_utf8
+from ..text.boundaries import is_valid_utf8, mark_cuts
 from ..text.native import library_detail
 from ..text.units import bytelevel_bytes, char_byte_offsets
-from ..tokens import SpecialProbe, TokenTable, build_table
+from ..tokens import Encoding, SpecialProbe, TokenTable, build_table
 from .adapter import (
     BYTE_PIECE,
     NormalizerInfo,
@@ -22,7 +22,6 @@ from .adapter import (
     PackMismatchError,
     PreTokenizerInfo,
     PretrainedTokenizer,
-    TokenizersReplay,
     align_byte_spans,
     check_text,
     pack_table,
@@ -30,8 +29,19 @@ from .adapter import (
     register_unpacker,
     unpack_table,
 )
+from .catalog import SPECIALS_AS_TEXT
+from .explain import MAX_EVIDENCE, Layer, Reason, mark_kind, replayed_merges, unigram_reasons
+from .explain import cp as _cp
+from .explain import num as _n
+from .explain import q as _q
+from .library import LibraryObject, register_library_view
+from .replay.entry import replay_or_none
+from .replay.hf_bpe import TokenizersReplay, replay_tokenizers, tokenizers_tree
+from .replay.records import MergeNode, Replay, not_replayable
+from .uploads import register_upload
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..i18n import Translator
     from .catalog import ZooEntry
 
 
@@ -58,6 +68,16 @@ def hf_probes(library, engines: tuple[object, object] | None = None) -> list[Spe
             t.encode_special_tokens = flag
         probes.append(SpecialProbe(mode, run(t), specials))
     return probes
+
+
+@register_library_view
+def tokenizers_object(obj: object) -> LibraryObject | None:
+    """A bare ``tokenizers.Tokenizer``: the library's two modes and its ``tokenizer.json``."""
+    from tokenizers import Tokenizer
+
+    if not isinstance(obj, Tokenizer):
+        return None
+    return LibraryObject("tokenizer.json", lambda: hf_probes(obj), obj.to_str)
 
 
 def _facts(cfg: dict[str, Any], tok) -> dict[str, Any]:  # noqa: ANN001 - tokenizers.Tokenizer
@@ -171,6 +191,73 @@ class HFTokenizer(PretrainedTokenizer):
 
     def replay_source(self) -> TokenizersReplay | None:
         return TokenizersReplay(self._json, self._byte_level, self._tok) if self.replayable else None
+
+    def replay(self, text: str) -> Replay:
+        source = self.replay_source()
+        if source is None:
+            raise not_replayable(self)
+        return replay_tokenizers(self, source, text)
+
+    def merge_tree(self, token_id: int) -> MergeNode | None:
+        source = self.replay_source()
+        return None if source is None else tokenizers_tree(self, source, token_id)
+
+    # -- the word inspector ----------------------------------------------------------------------
+    def explain_layers(self, text: str, enc: Encoding, t: "Translator") -> list[Layer]:
+        """The library pre-tokenizer's pieces and marks cut from their base; the model: WordPiece's longest matches,
+        Unigram's best paths, or the BPE merges replayed."""
+        mtype = self.model_type()
+        pre_tok = self.pre_tokenizer()
+        norm = self.normalizer()
+        text = norm.normalize(text) if norm is not None else text  # later stages see the normalized text
+        pre: list[Reason] = []
+        if pre_tok is None:
+            pre.append(Reason("none", t.gettext("No pre-tokenizer: the model sees the whole text.")))
+        else:
+            spans = pre_tok.split(text)
+            pre.append(Reason("pieces", t.ngettext("The {pre_tokenizer} pre-tokenizer makes {count} piece: {pieces}.",
+                                                 "The {pre_tokenizer} pre-tokenizer makes {count} pieces: {pieces}.",
+                                                 len(spans)).format(
+                pre_tokenizer=pre_tok.name, count=_n(len(spans), t=t), pieces=" | ".join(_q(s, t=t) for s, _o in spans)),
+                tuple(t.gettext("{piece} at {offsets}").format(piece=_q(s, t=t), offsets=str(o)) for s, o in spans)))
+            for at in mark_cuts(text, [b for _s, (lo, hi) in spans for b in (lo, hi)]):
+                pre.append(Reason("mark-split", t.gettext("split before {char} from {base}: the {kind} is cut from its base.").format(
+                    char=_cp(text[at]), base=_cp(text[at - 1]), kind=t.gettext(mark_kind(text[at])))))
+        model: list[Reason] = []
+        if mtype == "WordPiece":
+            from ..models import wordpiece
+
+            wp_vocab = wordpiece.load_tokenizer_json(self.tokenizer_json or "", source=self.id)
+            for word, _s, _e in wordpiece.split_words(text):
+                tr = wordpiece.encode_word(word, wp_vocab)
+                ev = tuple((t.gettext("at {position}: tried {candidates} -> {match}") if st.match else
+                            t.gettext("at {position}: tried {candidates} -> no match")).format(
+                    position=st.position, match=st.match,
+                    candidates=", ".join(c.piece for c in st.candidates[:8]) + (" …" if len(st.candidates) > 8 else ""))
+                    for st in tr.steps)
+                if tr.unk:
+                    model.append(Reason("unk", t.gettext("{word}: {reason}.").format(word=_q(word, t=t), reason=localize(tr.reason, t)),
+                                        ev[:MAX_EVIDENCE]))
+                else:
+                    model.append(Reason("longest-match", t.gettext("{word}: greedy longest match from the left gives {pieces}.").format(
+                        word=_q(word, t=t), pieces=" ".join(tr.pieces)), ev[:MAX_EVIDENCE]))
+        elif mtype == "Unigram":
+            from ..models import unigram
+
+            model += unigram_reasons(text, unigram.load_tokenizer_json(self.tokenizer_json or "", source=self.id), t)
+        else:
+            replayed = replayed_merges(replay_or_none(self, enc.text), t, adjacent=True)
+            model += replayed or []
+            vocab = self.vocab()
+            pieces = [self.id_to_token(tk.id) or "" for tk in enc.tokens if tk.id is not None]
+            for a, b in zip(pieces, pieces[1:]) if replayed is None else ():
+                if a + b not in vocab:
+                    model.append(Reason("no-merge", t.gettext("No token {joined} in this vocabulary, so {left} and {right} stay "
+                                                      "apart.").format(joined=_q(a + b, t=t), left=_q(a, t=t), right=_q(b, t=t))))
+            if not model:
+                model.append(Reason("pieces", t.gettext("Pieces: {pieces}.").format(pieces=" | ".join(pieces))))
+        return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+                Layer("model", t.gettext("Model: {algorithm}").format(algorithm=mtype or t.gettext("unknown")), tuple(model))]
 
     def vocab(self) -> dict[str, int]:
         return self._tok.get_vocab()
@@ -320,3 +407,12 @@ def load_hf_json(entry: "ZooEntry", data: bytes | None, where: str) -> HFTokeniz
     assert data is not None
     limits.parse_tokenizer_json(data, where)
     return HFTokenizer.from_bytes(entry, data, where)
+
+
+def _is_json(data: bytes) -> bool:
+    """A JSON object (a Tekken file is recognised first: it is more specific)."""
+    return data[:4096].lstrip().startswith(b"{")
+
+
+register_upload("hf-json", label="Hugging Face tokenizer.json (user)", specials=SPECIALS_AS_TEXT, detect=_is_json,
+                priority=20, suffixes=(".json",))

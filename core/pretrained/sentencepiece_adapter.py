@@ -10,14 +10,13 @@ import numpy as np
 
 from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
-from ..tokens import TokenTable, build_table
+from ..tokens import Encoding, TokenTable, build_table
 from .adapter import (
     BYTE_PIECE,
     NormalizerInfo,
     Packed,
     PackMismatchError,
     PretrainedTokenizer,
-    SentencePieceReplay,
     align_byte_spans,
     check_text,
     pack_table,
@@ -25,8 +24,19 @@ from .adapter import (
     register_unpacker,
     unpack_table,
 )
+from .catalog import CONTROL_PIECES
+from .explain import Layer, Reason, replayed_merges, unigram_reasons
+from .explain import cp as _cp
+from .explain import num as _n
+from .explain import q as _q
+from .replay.entry import replay_or_none
+from .replay.records import MergeNode, Replay, not_replayable
+from .replay.sentencepiece_bpe import SentencePieceReplay, replay_sentencepiece, sentencepiece_tree
+from .uploads import register_upload
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..i18n import Translator
+    from ..models.unigram import UnigramModel
     from .catalog import ZooEntry
 
 
@@ -116,6 +126,66 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
     def replay_source(self) -> SentencePieceReplay | None:
         return SentencePieceReplay(self.model_proto(), self._sp.normalize, self._sp.unk_id()) if self.replayable else None
+
+    def replay(self, text: str) -> Replay:
+        source = self.replay_source()
+        if source is None:
+            raise not_replayable(self)
+        return replay_sentencepiece(self, source, text)
+
+    def merge_tree(self, token_id: int) -> MergeNode | None:
+        source = self.replay_source()
+        return None if source is None else sentencepiece_tree(self, source, token_id)
+
+    # -- the word inspector ----------------------------------------------------------------------
+    @cached_property
+    def _unigram(self) -> "UnigramModel | None":
+        from ..models.unigram import UnigramError, load_sentencepiece
+
+        try:
+            return load_sentencepiece(self.model_proto(), source=self.id)
+        except UnigramError:
+            return None
+
+    def unigram_model(self) -> "UnigramModel | None":
+        """The Unigram model inside this SentencePiece file (read once), or None for a BPE (or other) model."""
+        return self._unigram
+
+    def explain_layers(self, text: str, enc: Encoding, t: "Translator") -> list[Layer]:
+        """No split regex (▁ for spaces); the Unigram best paths, or the BPE merges replayed, the byte fallbacks and the
+        missing pairs."""
+        pre = [Reason("metaspace", t.gettext("SentencePiece does not split with a regex: spaces become ▁ (one ▁ is added in "
+                                     "front) and the model sees the whole text."))]
+        unigram = self.unigram_model()
+        if unigram is not None:
+            # the model's own normalizer runs inside encode_words
+            return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+                    Layer("model", t.gettext("Model: SentencePiece Unigram (Viterbi over the lattice)"),
+                          tuple(unigram_reasons(enc.text, unigram, t)))]
+        model: list[Reason] = list(replayed_merges(replay_or_none(self, enc.text), t) or [])
+        ids = [tk.id for tk in enc.tokens]
+        fallback: dict[int, list[int]] = {}
+        for k, tid in enumerate(ids):
+            if tid is not None and self.is_byte_piece(tid):
+                fallback.setdefault(enc.tokens[k].start, []).append(k)
+        for start, ks in fallback.items():
+            ch = enc.text[start] if start < len(enc.text) else ""
+            model.append(Reason("byte-fallback", t.ngettext(
+                "{char} is not in the vocabulary, so it falls back to {count} byte piece {pieces}.",
+                "{char} is not in the vocabulary, so it falls back to {count} byte pieces {pieces}.", len(ks)).format(
+                char=_cp(ch), count=_n(len(ks), t=t),
+                pieces=" ".join(self.id_to_token(i) or "" for i in (ids[k] for k in ks) if i is not None))))
+        pieces = [self.id_to_token(i) or "" for i in ids if i is not None]
+        for a, b in zip(pieces, pieces[1:]):
+            if any(i is not None and self.is_byte_piece(i) for i in (self.token_to_id(a), self.token_to_id(b))):
+                continue
+            if self.token_to_id(a + b) in (None, self.unk_id):
+                model.append(Reason("no-merge", t.gettext("No piece {joined} in this vocabulary, so {left} and {right} stay "
+                                                  "apart.").format(joined=_q(a + b, t=t), left=_q(a, t=t), right=_q(b, t=t))))
+        if not model:
+            model.append(Reason("pieces", t.gettext("Every piece is in the vocabulary: {pieces}.").format(pieces=" | ".join(pieces))))
+        return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer"), tuple(pre)),
+                Layer("model", t.gettext("Model: SentencePiece BPE merges (replayed, highest score first)"), tuple(model))]
 
     def vocab(self) -> dict[str, int]:
         return {self._sp.id_to_piece(i): i for i in range(self._sp.get_piece_size())}
@@ -219,3 +289,8 @@ def load_sentencepiece(entry: "ZooEntry", data: bytes | None, where: str) -> Sen
     """Catalog ``loader="sentencepiece"`` (and uploads of a ``.model``): a serialized ``ModelProto``."""
     assert data is not None
     return SentencePieceTokenizer.from_bytes(entry, data, where)
+
+
+#: A ``.model`` is a binary protobuf with no signature to test: it is what an upload nothing else recognises is.
+register_upload("sentencepiece", label="SentencePiece (user .model)", specials=CONTROL_PIECES, fallback=True,
+                module=__name__)

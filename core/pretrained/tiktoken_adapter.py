@@ -12,16 +12,27 @@ from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
 
-from ..i18n import T_, message_of
+from ..i18n import T_, localize, message_of
+from ..models.bpe import tiktoken_rank_of
 from ..text import limits
 from ..text.boundaries import is_valid_utf8
 from ..text.nfc import nfc, nfc_map
-from ..tokens import SpecialProbe, TokenTable, build_table
-from .adapter import NormalizerInfo, PretrainedTokenizer, TiktokenReplay, check_text, register_loader
-from .catalog import TEKKEN_SPECIALS, ZooError, llama3_specials
+from ..text.units import utf8_hex
+from ..tokens import Encoding, SpecialProbe, TokenTable, build_table
+from .adapter import NormalizerInfo, PretrainedTokenizer, check_text, register_loader
+from .catalog import SPECIAL_NOTE, TEKKEN_SPECIALS, TIKTOKEN_PATTERNS, ZooError, llama3_specials
+from .explain import MAX_EVIDENCE, Layer, Reason, pretokenizer_reasons, unchanged_layer
+from .explain import num as _n
+from .explain import q as _q
+from .explain import show as _show
+from .library import LibraryObject, register_library_view
 from .locate import llama4_specials
+from .replay.records import MergeNode, Replay
+from .replay.tiktoken_bpe import TiktokenReplay, replay_tiktoken, tiktoken_tree
+from .uploads import register_upload
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..i18n import Translator
     from .catalog import ZooEntry
 
 
@@ -92,6 +103,16 @@ def tiktoken_probes(enc) -> list[SpecialProbe]:  # noqa: ANN001 - tiktoken.Encod
     ]
 
 
+@register_library_view
+def tiktoken_object(obj: object) -> LibraryObject | None:
+    """A bare ``tiktoken.Encoding``: its name and the library's three modes."""
+    import tiktoken  # a pinned dependency
+
+    if not isinstance(obj, tiktoken.Encoding):
+        return None
+    return LibraryObject(obj.name, lambda: tiktoken_probes(obj))
+
+
 class TiktokenTokenizer(PretrainedTokenizer):
     """Byte-level BPE run by the real ``tiktoken`` engine.
 
@@ -159,8 +180,81 @@ class TiktokenTokenizer(PretrainedTokenizer):
     def replay_source(self) -> TiktokenReplay:
         return TiktokenReplay(self.ranks, self.pattern, nfc if self._nfc else None)
 
+    def replay(self, text: str) -> Replay:
+        return replay_tiktoken(self, self.replay_source(), text)
+
+    def merge_tree(self, token_id: int) -> MergeNode | None:
+        return tiktoken_tree(self.replay_source(), self.token_bytes(token_id))
+
     def normalizer(self) -> NormalizerInfo | None:
         return NormalizerInfo("NFC", nfc) if self._nfc else None
+
+    # -- the word inspector ----------------------------------------------------------------------
+    def explain_normalizer(self, text: str, t: "Translator") -> Layer:
+        if self._nfc:
+            return super().explain_normalizer(text, t)
+        n = len(text.encode("utf-8"))
+        line = t.ngettext("tiktoken runs no normalizer: the model sees the {count} UTF-8 byte of the text as typed.",
+                          "tiktoken runs no normalizer: the model sees the {count} UTF-8 bytes of the text as typed.", n)
+        return unchanged_layer(line.format(count=_n(n, t=t)), t)
+
+    def explain_layers(self, text: str, enc: Encoding, t: "Translator") -> list[Layer]:
+        """The split regex's cuts (which alternative stopped where) and the merges replayed in rank order."""
+        norm = self.normalizer()
+        text = norm.normalize(text) if norm is not None else text  # later stages see the normalized text
+        parts, pre = pretokenizer_reasons(text, self.pattern, t=t,
+                                          label=t.gettext("{tokenizer}'s split regex").format(tokenizer=self.id))
+        from .replay import replay
+
+        rep = replay(self, text)
+        # the regex above runs with Unicode 17.0; where tiktoken's engine (older tables) cuts otherwise, say so
+        pre = list(pre) + [Reason("engine", t.gettext("At {char}: {note}; the merges below follow the model.").format(
+                                    char=_q(n.char, t=t), note=localize(n.message, t)))
+                           for n in rep.notes]
+        rank_of = tiktoken_rank_of(self.ranks)
+        model: list[Reason] = []
+        for p in rep.pieces:
+            steps = p.trace.steps
+            if p.direct and len(p.trace.initial) > 1 and not steps:
+                model.append(Reason("direct", t.gettext("{text} is itself one token (id {id}).").format(text=_q(p.text, t=t),
+                                                                                                id=p.final_ids[0])))
+            elif steps:
+                ev = tuple(t.gettext("rank {rank}: {left} + {right} -> {merged}").format(
+                    rank=s.rank, left=utf8_hex(s.left), right=utf8_hex(s.right), merged=_show(s.left + s.right, t=t))
+                    for s in steps)
+                ranks = sorted({s.rank for s in steps})
+                model.append(Reason(
+                    "merge",
+                    t.ngettext("In {text}: {count} merge from the {bytes} bytes (lowest rank {low}, highest {high}) gives "
+                             "{pieces}: {list}.",
+                             "In {text}: {count} merges from the {bytes} bytes (lowest rank {low}, highest {high}) give "
+                             "{pieces}: {list}.", len(steps)).format(
+                        text=_q(p.text, t=t), count=_n(len(steps), t=t), bytes=_n(len(p.trace.initial), t=t), low=ranks[0], high=ranks[-1],
+                        pieces=t.ngettext("{count} piece", "{count} pieces", len(p.final)).format(count=_n(len(p.final), t=t)),
+                        list=" | ".join(_show(b, t=t) for b in p.final)),
+                    ev[:MAX_EVIDENCE],
+                ))
+                if p.direct and p.final != p.trace.final:
+                    model.append(Reason("direct", t.gettext("{text} is in the vocabulary as one token (id {id}), so tiktoken takes "
+                                                    "it whole.").format(text=_q(p.text, t=t), id=p.final_ids[0])))
+            else:
+                model.append(Reason("single", t.gettext("{text} is a single byte {hex}: nothing to merge.").format(
+                    text=_q(p.text, t=t), hex=utf8_hex(p.final[0]))))
+            for a, b in zip(p.final, p.final[1:]):
+                model.append(Reason("no-merge", t.gettext("No merge for {left_hex} + {right_hex} in this vocabulary (no token "
+                                                  "{joined_hex}), so {left} and {right} stay apart.").format(
+                    left_hex=utf8_hex(a), right_hex=utf8_hex(b), joined_hex=utf8_hex(a + b), left=_show(a, t=t), right=_show(b, t=t))))
+        for p, q in zip(rep.pieces, rep.pieces[1:]):
+            a, b = p.final[-1], q.final[0]
+            if rank_of(a, b) is not None and not (p.text[-1:].isspace() or q.text[:1].isspace()):
+                model.append(Reason("blocked", t.gettext("{left_hex} + {right_hex} is a token (rank {rank}) but the pre-tokenizer cut "
+                                                 "between them, and merges never cross a cut.").format(
+                    left_hex=utf8_hex(a), right_hex=utf8_hex(b), rank=rank_of(a, b))))
+        if not rep.matches_library:  # pragma: no cover - replay is checked against tiktoken in the tests
+            model.append(Reason("mismatch", t.gettext("The replay differs from the library's own ids; the library's tokens are "
+                                              "shown.")))
+        return [Layer("pre-tokenizer", t.gettext("Pre-tokenizer (split regex)"), tuple(pre)),
+                Layer("model", t.gettext("Model: byte-level BPE merges (replayed in rank order)"), tuple(model))]
 
     def special_probes(self) -> list[SpecialProbe]:
         """tiktoken's own three modes (the library's, not the adapter's: that is what an app calling it gets)."""
@@ -363,3 +457,61 @@ def load_tekken(entry: "ZooEntry", data: bytes | None, where: str) -> TiktokenTo
     assert data is not None
     ranks, pattern, specials = parse_tekken(data, where)
     return TiktokenTokenizer(_sized(entry, ranks, specials), ranks, pattern, specials)
+
+
+# ---------------------------------------------------------------------------
+# Uploads: a .tiktoken ranks file (with the reader's split pattern) and a Tekken JSON
+# ---------------------------------------------------------------------------
+
+
+def _is_ranks_file(data: bytes) -> bool:
+    """A first line ``base64 rank``: a ``.tiktoken`` file."""
+    first = data[:4096].lstrip().split(b"\n", 1)[0].split()
+    if len(first) == 2 and first[1].isdigit():
+        try:
+            base64.b64decode(first[0], validate=True)
+            return True
+        except ValueError:
+            pass
+    return False
+
+
+def _is_tekken(data: bytes) -> bool:
+    """A JSON object with Tekken's ``config`` and ``token_bytes`` keys."""
+    return data[:4096].lstrip().startswith(b"{") and b'"config"' in data[:4096] and b'"token_bytes"' in data[:200_000]
+
+
+def _ranks_options(name: str, data: bytes, pattern: str) -> dict[str, object]:
+    """The split pattern is the reader's choice (a :data:`~core.pretrained.catalog.TIKTOKEN_PATTERNS` name or a
+    regex), checked before the file is parsed."""
+    import regex
+
+    from ..text.safe_regex import compile_user_regex
+
+    pat = TIKTOKEN_PATTERNS.get(pattern, pattern)
+    try:
+        compiled = compile_user_regex(pat)
+    except regex.error as exc:
+        raise ZooError(T_("invalid split pattern {pattern}: {reason}", pattern=repr(pat), reason=str(exc))) from None
+    except limits.LimitError as exc:
+        raise ZooError(T_("split pattern {pattern}: {reason}", pattern=repr(pat)[:80], reason=exc.args[0])) from None
+    # tiktoken drops the text its pattern does not match: one that matches no ordinary text drops everything
+    if not any(m.group() for m in limits.user_finditer(compiled, _PATTERN_PROBE)):
+        raise ZooError(T_("split pattern {pattern} matches nothing in ordinary text ({probe}): the tokenizer would drop "
+                          "every character", pattern=repr(pat)[:80], probe=repr(_PATTERN_PROBE)))
+    return {"pattern": pat}
+
+
+#: Text every sensible split pattern finds pieces in.
+_PATTERN_PROBE = "hello world 123 ?! বাজার"
+
+
+def _tekken_options(name: str, data: bytes, pattern: str) -> dict[str, object]:
+    limits.check_json_bytes(data, name)
+    return {}
+
+
+register_upload("tiktoken", label="byte-level BPE (user .tiktoken)", specials=T_("none declared"), detect=_is_ranks_file,
+                priority=30, suffixes=(".tiktoken",), options=_ranks_options)
+register_upload("tekken", label="byte-level BPE (user Tekken)", specials=SPECIAL_NOTE, detect=_is_tekken, priority=10,
+                options=_tekken_options)

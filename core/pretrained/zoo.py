@@ -24,7 +24,6 @@ module registers the catalog loaders it serves (:func:`core.pretrained.adapter.r
 """
 from __future__ import annotations
 
-import base64
 import gzip
 import hashlib
 import importlib
@@ -34,20 +33,17 @@ import re
 import threading
 from pathlib import Path
 
-from ..i18n import T_, Message, message_of
+from ..i18n import T_, message_of
 from ..text import limits
 from ..text.native import fenced
 from . import packs
 from .adapter import LOADERS, PretrainedTokenizer, RegisteredLoader
 from .catalog import (
     CL100K_PAT,
-    CONTROL_PIECES,
     ENTRIES,
     LLAMA3_PAT,
     O200K_PAT,
     PRETRAINED_IDS,
-    SPECIAL_NOTE,
-    SPECIALS_AS_TEXT,
     TIKTOKEN_PATTERNS,
     USER_FILE,
     UserKind,
@@ -57,6 +53,7 @@ from .catalog import (
 )
 from .locate import entry_path, is_available
 from .shelf import read_member
+from .uploads import UPLOADS, detect
 
 __all__ = [
     "CL100K_PAT", "ENTRIES", "LLAMA3_PAT", "O200K_PAT", "PRETRAINED_IDS", "TIKTOKEN_PATTERNS", "ZooEntry",
@@ -268,34 +265,10 @@ def prepare(ids: list[str] | None = None) -> list[str]:
 # ---------------------------------------------------------------------------
 
 def detect_kind(name: str, data: bytes) -> str:
-    """Guess the format of an uploaded tokenizer from its content (and name)."""
-    head = data[:4096].lstrip()
-    if head.startswith(b"{"):
-        if b'"config"' in data[:4096] and b'"token_bytes"' in data[:200_000]:
-            return "tekken"
-        return "hf-json"
-    first = head.split(b"\n", 1)[0].split()
-    if len(first) == 2 and first[1].isdigit():
-        try:
-            base64.b64decode(first[0], validate=True)
-            return "tiktoken"
-        except ValueError:
-            pass
-    if name.endswith(".json"):
-        return "hf-json"
-    if name.endswith(".tiktoken"):
-        return "tiktoken"
-    return "sentencepiece"
-
-
-#: The upload kinds (:data:`core.pretrained.catalog.UserKind` without ``auto``): the entry's description and
-#: special-token note. Each is also the name of the registered loader that builds it.
-_USER_KINDS: dict[str, tuple[str, Message | str]] = {
-    "tiktoken": ("byte-level BPE (user .tiktoken)", T_("none declared")),
-    "tekken": ("byte-level BPE (user Tekken)", SPECIAL_NOTE),
-    "sentencepiece": ("SentencePiece (user .model)", CONTROL_PIECES),
-    "hf-json": ("Hugging Face tokenizer.json (user)", SPECIALS_AS_TEXT),
-}
+    """Guess the format of an uploaded tokenizer from its content (and name): the formats the adapter modules
+    registered (:data:`core.pretrained.uploads.UPLOADS`), by content, then by name, then the fallback."""
+    discover_adapters()
+    return detect(name, data) or "auto"
 
 
 def load_user_bytes(
@@ -323,18 +296,13 @@ def _user_bytes(name: str, data: bytes, kind: str, pattern: str) -> PretrainedTo
     limits.check_size(data, max_bytes=limits.MAX_TOKENIZER_FILE_BYTES, what=T_("tokenizer file “{name}”", name=name))
     if kind == "auto":
         kind = detect_kind(name, data)
-    described = _USER_KINDS.get(kind)
+    discover_adapters()
+    described = UPLOADS.get(kind)
     loader = loader_for(kind) if described is not None else None
     if described is None or loader is None:
         raise ZooError(T_("unknown tokenizer file kind {kind}", kind=repr(kind)))
-    algorithm, specials = described
-    options: dict[str, object] = {}
-    if kind == "tiktoken":  # the split pattern is the user's choice, checked before the file is parsed
-        pat = TIKTOKEN_PATTERNS.get(pattern, pattern)
-        _check_pattern(pat)
-        options["pattern"] = pat
-    elif kind == "tekken":
-        limits.check_json_bytes(data, name)
+    algorithm, specials = described.label, described.specials
+    options = described.options(name, data, pattern) if described.options is not None else {}
     # vocab_size 0: the adapter fills in the size of what it loaded
     entry = ZooEntry(f"user:{name}", name, algorithm, 0, kind, None, name, sha256_hex(data), USER_FILE, specials,
                      options)
@@ -349,27 +317,6 @@ def load_user_file(path: str | os.PathLike[str], *, kind: UserKind = "auto", pat
     except limits.LimitError as exc:
         raise ZooError(message_of(exc)) from None
     return load_user_bytes(p.name, data, kind=kind, pattern=pattern)
-
-
-def _check_pattern(pat: str) -> None:
-    import regex
-
-    from ..text.safe_regex import compile_user_regex
-
-    try:
-        compiled = compile_user_regex(pat)
-    except regex.error as exc:
-        raise ZooError(T_("invalid split pattern {pattern}: {reason}", pattern=repr(pat), reason=str(exc))) from None
-    except limits.LimitError as exc:
-        raise ZooError(T_("split pattern {pattern}: {reason}", pattern=repr(pat)[:80], reason=exc.args[0])) from None
-    # tiktoken drops the text its pattern does not match: one that matches no ordinary text drops everything
-    if not any(m.group() for m in limits.user_finditer(compiled, _PATTERN_PROBE)):
-        raise ZooError(T_("split pattern {pattern} matches nothing in ordinary text ({probe}): the tokenizer would drop "
-                          "every character", pattern=repr(pat)[:80], probe=repr(_PATTERN_PROBE)))
-
-
-#: Text every sensible split pattern finds pieces in.
-_PATTERN_PROBE = "hello world 123 ?! বাজার"
 
 
 # ---------------------------------------------------------------------------

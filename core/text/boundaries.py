@@ -7,9 +7,10 @@ judges any list of spans that a tokenizer produced.
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal, Sequence
+from typing import Iterable, Literal, Sequence
 
 from .units import codepoint_byte_boundaries, grapheme_byte_boundaries
 
@@ -111,3 +112,18 @@ def analyze(text: str, byte_spans: Sequence[tuple[int, int]]) -> BoundaryReport:
     )
     valid = tuple(is_valid_utf8(data[s:e]) for s, e in byte_spans)
     return BoundaryReport(cuts, kinds, valid)
+
+
+#: Joiners that belong to the letter before them (grapheme cluster extenders, drawn ◆ when cut off): ZWNJ, ZWJ.
+JOINERS = frozenset("\u200c\u200d")
+
+
+def attaches_to_base(ch: str) -> bool:
+    """True for a character that belongs to the one before it: a \\p{M} mark, or a joiner (ZWNJ in می‌خواهم)."""
+    return ch in JOINERS or unicodedata.category(ch).startswith("M")
+
+
+def mark_cuts(text: str, cuts: Iterable[int]) -> list[int]:
+    """The code point offsets among ``cuts`` (sorted, once each) that fall right before a mark or a joiner: the
+    character there is cut from its base."""
+    return [b for b in sorted(set(cuts)) if 0 < b < len(text) and attaches_to_base(text[b])]
