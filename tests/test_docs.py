@@ -203,6 +203,16 @@ def arch_ranks() -> dict[str, int]:
     return out
 
 
+def test_the_wings_drawing_names_every_entry_of_core():
+    """ARCHITECTURE.md's drawing of ``core/`` (its two-space-indented lines) against the folder."""
+    text = ARCH.read_text(encoding="utf-8")
+    drawing = text.split("## The wings", 1)[1].split("```", 2)[1]
+    drawn = set(re.findall(r"^  ([a-z0-9_]+(?:\.py|/))\s", drawing, re.M))
+    present = {p.name + ("/" if p.is_dir() else "") for p in (REPO / "core").iterdir()
+               if not p.name.startswith("__") and (p.is_dir() or p.suffix == ".py")}
+    assert drawn == present, f"drawn but missing: {drawn - present}; present but not drawn: {present - drawn}"
+
+
 def test_the_rank_table_is_the_one_the_layout_test_enforces():
     assert arch_ranks() == RANKS
 
