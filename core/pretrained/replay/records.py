@@ -8,15 +8,12 @@ adapter brings) fills these records, and pages, the CLI and the inspector read t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from ...i18n import T_, Message
 from ...models.bpe import EncodeTrace
 from ...pipeline.pretokenize import EngineNote
 from ...text.errors import UserError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..protocols import Replayable
 
 #: Replays longer than this many code points are refused (a page would be unreadable anyway).
 MAX_REPLAY_CHARS = 300
@@ -35,7 +32,17 @@ def too_long(text: str) -> ReplayError:
                           limit=MAX_REPLAY_CHARS))
 
 
-def not_replayable(tok: "Replayable") -> ReplayError:
+class _Named(Protocol):
+    """What the refusal names: a tokenizer's id and algorithm (any :class:`core.pretrained.protocols.Replayable`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def algorithm(self) -> str: ...
+
+
+def not_replayable(tok: _Named) -> ReplayError:
     """The error for a tokenizer that merges no pairs (Unigram, WordPiece, the baselines)."""
     return ReplayError(T_("{id} is not BPE ({algorithm}): it does not merge pairs, so there is nothing to replay",
                           id=tok.id, algorithm=tok.algorithm))
