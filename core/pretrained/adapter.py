@@ -590,16 +590,6 @@ def summarize(tok: PretrainedTokenizer, enc: Encoding) -> Summary:
     )
 
 
-if TYPE_CHECKING:  # pragma: no cover - mypy checks that the adapter base answers every capability protocol
-    from .protocols import Explainable, Replayable, ReplayVocabulary, Vocabulary, VocabularyCodec
-
-    _vocabulary: type[Vocabulary] = PretrainedTokenizer
-    _codec: type[VocabularyCodec] = PretrainedTokenizer
-    _replayable: type[Replayable] = PretrainedTokenizer
-    _replay_vocabulary: type[ReplayVocabulary] = PretrainedTokenizer
-    _explainable: type[Explainable] = PretrainedTokenizer
-
-
 for _name in FENCED_METHODS:  # the shared methods too (a subclass may not override them)
     _fn = PretrainedTokenizer.__dict__.get(_name)
     if callable(_fn):

@@ -7,7 +7,7 @@ ids, columns). The questions here are about a tokenizer's own tables and stages;
 :class:`~core.pretrained.replay.records.MergeNode`) live in this package, so the protocols do too.
 :class:`core.pretrained.adapter.PretrainedTokenizer` answers all of them with its defaults (a backend without a
 piece table, without merges, with nothing to explain beyond its normalizer), and mypy checks that at the end
-of :mod:`core.pretrained.adapter`. An analysis is typed against the smallest of them it reads, so a tokenizer kind that is not a
+of this module. An analysis is typed against the smallest of them it reads, so a tokenizer kind that is not a
 zoo adapter can be handed to it by implementing that protocol alone.
 """
 from __future__ import annotations
@@ -117,3 +117,12 @@ class Explainable(Tokenizer, Protocol):
         """The pre-tokenizer and model layers for ``text`` (encoded as ``enc``); empty when there are none."""
         ...
 
+
+if TYPE_CHECKING:  # pragma: no cover - mypy checks that the adapter base answers every protocol here
+    from .adapter import PretrainedTokenizer
+
+    _vocabulary: type[Vocabulary] = PretrainedTokenizer
+    _codec: type[VocabularyCodec] = PretrainedTokenizer
+    _replayable: type[Replayable] = PretrainedTokenizer
+    _replay_vocabulary: type[ReplayVocabulary] = PretrainedTokenizer
+    _explainable: type[Explainable] = PretrainedTokenizer
