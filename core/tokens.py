@@ -241,6 +241,12 @@ class Trained(Protocol):
     def vocab_note(self) -> str: ...
 
     @property
+    def note_parts(self) -> Sequence[tuple[str, Sequence[tuple[str, str]]]]:
+        """:attr:`vocab_note` as message templates and their values, to be written in any interface language
+        (:func:`core.analysis.recipes.render_note`); empty when the note has no such form."""
+        ...
+
+    @property
     def train_seconds(self) -> float | None: ...
 
 
@@ -307,6 +313,7 @@ class TokenizerDefaults(CodecDefaults):
     recipe: str | None = None
     vocab_requested: int | None = None
     vocab_note: str = ""
+    note_parts: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     train_seconds: float | None = None
 
 

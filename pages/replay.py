@@ -43,18 +43,6 @@ NOT_BPE = [e for e in zoo.ENTRIES.values() if not offered(e) and not e.built_in]
 TRAINED = {"bpe-sample-byte": "byte", "bpe-sample-cp": "codepoint"}
 LABELS = {"bpe-sample-byte": N_("BPE trained here (bytes, shop sample)"),
           "bpe-sample-cp": N_("BPE trained here (code points, shop sample)")}
-#: How each engine orders its merges (the caption under the replay).
-ORDER = {
-    "tiktoken": N_("split pattern first (merges never cross its pieces), then tiktoken's loop: merge the adjacent pair "
-                   "whose joined bytes have the lowest rank, repeat."),
-    "tokenizers": N_("the library's own normalizer and pre-tokenizer first (merges never cross their pieces), then "
-                     "tokenizers' BPE: merge the adjacent pair that comes first in the file's merge list (its rank), "
-                     "leftmost on a tie, repeat. Byte-fallback pieces (<0xXX>) stand for characters outside the "
-                     "vocabulary."),
-    "sentencepiece": N_("SentencePiece normalizes first (a ▁ before the text, ▁ for each space), then merges the "
-                        "adjacent pair whose joined piece has the highest score, leftmost on a tie, over the whole "
-                        "text; pieces outside the vocabulary then become their UTF-8 bytes (<0xXX> pieces)."),
-}
 #: Columns of the merges table (shown translated).
 COLUMNS = (N_("step"), N_("rank"), N_("piece id"), N_("score"), N_("left (hex)"), N_("right (hex)"), N_("merged"),
            N_("pieces after"))
@@ -119,7 +107,7 @@ if n:
 k = st.session_state[key]
 
 pieces = list(result.initial) if k == 0 else list(steps[k - 1].pieces)
-units = _("single bytes") if result.method in ("tiktoken", "trained") else _("starting symbols (characters or bytes)")
+units = localize(result.units)
 if k == 0:
     st.markdown(md_format(ngettext("**Step 0 of {steps}**: {count} {units}, split by the pre-tokenizer into {pieces} piece.",
                          "**Step 0 of {steps}**: {count} {units}, split by the pre-tokenizer into {pieces} pieces.",
@@ -167,7 +155,7 @@ with st.expander(md_format(ngettext("All {count} merge", "All {count} merges", n
             [
                 {
                     "step": i + 1,
-                    **({"piece id": s.rank, "score": s.score} if result.method == "sentencepiece" else {"rank": s.rank}),
+                    **({"piece id": s.rank, "score": s.score} if result.scored else {"rank": s.rank}),
                     "left (hex)": utf8_hex(s.left),
                     "right (hex)": utf8_hex(s.right),
                     "merged": (s.left + s.right).decode("utf-8", errors="replace") if s.kind == "merge" else f"({s.kind})",
@@ -180,8 +168,8 @@ with st.expander(md_format(ngettext("All {count} merge", "All {count} merges", n
         width="stretch",
         column_config={c: _(c) for c in COLUMNS},
     )
-if tid in TRAINED:
+if result.order is None:  # a BPE trained here: its learned order
     st.caption(md_format(_("{tokenizer}: merges apply in the order they were learned (rank = merge number, 0 first). Pieces "
                  "never seen in training have id -1."), tokenizer=_(LABELS[tid])))
 else:
-    st.caption(md_format(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet."), tokenizer=_(tok.name), order=_(ORDER[result.method])))
+    st.caption(md_format(_("{tokenizer}: {order} Hex chips are bytes that are not a whole character yet."), tokenizer=_(tok.name), order=localize(result.order)))

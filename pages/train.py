@@ -167,7 +167,8 @@ tok_by_id = {t.id: t for t in trained + baselines}
 
 def note_text(m: E.Metrics) -> str:
     """The training note of ``m`` in the interface language (recipes keep its templates and values)."""
-    parts = getattr(tok_by_id.get(m.id), "note_parts", ())
+    made = tok_by_id.get(m.id)
+    parts = made.note_parts if made is not None else ()
     return R.render_note(parts, current_lang()) if parts else m.vocab_note
 
 

@@ -2,15 +2,21 @@
 and the CLI tells a user error (exit 2) from a bug (exit 1 with the traceback hint) by exception type."""
 from __future__ import annotations
 
+import ast
 import gc
+import re
+import textwrap
 import threading
+from pathlib import Path
 
 import pytest
 
 from core import cli
 from core.analysis.recipes import TrainedTokenizer, VocabBaseline, train_baseline
+from core.analysis.vocab import vocab_table
 from core.models.baselines import ByteTokenizer, CodePointTokenizer, WordTokenizer
 from core.pretrained import memo, zoo
+from core.pretrained.protocols import Explainable, Replayable, Vocabulary
 from core.text.errors import UserError, user_error
 from core.text.limits import LimitError
 from core.tokens import FullTokenizer, token_table
@@ -123,3 +129,103 @@ def test_cli_user_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert cli._run(argparse.Namespace(command="x"), refuse) == 2
     assert capsys.readouterr().err == "error: too big\n"
+
+
+# ---------------------------------------------------------------------------
+# One memo helper (issue 30, item 6): per-tokenizer data is kept by core.pretrained.memo.per_tokenizer only
+# ---------------------------------------------------------------------------
+
+CORE = Path(__file__).resolve().parents[1] / "core"
+#: The one module allowed to hold a weak map keyed by tokenizers.
+MEMO_MODULE = CORE / "pretrained" / "memo.py"
+#: Parameter names and annotation words that say a function takes a tokenizer.
+TOKENIZER_PARAMS = {"tok", "tokenizer", "tokenizers", "owner"}
+TOKENIZER_TYPES = re.compile(r"Tokenizer|IdCodec|Vocabulary|Explainable|Replayable|SpecialText|\bTrained\b")
+
+
+def _is_cache(node: ast.expr) -> bool:
+    """``lru_cache``, ``lru_cache(...)``, ``functools.cache``... (any spelling)."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+    return name in ("lru_cache", "cache")
+
+
+def _takes_tokenizer(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    a = fn.args
+    for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs]:
+        if arg.arg in TOKENIZER_PARAMS:
+            return True
+        if arg.annotation is not None and TOKENIZER_TYPES.search(ast.unparse(arg.annotation)):
+            return True
+    return False
+
+
+def memo_violations(root: Path, allowed: Path | None = MEMO_MODULE) -> list[str]:
+    """``path:line what`` for every other weak-keyed map and every cache on a function that takes a tokenizer."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        functions = {n.name: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for node in ast.walk(tree):
+            where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
+            if path != allowed and ((isinstance(node, ast.Attribute) and node.attr == "WeakKeyDictionary")
+                                    or (isinstance(node, ast.Name) and node.id == "WeakKeyDictionary")):
+                out.append(f"{where} WeakKeyDictionary")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _takes_tokenizer(node) and any(
+                    _is_cache(d) for d in node.decorator_list):
+                out.append(f"{where} cache on {node.name}")
+            # the call form: name = lru_cache(maxsize=...)(function)
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and _is_cache(node.func)
+                    and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in functions
+                    and _takes_tokenizer(functions[node.args[0].id])):
+                out.append(f"{where} cache on {node.args[0].id}")
+    return out
+
+
+def test_one_memo_helper_for_per_tokenizer_data() -> None:
+    assert memo_violations(CORE) == []
+
+
+def test_the_memo_checker_finds_what_it_should(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(textwrap.dedent("""
+        import weakref
+        from functools import lru_cache, cache
+        _store: "weakref.WeakKeyDictionary[object, int]" = weakref.WeakKeyDictionary()
+
+        @lru_cache(maxsize=4)
+        def table(tok): ...
+
+        @cache
+        def census(x: "Vocabulary"): ...
+
+        def _layers(tok, text): ...
+        layers = lru_cache(maxsize=8)(_layers)
+
+        @lru_cache(maxsize=4)
+        def words(text: str): ...  # keyed on text: fine
+    """), encoding="utf-8")
+    found = memo_violations(tmp_path, allowed=None)
+    assert sorted(f.split(" ", 1)[1] for f in found) == [
+        "WeakKeyDictionary", "cache on _layers", "cache on census", "cache on table"], found
+
+
+def test_vocabulary_data_is_kept_by_the_memo() -> None:
+    tok = zoo.load("bytes")
+    memo.clear(tok)
+    table = vocab_table(tok)
+    assert vocab_table(tok) is table
+    assert "vocab-table" in memo._slots[tok].values
+
+
+# ---------------------------------------------------------------------------
+# The capability protocols: the adapter base answers them (mypy checks the types; here, at run time)
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("proto", [Vocabulary, Replayable, Explainable])
+def test_adapter_answers_the_capability_protocols(proto: type) -> None:
+    members = {name for name in dir(proto) if not name.startswith("_")}
+    tok = zoo.load("bytes")
+    missing = {name for name in members if not hasattr(tok, name)}
+    assert members and not missing
+    assert tok.algorithm == tok.entry.algorithm and tok.replayable is False

@@ -145,3 +145,17 @@ def test_bpe_trained_on_the_train_page_replays(recipe):
 def test_unigram_and_wordpiece_are_refused_with_the_reason(tokenizer_id):
     with pytest.raises(ReplayError, match="is not BPE"):
         replay(zoo.load(tokenizer_id), "রাজশাহী")
+
+
+def test_each_engine_says_its_own_merge_order():
+    """The page captions a replay with the engine's own sentences (it does not switch on the engine)."""
+    from core.i18n import localize, translator
+
+    seen = {}
+    for tid in ("o200k_base", "gemma4", "mistral-spm-v1"):
+        r = replay(zoo.load(tid), "hello রাজশাহী")
+        assert r.order and r.units, tid
+        assert localize(r.order, translator("bn")) != str(r.order)  # a translated sentence, not the msgid
+        assert r.scored == any(s.score is not None for s in r.steps())  # scores shown only where merges have them
+        seen[r.method] = r.order
+    assert len(set(seen.values())) == 3  # one sentence per engine

@@ -23,7 +23,7 @@ code point and regex fragment in a reason is read off the computation, so
 changing the input changes the reasons (``tests/test_inspect.py`` checks).
 
 This module does not render and does not load tokenizers: callers pass
-:class:`core.pretrained.adapter.PretrainedTokenizer` objects.
+tokenizers that answer :class:`core.pretrained.protocols.Explainable` (every zoo adapter does).
 """
 from __future__ import annotations
 
@@ -37,12 +37,12 @@ from typing import Sequence
 import regex
 
 from ..i18n import N_, T_, Translator, translator
-from ..pretrained.adapter import PretrainedTokenizer
 from ..pretrained.explain import MAX_EVIDENCE, Layer, Reason, mark_kind, pretokenizer_reasons
 from ..pretrained.explain import cp as _cp
 from ..pretrained.explain import num as _n
 from ..pretrained.explain import q as _q
 from ..pretrained.explain import show as _show
+from ..pretrained.protocols import Explainable
 from ..text.boundaries import BoundaryReport
 from ..text.errors import UserError
 from ..text.units import CodePointInfo, Span, char_byte_offsets, codepoint_info, graphemes, utf8_hex
@@ -130,7 +130,7 @@ class Inspection:
 # ---------------------------------------------------------------------------
 
 
-def normalizer_layer(tok: PretrainedTokenizer, text: str, t: Translator | None = None) -> Layer:
+def normalizer_layer(tok: Explainable, text: str, t: Translator | None = None) -> Layer:
     """What ``tok``'s own normalizer does to ``text`` (its adapter's
     :meth:`~core.pretrained.adapter.PretrainedTokenizer.explain_normalizer`), in ``t``'s language (English by
     default)."""
@@ -249,7 +249,7 @@ def _verdict(enc: Encoding, counts: Counts, layers: Sequence[Layer], t: Translat
         count=_n(counts.tokens, t=t), reasons=t.gettext("; ").join(parts))
 
 
-def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = None, lang: str = "en",
+def explain(tok: Explainable, text: str, *, translation: str | None = None, lang: str = "en",
             digits: str = "western") -> TokenizerView:
     """The tokens of ``text`` under ``tok`` with the reasons per layer and a verdict.
 
@@ -264,7 +264,7 @@ def explain(tok: PretrainedTokenizer, text: str, *, translation: str | None = No
     return _explain(tok, text, translation, translator(lang, digits))
 
 
-def _explain(tok: PretrainedTokenizer, text: str, translation: str | None, t: Translator) -> TokenizerView:
+def _explain(tok: Explainable, text: str, translation: str | None, t: Translator) -> TokenizerView:
     check_word(text)
     enc = tok.encode(text)
     layers = [tok.explain_normalizer(text, t), *tok.explain_layers(text, enc, t), bytes_layer(enc, t)]
@@ -282,11 +282,11 @@ def _explain(tok: PretrainedTokenizer, text: str, translation: str | None, t: Tr
             "{ratio}x its translation", view_t.tokens).format(
             text=_q(translation, t=t), count=_n(view_t.tokens, t=t), inside=_n(view_t.inside_letter, t=t),
             boundaries=_n(view_t.boundaries, t=t), ratio=_n(ratio, 2, t=t))
-    return TokenizerView(tok.id, tok.name, tok.entry.algorithm, enc, tuple(layers), counts,
+    return TokenizerView(tok.id, tok.name, tok.algorithm, enc, tuple(layers), counts,
                          _verdict(enc, counts, layers, t), view_t, tverdict)
 
 
-def inspect_word(text: str, tokenizers: Sequence[PretrainedTokenizer], *, translation: str | None = None,
+def inspect_word(text: str, tokenizers: Sequence[Explainable], *, translation: str | None = None,
                  lang: str = "en", digits: str = "western") -> Inspection:
     """Facts about ``text`` and :func:`explain` for each tokenizer (sentences in ``lang``, numbers in ``digits``)."""
     check_word(text)

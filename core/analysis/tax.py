@@ -22,7 +22,6 @@ from typing import Literal, Sequence
 from .. import languages, tokens
 from ..assets import BUNDLED_TSV
 from ..i18n import T_
-from ..pretrained.adapter import PretrainedTokenizer
 from ..text.errors import UserError
 from ..tokens import IdCodec
 
@@ -165,7 +164,7 @@ def count_tokens(tok: IdCodec, texts: Sequence[str]) -> int:
     return tokens.count_tokens(tok, texts)
 
 
-def measure(tok: PretrainedTokenizer, parallel: ParallelText) -> TaxResult:
+def measure(tok: IdCodec, parallel: ParallelText) -> TaxResult:
     """Token counts per language and the premium relative to English."""
     costs: dict[str, LanguageCost] = {}
     for lang in parallel.languages:

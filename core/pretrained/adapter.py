@@ -328,6 +328,11 @@ class PretrainedTokenizer(TokenizerDefaults):
     def vocab_size(self) -> int:
         return self.entry.vocab_size
 
+    @property
+    def algorithm(self) -> str:
+        """The model's algorithm as the catalog names it (what the inspector and the replay error show)."""
+        return self.entry.algorithm
+
     # -- to implement ------------------------------------------------------
     def encode_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         """Token ids only (the fast path). Raises :class:`TextError` on a lone surrogate, as :meth:`encode` does."""

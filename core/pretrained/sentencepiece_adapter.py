@@ -29,6 +29,7 @@ from .explain import Layer, Reason, replayed_merges, unigram_reasons
 from .explain import cp as _cp
 from .explain import num as _n
 from .explain import q as _q
+from .memo import per_tokenizer
 from .replay.entry import replay_or_none
 from .replay.records import MergeNode, Replay, not_replayable
 from .replay.sentencepiece_bpe import SentencePieceReplay, replay_sentencepiece, sentencepiece_tree
@@ -138,8 +139,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         return None if source is None else sentencepiece_tree(self, source, token_id)
 
     # -- the word inspector ----------------------------------------------------------------------
-    @cached_property
-    def _unigram(self) -> "UnigramModel | None":
+    def _read_unigram(self) -> "UnigramModel | None":
         from ..models.unigram import UnigramError, load_sentencepiece
 
         try:
@@ -148,8 +148,9 @@ class SentencePieceTokenizer(PretrainedTokenizer):
             return None
 
     def unigram_model(self) -> "UnigramModel | None":
-        """The Unigram model inside this SentencePiece file (read once), or None for a BPE (or other) model."""
-        return self._unigram
+        """The Unigram model inside this SentencePiece file (read once, kept with
+        :func:`core.pretrained.memo.per_tokenizer`), or None for a BPE (or other) model."""
+        return per_tokenizer(self, "unigram-model", self._read_unigram)
 
     def explain_layers(self, text: str, enc: Encoding, t: "Translator") -> list[Layer]:
         """No split regex (▁ for spaces); the Unigram best paths, or the BPE merges replayed, the byte fallbacks and the

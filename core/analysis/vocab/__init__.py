@@ -19,8 +19,8 @@ uploaded and those trained here alike.
 
 This package draws nothing: pages and the CLI render the records.
 
-Modules (one idea each; import from here, the package re-exports them): :mod:`.table` (every id's bytes, the
-per-tokenizer memo), :mod:`.entry` (one token), :mod:`.query` (search), :mod:`.decoding` (id lists and the round
+Modules (one idea each; import from here, the package re-exports them): :mod:`.table` (every id's bytes, kept with
+:func:`core.pretrained.memo.per_tokenizer`), :mod:`.entry` (one token), :mod:`.query` (search), :mod:`.decoding` (id lists and the round
 trip), :mod:`.script_census` (tokens per script), :mod:`.reachability` (unreachable and unused tokens).
 """
 from __future__ import annotations
@@ -49,13 +49,13 @@ from .reachability import (
     unused,
 )
 from .script_census import LONGEST_PER_SCRIPT, Census, ScriptRow, census
-from .table import VocabError, VocabTable, check_id, kept, vocab_table
+from .table import VocabError, VocabTable, check_id, vocab_table
 
 __all__ = [
     "IN_CONTEXT", "LONGEST_PER_SCRIPT", "MAX_DECODE_IDS", "MAX_IDS_TEXT", "MAX_QUERY_CHARS", "ROUND_TRIP_REASONS",
     "SEARCH_MODES", "UNREACHABLE_REASONS", "Census", "Decoded", "RoundTrip", "RoundTripReason", "ScriptRow",
     "SearchMode", "SearchResult", "TokenInfo", "UnreachableReason", "UnreachableReport", "UnreachableToken",
-    "UnusedReport", "VocabError", "VocabTable", "census", "check_id", "decode", "kept", "lookup", "model_kind",
+    "UnusedReport", "VocabError", "VocabTable", "census", "check_id", "decode", "lookup", "model_kind",
     "parse_hex", "parse_ids", "round_trip", "search", "token_scripts", "tree_json", "unreachable", "unused",
     "vocab_table",
 ]

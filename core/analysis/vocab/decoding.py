@@ -11,7 +11,8 @@ import numpy as np
 import regex
 
 from ...i18n import T_, Message
-from ...pretrained.adapter import PretrainedTokenizer, TextError
+from ...pretrained.adapter import TextError
+from ...pretrained.protocols import VocabularyCodec
 from ...text.boundaries import is_valid_utf8
 from ...text.units import utf8_hex
 from .table import VocabError, VocabTable, vocab_table
@@ -102,7 +103,7 @@ def _all_tokens(table: VocabTable, ids: Sequence[int]) -> bool | None:
     return not table.holes or bool(table.assigned[arr].all())
 
 
-def decode(tok: PretrainedTokenizer, ids: Sequence[int]) -> Decoded:
+def decode(tok: VocabularyCodec, ids: Sequence[int]) -> Decoded:
     """``ids`` decoded by ``tok``'s library; ids that name no token are listed (and left out of the text), not raised.
 
     >>> from core.pretrained import zoo
@@ -170,7 +171,7 @@ class RoundTrip:
                 "first_difference": self.first_difference}
 
 
-def round_trip(tok: PretrainedTokenizer, decoded: Decoded) -> RoundTrip:
+def round_trip(tok: VocabularyCodec, decoded: Decoded) -> RoundTrip:
     """Encode ``decoded.text`` again and say whether it gives ``decoded.ids`` back, and if not, why."""
     try:
         again = tuple(tok.encode_ids(decoded.text))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...pretrained.adapter import PretrainedTokenizer
+from ...pretrained.protocols import ReplayVocabulary
 from ...pretrained.replay import MergeNode, merge_tree
 from ...text.boundaries import is_valid_utf8
 from ...text.scripts import partial_scripts, text_scripts
@@ -56,14 +56,14 @@ def tree_json(node: MergeNode) -> dict[str, Any]:
     return out
 
 
-def model_kind(tok: PretrainedTokenizer) -> str:
+def model_kind(tok: ReplayVocabulary) -> str:
     """``BPE``, ``Unigram``, ``WordPiece``, or the catalog's algorithm when the file does not say."""
     kind = tok.model_type()
     if kind:
         return kind
-    if tok.replay_source() is not None:
+    if tok.replayable:
         return "BPE"
-    algorithm = tok.entry.algorithm
+    algorithm = tok.algorithm
     return "Unigram" if "Unigram" in algorithm else algorithm
 
 
@@ -74,7 +74,7 @@ def token_scripts(data: bytes) -> tuple[str, ...]:
     return partial_scripts(data)
 
 
-def lookup(tok: PretrainedTokenizer, token_id: int) -> TokenInfo:
+def lookup(tok: ReplayVocabulary, token_id: int) -> TokenInfo:
     """Token ``token_id`` of ``tok`` described (raises :class:`VocabError` for an id that is not a token).
 
     >>> from core.pretrained import zoo

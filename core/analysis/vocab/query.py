@@ -9,7 +9,7 @@ from typing import Literal, Sequence
 import regex
 
 from ...i18n import T_
-from ...pretrained.adapter import PretrainedTokenizer
+from ...pretrained.protocols import Vocabulary
 from ...text import limits
 from ...text.safe_regex import compile_user_regex
 from .decoding import parse_ids
@@ -50,7 +50,7 @@ def parse_hex(query: str) -> bytes:
     return data
 
 
-def search(tok: PretrainedTokenizer, query: str, mode: SearchMode = "text") -> SearchResult:
+def search(tok: Vocabulary, query: str, mode: SearchMode = "text") -> SearchResult:
     """Ids of ``tok`` whose token matches ``query``; an empty query lists every id.
 
     ``text``: the token's text contains ``query``; ``regex``: a ``regex`` pattern searched in each token's text

@@ -3,7 +3,6 @@ corpus never uses."""
 from __future__ import annotations
 
 import time
-import weakref
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Literal, Sequence
 
@@ -12,10 +11,12 @@ import regex
 
 from ...i18n import T_, Message
 from ...pretrained.adapter import PretrainedTokenizer, TextError
+from ...pretrained.memo import per_tokenizer
+from ...pretrained.protocols import VocabularyCodec
 from ...text.scripts import census_name
 from .entry import model_kind, token_scripts
 from .script_census import census
-from .table import VocabTable, kept, vocab_table
+from .table import VocabTable, vocab_table
 
 UnreachableReason = Literal["partial", "byte-fallback", "word-internal", "decoder", "normalizer", "pretokenizer",
                             "merge", "segmentation", "longest-match"]
@@ -121,9 +122,6 @@ def _diagnose(tok: PretrainedTokenizer, table: VocabTable, token_id: int, text: 
     return "segmentation" if kind == "Unigram" else "longest-match" if kind == "WordPiece" else "merge"
 
 
-_unreachable: "weakref.WeakKeyDictionary[PretrainedTokenizer, UnreachableReport]" = weakref.WeakKeyDictionary()
-
-
 def _build_unreachable(tok: PretrainedTokenizer) -> UnreachableReport:
     t0 = time.perf_counter()
     table = vocab_table(tok)
@@ -155,7 +153,7 @@ def unreachable(tok: PretrainedTokenizer) -> UnreachableReport:
     reason comes from asking each stage in turn (:func:`_diagnose`: bytes, decoder, normalizer, pre-tokenizer,
     model).
     """
-    return kept(_unreachable, tok, _build_unreachable)
+    return per_tokenizer(tok, "unreachable", lambda: _build_unreachable(tok))
 
 
 @dataclass(frozen=True)
@@ -176,7 +174,7 @@ class UnusedReport:
                 "unused": list(ids)}
 
 
-def unused(tok: PretrainedTokenizer, texts: Iterable[str], corpus: str) -> UnusedReport:
+def unused(tok: VocabularyCodec, texts: Iterable[str], corpus: str) -> UnusedReport:
     """Which tokens of ``tok`` encoding ``texts`` (each on its own) never gives; control tokens left out."""
     table = vocab_table(tok)
     encode = tok.encode_ids

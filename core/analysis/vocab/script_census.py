@@ -1,15 +1,15 @@
 """The script census: tokens per Unicode script, mean length, longest tokens, partial characters per script."""
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ...pretrained.adapter import PretrainedTokenizer
+from ...pretrained.memo import per_tokenizer
+from ...pretrained.protocols import Vocabulary
 from ...text.scripts import MIXED, census_name, partial_scripts, scripts_of_texts
-from .table import kept, vocab_table
+from .table import vocab_table
 
 #: Longest tokens listed per script in the census.
 LONGEST_PER_SCRIPT = 5
@@ -66,10 +66,7 @@ class Census:
         }
 
 
-_censuses: "weakref.WeakKeyDictionary[PretrainedTokenizer, Census]" = weakref.WeakKeyDictionary()
-
-
-def _build_census(tok: PretrainedTokenizer) -> Census:
+def _build_census(tok: Vocabulary) -> Census:
     table = vocab_table(tok)
     keep = table.valid.copy()
     if table.special:
@@ -135,7 +132,7 @@ def _build_census(tok: PretrainedTokenizer) -> Census:
     return Census(tok.id, table.tokens - n_special, n_special, tuple(rows), partial_unknown, by_id, tuple(index))
 
 
-def census(tok: PretrainedTokenizer) -> Census:
+def census(tok: Vocabulary) -> Census:
     """``tok``'s tokens per Unicode script, computed once per tokenizer.
 
     >>> from core.pretrained import zoo
@@ -143,4 +140,4 @@ def census(tok: PretrainedTokenizer) -> Census:
     >>> c.scripts["Bengali"] > 100, c.row("Bengali").partial > 0
     (True, True)
     """
-    return kept(_censuses, tok, _build_census)
+    return per_tokenizer(tok, "script-census", lambda: _build_census(tok))

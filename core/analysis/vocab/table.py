@@ -1,17 +1,15 @@
-"""The table of every id of a tokenizer (its exact bytes and text), and the per-tokenizer memo the vocabulary
-analyses keep their results in (for as long as the tokenizer lives)."""
+"""The table of every id of a tokenizer (its exact bytes and text), kept beside the tokenizer
+(:func:`core.pretrained.memo.per_tokenizer`, the memo every vocabulary analysis keeps its results in)."""
 from __future__ import annotations
 
-import threading
-import weakref
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 
 from ...i18n import T_
-from ...pretrained.adapter import PretrainedTokenizer
+from ...pretrained.memo import per_tokenizer
+from ...pretrained.protocols import Vocabulary
 from ...text.boundaries import is_valid_utf8
 from ...text.errors import UserError
 
@@ -65,21 +63,7 @@ class VocabTable:
         return int(np.count_nonzero(self.assigned))
 
 
-_tables: "weakref.WeakKeyDictionary[PretrainedTokenizer, VocabTable]" = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
-
-
-def kept(store: "weakref.WeakKeyDictionary[PretrainedTokenizer, Any]", tok: PretrainedTokenizer, build: Any) -> Any:
-    """``store[tok]``, built with ``build(tok)`` on first use (one result per tokenizer, kept while it lives)."""
-    got = store.get(tok)
-    if got is None:
-        built = build(tok)
-        with _lock:
-            got = store.setdefault(tok, built)
-    return got
-
-
-def _build_table(tok: PretrainedTokenizer) -> VocabTable:
+def _build_table(tok: Vocabulary) -> VocabTable:
     data: list[bytes | None] = []
     token_bytes, has_token = tok.token_bytes, tok.has_token
     for i in range(tok.vocab_size):
@@ -94,12 +78,12 @@ def _build_table(tok: PretrainedTokenizer) -> VocabTable:
     return VocabTable(tok.id, tok.vocab_size, tuple(data), frozenset(tok.special_ids))
 
 
-def vocab_table(tok: PretrainedTokenizer) -> VocabTable:
+def vocab_table(tok: Vocabulary) -> VocabTable:
     """``tok``'s :class:`VocabTable`, built on first use and kept as long as ``tok`` lives."""
-    return kept(_tables, tok, _build_table)
+    return per_tokenizer(tok, "vocab-table", lambda: _build_table(tok))
 
 
-def check_id(tok: PretrainedTokenizer, token_id: int) -> None:
+def check_id(tok: Vocabulary, token_id: int) -> None:
     """Raise :class:`VocabError` naming the id when it is not a token of ``tok``."""
     if not 0 <= token_id < tok.vocab_size:
         raise VocabError(T_("id {id} is outside the vocabulary of {tokenizer} (0 to {last})", id=str(token_id),

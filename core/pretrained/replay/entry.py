@@ -1,19 +1,20 @@
 """The public entry points of merge replay: replay a text, build a token's merge tree, say which entries the
-replay page lists. Each asks the tokenizer (:meth:`~core.pretrained.adapter.PretrainedTokenizer.replay`,
-:meth:`~core.pretrained.adapter.PretrainedTokenizer.merge_tree`): its adapter module picks its engine.
+replay page lists. Each asks the tokenizer (:meth:`~core.pretrained.protocols.Replayable.replay`,
+:meth:`~core.pretrained.protocols.Replayable.merge_tree`): its adapter module picks its engine.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..adapter import PretrainedTokenizer, check_text
+from ..adapter import check_text
+from ..protocols import Replayable, ReplayVocabulary
 from .records import MAX_REPLAY_CHARS, MergeNode, Replay, not_replayable, too_long
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..catalog import ZooEntry
 
 
-def replay_or_none(tok: PretrainedTokenizer, text: str) -> Replay | None:
+def replay_or_none(tok: Replayable, text: str) -> Replay | None:
     """:func:`replay`, or None when ``tok`` is not a BPE or the text is over the limit (the inspector's other
     reasons still stand then)."""
     try:
@@ -22,7 +23,7 @@ def replay_or_none(tok: PretrainedTokenizer, text: str) -> Replay | None:
         return None
 
 
-def replay(tok: PretrainedTokenizer, text: str) -> Replay:
+def replay(tok: Replayable, text: str) -> Replay:
     """Replay ``tok``'s merges on ``text`` (plain text: special tokens are not parsed).
 
     >>> from core.pretrained import zoo
@@ -38,7 +39,7 @@ def replay(tok: PretrainedTokenizer, text: str) -> Replay:
     return tok.replay(text)
 
 
-def merge_tree(tok: PretrainedTokenizer, token_id: int) -> MergeNode | None:
+def merge_tree(tok: ReplayVocabulary, token_id: int) -> MergeNode | None:
     """How BPE token ``token_id`` is built, merge by merge, down to bytes or characters; None for a model that does
     not merge pairs (Unigram, WordPiece, the baselines) or an id that is not a token.
 

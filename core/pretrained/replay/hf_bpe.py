@@ -10,15 +10,16 @@ vocabulary) and the pair with the lowest merge-list rank merges first, leftmost 
 from __future__ import annotations
 
 import json
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import regex
 
+from ...i18n import T_
 from ...models.bpe import EncodeStep, EncodeTrace
 from ...text.units import bytelevel_bytes
-from .records import MAX_TREE_DEPTH, MergeNode, PieceReplay, Replay, memo
+from ..memo import per_tokenizer
+from .records import MAX_TREE_DEPTH, MergeNode, PieceReplay, Replay
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..adapter import PretrainedTokenizer
@@ -62,8 +63,11 @@ class _HFModel:
         return self.vocab[self.tokens[left] + self.tokens[right][len(self.prefix) :]]
 
 
-_models: "weakref.WeakKeyDictionary[PretrainedTokenizer, _HFModel]" = weakref.WeakKeyDictionary()
-_made: "weakref.WeakKeyDictionary[PretrainedTokenizer, _HFMade]" = weakref.WeakKeyDictionary()
+#: How ``tokenizers``' BPE orders its merges (the caption under the replay).
+ORDER = T_("the library's own normalizer and pre-tokenizer first (merges never cross their pieces), then "
+           "tokenizers' BPE: merge the adjacent pair that comes first in the file's merge list (its rank), "
+           "leftmost on a tie, repeat. Byte-fallback pieces (<0xXX>) stand for characters outside the "
+           "vocabulary.")
 
 
 def _hf_model(source: TokenizersReplay) -> _HFModel:
@@ -173,7 +177,7 @@ def _hf_trace(model: _HFModel, symbols: list[tuple[int | None, bytes]]) -> tuple
 
 def replay_tokenizers(tok: "PretrainedTokenizer", source: TokenizersReplay, text: str) -> Replay:
     """Replay ``tok``'s merges on ``text`` (already checked by :func:`core.pretrained.replay.replay`)."""
-    model = memo(_models, tok, _hf_model, source)
+    model = per_tokenizer(tok, ("replay", "hf-model"), lambda: _hf_model(source))
     engine = source.library  # the library's own normalizer and pre-tokenizer objects
     import tokenizers
 
@@ -206,7 +210,8 @@ def replay_tokenizers(tok: "PretrainedTokenizer", source: TokenizersReplay, text
             final = tuple(b for _, b in kept)
             pieces.append(PieceReplay(piece_text, offset + start, offset + end, trace, final,
                                       tuple(t for t, _ in kept), False))
-    return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), method="tokenizers")
+    return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), method="tokenizers",
+                  order=ORDER, units=T_("starting symbols (characters or bytes)"))
 
 
 # ---------------------------------------------------------------------------
@@ -246,4 +251,4 @@ def _hf_tree(tok: "PretrainedTokenizer", made: _HFMade, token_id: int, depth: in
 
 def tokenizers_tree(tok: "PretrainedTokenizer", source: TokenizersReplay, token_id: int) -> MergeNode:
     """How token ``token_id`` is built (the rank of a node is its merge's place in the merge list)."""
-    return _hf_tree(tok, memo(_made, tok, _hf_made, source), token_id, 0)
+    return _hf_tree(tok, per_tokenizer(tok, ("replay", "hf-made"), lambda: _hf_made(source)), token_id, 0)

@@ -1,17 +1,16 @@
 """The records of a merge replay, shared by every engine: a piece and its merges, a step, a whole replay, a
-merge tree node, the error, the limits, and the per-tokenizer memo the engines keep their parsed tables in.
+merge tree node, the error and the limits (the engines keep their parsed tables with
+:func:`core.pretrained.memo.per_tokenizer`).
 
 Nothing here knows a backend: each engine (``tiktoken_bpe``, ``hf_bpe``, ``sentencepiece_bpe``, or one a new
 adapter brings) fills these records, and pages, the CLI and the inspector read them.
 """
 from __future__ import annotations
 
-import threading
-import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, TypeVar
+from typing import Literal, Protocol
 
-from ...i18n import T_
+from ...i18n import T_, Message
 from ...models.bpe import EncodeTrace
 from ...pipeline.pretokenize import EngineNote
 from ...text.errors import UserError
@@ -33,11 +32,20 @@ def too_long(text: str) -> ReplayError:
                           limit=MAX_REPLAY_CHARS))
 
 
-def not_replayable(tok: Any) -> ReplayError:
-    """The error for a tokenizer that merges no pairs (Unigram, WordPiece, the baselines): ``tok`` is a
-    :class:`core.pretrained.adapter.PretrainedTokenizer`."""
+class _Named(Protocol):
+    """What the refusal names: a tokenizer's id and algorithm (any :class:`core.pretrained.protocols.Replayable`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def algorithm(self) -> str: ...
+
+
+def not_replayable(tok: _Named) -> ReplayError:
+    """The error for a tokenizer that merges no pairs (Unigram, WordPiece, the baselines)."""
     return ReplayError(T_("{id} is not BPE ({algorithm}): it does not merge pairs, so there is nothing to replay",
-                          id=tok.id, algorithm=tok.entry.algorithm))
+                          id=tok.id, algorithm=tok.algorithm))
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,13 @@ class Replay:
     #: Characters tiktoken's regex engine classifies differently from Unicode 17.0, at the piece they are in.
     notes: tuple[EngineNote, ...] = ()
     method: Method = "tiktoken"
+    #: The engine's merge order in one sentence (the caption under the replay); None when the reader is told
+    #: otherwise (a BPE trained here: the page names its learned order).
+    order: Message | None = None
+    #: What the replay starts from (step 0 of the page): single bytes, or the engine's starting symbols.
+    units: Message = T_("single bytes")
+    #: True when each merge is chosen by a piece's score (SentencePiece: ``rank`` is then the piece's id).
+    scored: bool = False
 
     @property
     def final_ids(self) -> list[int]:
@@ -153,16 +168,3 @@ class MergeNode:
             return 0
         return 1 + self.left.merges + self.right.merges
 
-
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-_lock = threading.Lock()
-
-
-def memo(store: "weakref.WeakKeyDictionary[Any, Any]", owner: Any, build: Callable[[_K], _V], source: _K) -> _V:
-    """``build(source)`` once per ``owner`` (a tokenizer): an engine's parsed tables live as long as it does."""
-    with _lock:
-        got = store.get(owner)
-        if got is None:
-            got = store[owner] = build(source)
-    return got

@@ -7,14 +7,15 @@ outside the vocabulary then fall back to ``<0xXX>`` bytes.
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 import regex
 
+from ...i18n import T_
 from ...models.bpe import EncodeStep, EncodeTrace
-from .records import MAX_TREE_DEPTH, MergeNode, PieceReplay, Replay, memo
+from ..memo import per_tokenizer
+from .records import MAX_TREE_DEPTH, MergeNode, PieceReplay, Replay
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..adapter import PretrainedTokenizer
@@ -43,7 +44,10 @@ class _SPModel:
     byte_fallback: bool
 
 
-_models: "weakref.WeakKeyDictionary[PretrainedTokenizer, _SPModel]" = weakref.WeakKeyDictionary()
+#: How SentencePiece's BPE orders its merges (the caption under the replay).
+ORDER = T_("SentencePiece normalizes first (a ▁ before the text, ▁ for each space), then merges the "
+           "adjacent pair whose joined piece has the highest score, leftmost on a tie, over the whole "
+           "text; pieces outside the vocabulary then become their UTF-8 bytes (<0xXX> pieces).")
 
 
 def _sp_model(source: SentencePieceReplay) -> _SPModel:
@@ -71,7 +75,7 @@ def _sp_bytes(piece: str) -> bytes:
 
 def replay_sentencepiece(tok: "PretrainedTokenizer", source: SentencePieceReplay, text: str) -> Replay:
     """Replay ``tok``'s merges on ``text`` (already checked by :func:`core.pretrained.replay.replay`)."""
-    model = memo(_models, tok, _sp_model, source)
+    model = per_tokenizer(tok, ("replay", "sp-model"), lambda: _sp_model(source))
     normalized = source.normalize(text)  # the library's own normalizer
     symbols: list[str] = []
     frozen: list[bool] = []
@@ -138,7 +142,8 @@ def replay_sentencepiece(tok: "PretrainedTokenizer", source: SentencePieceReplay
     if not finish and tuple(final) != trace.final:
         finish = "resegment"
     piece = PieceReplay(text, 0, len(text), trace, tuple(final), tuple(ids), False, finish, tuple(scores))
-    return Replay(tok.id, text, (piece,) if text else (), tuple(tok.encode_ids(text)), method="sentencepiece")
+    return Replay(tok.id, text, (piece,) if text else (), tuple(tok.encode_ids(text)), method="sentencepiece",
+                  order=ORDER, units=T_("starting symbols (characters or bytes)"), scored=True)
 
 
 # ---------------------------------------------------------------------------
@@ -169,6 +174,6 @@ def _sp_tree(tok: "PretrainedTokenizer", model: _SPModel, piece: str, depth: int
 
 def sentencepiece_tree(tok: "PretrainedTokenizer", source: SentencePieceReplay, token_id: int) -> MergeNode | None:
     """How piece ``token_id`` is built (SentencePiece merges by score: the rank of a node is the piece's id)."""
-    model = memo(_models, tok, _sp_model, source)
+    model = per_tokenizer(tok, ("replay", "sp-model"), lambda: _sp_model(source))
     piece = tok.id_to_token(token_id)
     return None if piece is None else _sp_tree(tok, model, piece, 0)

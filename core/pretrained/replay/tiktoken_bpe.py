@@ -20,6 +20,10 @@ from .records import MAX_TREE_DEPTH, MergeNode, PieceReplay, Replay, ReplayError
 if TYPE_CHECKING:  # pragma: no cover
     from ..adapter import PretrainedTokenizer
 
+#: How tiktoken orders its merges (the caption under the replay).
+ORDER = T_("split pattern first (merges never cross its pieces), then tiktoken's loop: merge the adjacent pair "
+           "whose joined bytes have the lowest rank, repeat.")
+
 
 @dataclass(frozen=True)
 class TiktokenReplay:
@@ -62,7 +66,7 @@ def replay_tiktoken(tok: "PretrainedTokenizer", source: TiktokenReplay, text: st
         direct = data in ranks
         final = (data,) if direct else trace.final
         pieces.append(PieceReplay(piece, start, end, trace, final, tuple(ranks[b] for b in final), direct))
-    return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), notes)
+    return Replay(tok.id, text, tuple(pieces), tuple(tok.encode_ids(text)), notes, order=ORDER)
 
 
 def _lowest_rank_parts(data: bytes, ranks: "Mapping[bytes, int] | Any", below: int) -> list[bytes]:
