@@ -258,10 +258,8 @@ def _tokenize(tok: PretrainedTokenizer, text: str, cuts: Sequence[SpecialHit], d
     toks: list[Token] = []
     pos = 0
     byte_at = 0  # UTF-8 offset of ``pos``
-    own_encode = type(tok).encode is not PretrainedTokenizer.encode
-
     def plain(a: int, b: int, base: int) -> int:
-        if own_encode:  # a backend with its own encode (a baseline): its tokens, moved to the piece's place
+        if not tok.ids_complete:  # a unit may have no id (a baseline's word): its own tokens, moved to the piece's place
             for t in tok.encode(text[a:b]).tokens:
                 toks.append(Token(t.id, t.data, t.byte_start + base, t.byte_end + base, t.start + a, t.end + a,
                                   t.special))

@@ -85,14 +85,11 @@ def injection_checkers(tok: Any, name: str | None = None) -> list[Callable[[str]
     """
     probes: list[SpecialProbe] | None = None
     label = name
-    if callable(getattr(tok, "special_probes", None)):
+    lib = library_view(tok)  # a bare library object: its adapter module says what it can do
+    if lib is not None:
+        probes, label = lib.special_probes(), name or lib.name
+    else:  # every Tokenizer answers special_probes() (a default where the library has no modes of its own)
         probes, label = tok.special_probes(), name or tok.name
-    else:
-        lib = library_view(tok)  # a bare library object: its adapter module says what it can do
-        if lib is not None:
-            probes, label = lib.special_probes(), name or lib.name
-    if probes is None:
-        raise TypeError(T_("cannot check special tokens of {type}", type=type(tok).__name__))
     return [_judge(str(label), p.mode, p.run, dict(p.specials)) for p in probes]
 
 

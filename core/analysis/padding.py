@@ -31,8 +31,8 @@ def pad_batch(tok: Any, sentences: Sequence[str], *, pad_token: str = "[PAD]") -
     """Encode ``sentences`` together, padded on the right with ``pad_token`` (HF ``tokenizers``)."""
     from tokenizers import Tokenizer
 
-    trained = getattr(tok, "trained_json", None)
-    lib = library_view(tok) if trained is None else None  # a bare library object: does its library have the file?
+    lib = library_view(tok)  # a bare library object: does its library have the file?
+    trained = tok.trained_json if lib is None else None  # every Tokenizer answers: the file when trained here
     if trained is not None:
         t = Tokenizer.from_str(Tokenizer.from_str(trained).to_str())
     elif lib is not None and lib.tokenizer_json is not None:

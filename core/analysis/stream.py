@@ -36,7 +36,6 @@ from __future__ import annotations
 import os
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar, cast
 
@@ -208,16 +207,13 @@ def open_spec(spec: str, *, pattern: str = "cl100k", trained: bool = True) -> Fu
 
 
 def load_spec(spec: TokSpec) -> FullTokenizer:
-    """The tokenizer for ``spec``: a zoo id from the zoo's registry, a file loaded once per process (each worker
-    loads it on its first chunk; the last four are kept: a stream uses one or two at a time)."""
+    """The tokenizer for ``spec``: a zoo id from the zoo's registry, a file loaded once per process into the same
+    registry (each worker loads it on its first chunk)."""
     from ..pretrained import zoo
 
-    return zoo.load(spec.spec) if spec.spec in zoo.ENTRIES else _file_spec(spec)
-
-
-@lru_cache(maxsize=4)
-def _file_spec(spec: TokSpec) -> FullTokenizer:
-    return open_spec(spec.spec, pattern=spec.pattern, trained=spec.trained)
+    if spec.spec in zoo.ENTRIES:
+        return zoo.load(spec.spec)
+    return zoo.hold(repr(spec), lambda: open_spec(spec.spec, pattern=spec.pattern, trained=spec.trained))
 
 
 def _ids(tok: IdCodec, text: str) -> list[int | None]:

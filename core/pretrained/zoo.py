@@ -32,6 +32,7 @@ import pkgutil
 import re
 import threading
 from pathlib import Path
+from typing import Any, Callable, TypeVar, cast
 
 from ..i18n import T_, message_of
 from ..text import limits
@@ -103,18 +104,20 @@ def read_checked(entry: ZooEntry) -> bytes:
 # Loading (lazy, cached)
 # ---------------------------------------------------------------------------
 
+_T = TypeVar("_T")
+
 #: Loaded tokenizers kept at once (least recently used first out; the shelf has fewer entries than this, so
 #: a server that uses them all keeps them all). An evicted tokenizer is loaded again on its next use.
 MAX_LOADED = 48
 
 #: The one registry of tokenizer objects (id -> adapter, most recently used last): pages keep no second copy,
 #: and data derived from a tokenizer lives beside it in :func:`core.pretrained.memo.per_tokenizer`.
-_cache: dict[str, PretrainedTokenizer] = {}  # (a dict keeps insertion order: first key = least recently used)
+_cache: dict[str, Any] = {}  # (a dict keeps insertion order: first key = least recently used)
 _locks: dict[str, threading.Lock] = {}
 _guard = threading.Lock()
 
 
-def _kept(tokenizer_id: str) -> PretrainedTokenizer | None:
+def _kept(tokenizer_id: str) -> Any:
     with _guard:
         tok = _cache.pop(tokenizer_id, None)
         if tok is not None:
@@ -145,6 +148,20 @@ def load(tokenizer_id: str) -> PretrainedTokenizer:
                 while len(_cache) > MAX_LOADED:
                     del _cache[next(iter(_cache))]
     return tok
+
+
+def hold(key: str, build: Callable[[], _T]) -> _T:
+    """A tokenizer that is not a catalog entry (a file a command streams, say), kept in the same registry under
+    ``key`` (which must say everything the build depends on), built by ``build`` on first use."""
+    key = "\0" + key  # never a catalog id
+    tok = _kept(key)
+    if tok is None:
+        tok = build()
+        with _guard:
+            _cache[key] = tok
+            while len(_cache) > MAX_LOADED:
+                del _cache[next(iter(_cache))]
+    return cast(_T, tok)
 
 
 def is_loaded(tokenizer_id: str) -> bool:
