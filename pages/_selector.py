@@ -277,11 +277,11 @@ def known(tid: str) -> bool:
 
 
 def pick_tokenizers(label_text: str, key: str, *, only: Callable[[str], bool] | None = None,
-                    container: Any = None) -> list[str]:
+                    container: Any = None, most: int | None = None) -> list[str]:
     """A search box and a multiselect over the whole shelf; returns the chosen ids.
 
     The search matches vendor, name, id and algorithm; chosen entries stay
-    listed whatever the search, so searching never drops a selection.
+    listed whatever the search, so searching never drops a selection. ``most`` caps how many can be chosen.
     """
     box = container if container is not None else st
     ids = shelf_ids(only=only)
@@ -298,7 +298,8 @@ def pick_tokenizers(label_text: str, key: str, *, only: Callable[[str], bool] | 
 
         ids = [i for i in ids if hit(i) or i in chosen]
     st.session_state[key] = chosen
-    return box.multiselect(md_escape(label_text), ids, key=key, format_func=label, placeholder=_("Choose…"))
+    return box.multiselect(md_escape(label_text), ids, key=key, format_func=label, placeholder=_("Choose…"),
+                           max_selections=most)
 
 
 def pick_one(label_text: str, key: str, *, only: Callable[[str], bool] | None = None,

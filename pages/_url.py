@@ -22,7 +22,7 @@ MAX_URL_TEXT = 300
 
 def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[[str], Any] = str,
             choices: Any = None, lo: float | None = None, hi: float | None = None, step: int | None = None,
-            max_len: int | None = None) -> None:
+            max_len: int | None = None, max_items: int | None = None) -> None:
     """Give widget ``key`` its starting value: the URL's ``param`` if valid, else ``default``.
 
     Acts when the key has no value yet (first run of the page in this session),
@@ -33,7 +33,7 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     A URL value is never trusted (anyone can write a link): one that does not cast or is not
     in ``choices`` is refused, a number outside ``lo``..``hi`` is clamped (and
     snapped to ``lo`` + a multiple of ``step``), text is cut to ``max_len``
-    characters, and unknown items of a comma list are dropped; each time with
+    characters, unknown items of a comma list are dropped and a list is cut to ``max_items``; each time with
     a visible warning that names the parameter (see :func:`_url_value`).
     """
     raw = st.query_params.get(param or key)
@@ -52,7 +52,7 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
     used[key] = url  # this URL has given its value once; later reruns keep the widget's
     value = default
     if raw is not None:
-        value, note = _url_value(raw, default, cast, choices, lo, hi, step, max_len)
+        value, note = _url_value(raw, default, cast, choices, lo, hi, step, max_len, max_items)
         if note:
             st.warning(md_format(_("Link parameter {param!c}: {note}"), param=f"{param or key}={raw[:60]}"
                                  + ("…" if len(raw) > 60 else ""), note=note), icon=":material/link_off:")
@@ -60,7 +60,8 @@ def qp_init(key: str, default: Any, *, param: str | None = None, cast: Callable[
 
 
 def _url_value(raw: str, default: Any, cast: Callable[[str], Any], choices: Any, lo: float | None,
-               hi: float | None, step: int | None, max_len: int | None) -> tuple[Any, str]:
+               hi: float | None, step: int | None, max_len: int | None,
+               max_items: int | None = None) -> tuple[Any, str]:
     """``(value, note)`` for one URL parameter: the value to use and, if the URL's was changed, why."""
     try:
         value = cast(raw)
@@ -91,6 +92,9 @@ def _url_value(raw: str, default: Any, cast: Callable[[str], Any], choices: Any,
                                     items=", ".join(dropped[:5]), count=num(len(dropped) - 5))
         if dropped:
             return value, md_format(_("unknown {items} left out."), items=", ".join(dropped))
+        if max_items is not None and len(value) > max_items:
+            return value[:max_items], md_format(_("more than {count} items; using the first {count}."),
+                                                count=num(max_items))
     return value, ""
 
 

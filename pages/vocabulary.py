@@ -50,7 +50,7 @@ qp_init("vc_query", "", param="query", max_len=V.MAX_QUERY_CHARS)
 qp_init("vc_mode", "text", param="mode", choices=list(MODES))
 # (every parameter is read before the first qp_sync below: after it, the URL counts as this session's own)
 qp_init("vc_cmp", ["cl100k_base", "o200k_base", "llama3"], param="cmp",
-        cast=lambda s: [i for i in s.split(",") if known(i) and i in shelf])
+        cast=lambda s: [i for i in s.split(",") if known(i) and i in shelf], max_items=V.MAX_CENSUS)
 
 tid = pick_one(_("Tokenizer"), "vc_tok", only=lambda i: i in shelf)
 if not ready([tid]):
@@ -200,7 +200,7 @@ with dec:
                                          shown=num(MAX_STREAM_ROWS), count=num(len(stream.steps))))
 
 with cen:
-    chosen = pick_tokenizers(_("Tokenizers to compare"), "vc_cmp", only=lambda i: i in shelf)
+    chosen = pick_tokenizers(_("Tokenizers to compare"), "vc_cmp", only=lambda i: i in shelf, most=V.MAX_CENSUS)
     qp_sync(**url, cmp=",".join(chosen))
     censuses: dict[str, V.Census] = {}
     premium: dict[str, dict[str, float]] = {}

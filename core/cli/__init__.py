@@ -109,8 +109,8 @@ def _run(args: argparse.Namespace, func: Callable[[argparse.Namespace], Any]) ->
         return 0
     try:
         if getattr(args, "json", False) or getattr(args, "table", None) is None:
-            json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
-            sys.stdout.write("\n")
+            # one write: json.dump writes each small piece on its own (2 million writes for a long differences list)
+            sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
         else:
             print(args.table(result))
         sys.stdout.flush()

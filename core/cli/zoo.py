@@ -254,7 +254,7 @@ def _differences(args: argparse.Namespace) -> dict[str, Any]:
         _warn_specials(tok, text)
     d = disagreement(text, [(tok.id, tok.encode(text).byte_spans) for tok in toks])
     args.table = lambda result: _differences_table(result, text)  # the readable table also marks the text
-    return {**d.to_json(), "common_cuts": [c.to_json() for c in d.common]}
+    return {**d.to_json(), "common_cuts": d.common_json()}
 
 
 #: Characters of the text the readable table shows with its cuts marked.
@@ -266,8 +266,8 @@ def _differences_table(result: dict[str, Any], text: str = "") -> str:
              f"are made by every tokenizer, {len(result['differing'])} by some only"]
     width = max(len(r["name"]) for r in result["rows"])
     if text:  # "|" where every tokenizer cuts, "¦" where some do; "*" after a character cut inside
-        common = {tuple(c) for c in result["common_cuts"]}
-        differing = {tuple(c) for c in result["differing"]}
+        common = {tuple(c) for c in result["common_cuts"] if c[0] < _MARKED_CHARS}  # only those marked below
+        differing = {tuple(c) for c in result["differing"] if c[0] < _MARKED_CHARS}
         cut_inside = {c[0] for c in common | differing if c[1]}
         marked = []
         for i, ch in enumerate(text[:_MARKED_CHARS]):

@@ -37,7 +37,7 @@ from ..i18n import T_
 from ..text.boundaries import is_valid_utf8
 from ..text.errors import UserError
 from ..text.native import fence
-from ..text.units import byte_owner
+from ..text.units import char_spans
 from ..tokens import Encoding, SpecialProbe, Token, TokenizerDefaults, TokenTable, build_table, stats
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -472,12 +472,9 @@ class PretrainedTokenizer(TokenizerDefaults):
         check_text(text)
         ids, spans, data = self._encode_spans(text, allow_special)
         special_ids = self.special_ids
-        toks = []
-        for tid, (bs, be), d in zip(ids, spans, data):
-            start = byte_owner(text, bs)
-            end = byte_owner(text, be - 1) + 1 if be > bs else start
-            toks.append(Token(tid, d, bs, be, start, end, tid in special_ids))
-        return Encoding(text, tuple(toks))
+        starts, ends = char_spans(text, spans)
+        return Encoding(text, tuple(Token(tid, d, bs, be, start, end, tid in special_ids)
+                                    for tid, (bs, be), d, start, end in zip(ids, spans, data, starts, ends)))
 
     def encode_spans(self, text: str, *,
                      allow_special: bool = False) -> tuple[list[int], list[tuple[int, int]], list[bytes]]:

@@ -20,6 +20,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
+from typing import Sequence
 
 import numpy as np
 import regex
@@ -135,6 +136,26 @@ def _offsets(text: str) -> tuple[int, ...]:
 def byte_owner(text: str, byte_offset: int) -> int:
     """Index of the code point that contains ``byte_offset`` (``len(text)`` at the end)."""
     return bisect_right(_offsets(text), byte_offset) - 1 if byte_offset < _offsets(text)[-1] else len(text)
+
+
+def char_spans(text: str, spans: Sequence[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The code point spans ``(starts, ends)`` of UTF-8 byte ``spans`` over ``text``: each start is the character
+    holding the span's first byte, each end one past the character holding its last byte (an empty span ends
+    where it starts). What :func:`byte_owner` gives span by span, for all spans at once.
+
+    >>> char_spans("কি a", [(0, 1), (1, 6), (6, 8), (8, 8)])
+    ([0, 0, 2, 4], [1, 2, 4, 4])
+    """
+    if not spans:
+        return [], []
+    offsets = np.asarray(_offsets(text), dtype=np.int64)
+    total, n = int(offsets[-1]), len(text)
+    arr = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+    bs, be = arr[:, 0], arr[:, 1]
+    starts = np.where(bs < total, np.searchsorted(offsets, bs, side="right") - 1, n)
+    last = np.clip(be - 1, 0, None)
+    ends = np.where(be > bs, np.where(last < total, np.searchsorted(offsets, last, side="right") - 1, n) + 1, starts)
+    return starts.tolist(), ends.tolist()
 
 
 def bytelevel_alphabet() -> dict[int, str]:

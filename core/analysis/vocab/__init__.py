@@ -48,11 +48,11 @@ from .reachability import (
     unreachable,
     unused,
 )
-from .script_census import LONGEST_PER_SCRIPT, Census, ScriptRow, census
+from .script_census import LONGEST_PER_SCRIPT, MAX_CENSUS, Census, ScriptRow, census
 from .table import VocabError, VocabTable, check_id, vocab_table
 
 __all__ = [
-    "IN_CONTEXT", "LONGEST_PER_SCRIPT", "MAX_DECODE_IDS", "MAX_IDS_TEXT", "MAX_QUERY_CHARS", "ROUND_TRIP_REASONS",
+    "IN_CONTEXT", "LONGEST_PER_SCRIPT", "MAX_CENSUS", "MAX_DECODE_IDS", "MAX_IDS_TEXT", "MAX_QUERY_CHARS", "ROUND_TRIP_REASONS",
     "SEARCH_MODES", "UNREACHABLE_REASONS", "Census", "Decoded", "RoundTrip", "RoundTripReason", "ScriptRow",
     "SearchMode", "SearchResult", "TokenInfo", "UnreachableReason", "UnreachableReport", "UnreachableToken",
     "UnusedReport", "VocabError", "VocabTable", "census", "check_id", "decode", "lookup", "model_kind",

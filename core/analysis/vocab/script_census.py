@@ -13,6 +13,9 @@ from .table import vocab_table
 
 #: Longest tokens listed per script in the census.
 LONGEST_PER_SCRIPT = 5
+#: Tokenizers compared in one census view: each costs a load and a pass over its vocabulary (about a second
+#: cold), so a link naming the whole shelf would keep a reader waiting half a minute.
+MAX_CENSUS = 6
 
 
 @dataclass(frozen=True)
