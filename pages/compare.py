@@ -173,10 +173,10 @@ else:
         buf = io.StringIO()
         pd.DataFrame(exported).to_csv(buf, index=False)
         c1, c2 = st.columns(2)
-        c1.download_button(_("Download CSV"), buf.getvalue(), "tokenizer-compare.csv", "text/csv")
+        c1.download_button(_("Download CSV"), buf.getvalue(), "tokenizer-compare.csv", "text/csv", on_click="ignore")
         c2.download_button(
             _("Download JSON"), json.dumps(exported, ensure_ascii=False, indent=2), "tokenizer-compare.json",
-            "application/json"
+            "application/json", on_click="ignore"
         )
         report_button(text, [r["tokenizer"] for r in rows], get,
                       label=source_label("cmp_text", _("text on the compare page")))

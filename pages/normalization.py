@@ -173,6 +173,6 @@ else:
         st.markdown(md_format(_("**{tokenizer}**: {before} tokens before → **{after} after** the rules."), tokenizer=name, before=num(before_stats.tokens), after=num(after_stats.tokens)))
     except Exception as exc:  # a tokenizer failing must not take the page down
         st.error(md_format(_("{tokenizer}: could not encode ({error})."), tokenizer=_(opts[tok].label), error=f"{type(exc).__name__}: {localize(exc)}"))
-    st.download_button(_("Download normalizer JSON"), export, file_name="normalizer.json", mime="application/json")
+    st.download_button(_("Download normalizer JSON"), export, file_name="normalizer.json", mime="application/json", on_click="ignore")
     with st.expander(_("Normalizer JSON")):
         st.code(export, language="json")

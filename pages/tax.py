@@ -129,7 +129,7 @@ if parallel is not None and chosen:
                           y_title=_("premium vs en"), ref=1.0, ref_label=_("English = 1")))
         # shown with translated headers; the CSV keeps the English column names
         st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
-        st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
+        st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv", on_click="ignore")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:
             ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in languages.references().items())
             st.caption(md_format(_("Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {figures}."), figures=ref))

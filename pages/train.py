@@ -195,7 +195,7 @@ st.dataframe(for_reader(table), hide_index=True, width="stretch", height=min(36 
              column_config={**{c: _(c) for c in COLUMNS},
                             "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
 st.download_button(_("Download the table (CSV)"), table.to_csv(index=False).encode("utf-8"), "metrics.csv",
-                   "text/csv", key="tr_csv")
+                   "text/csv", key="tr_csv", on_click="ignore")
 st.caption(_(
     "Tokens / sentence: mean over held-out sentences. UNK %: share of tokens that are [UNK]. Round trip %: "
     "sentences with decode(encode(norm(s))) == norm(s). cut %: token boundaries inside a grapheme cluster. "
@@ -293,7 +293,7 @@ if savable:
     proof = proof_cached(tok.sha256, sha, split.seed, saved, split.heldout)
     c1, c2 = st.columns([2, 3])
     c1.download_button(_("Download tokenizer.json"), saved, f"{tok.id}.tokenizer.json", "application/json",
-                       key="tr_download")
+                       key="tr_download", on_click="ignore")
     c1.caption(md_format(_("{count} bytes · sha256 `{sha}`"), count=num(len(saved)), sha=tok.sha256))
     if c1.button(_("Compare it with the shelf (Gemma 4, Qwen, …)"), key="tr_to_selector",
                  help=_("Adds this tokenizer, for this session, to the selectors of the Compare, tax, word inspector "
