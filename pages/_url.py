@@ -128,6 +128,14 @@ def qp_sync(**values: Any) -> None:
             kept[key] = st.session_state[key]
 
 
+def remembered(key: str, default: Any) -> Any:
+    """Widget ``key``'s value as its page left it, read from another page: Streamlit forgets a widget's value
+    when a page without it runs, so it is the value :func:`qp_sync` kept, or ``default`` if the page never ran."""
+    if key in st.session_state:
+        return st.session_state[key]
+    return st.session_state.get("_qp_kept", {}).get(key, default)
+
+
 def url_text(text: str) -> str | None:
     """The text for the URL, or None if it is too long to share that way."""
     return text if len(text) <= MAX_URL_TEXT else None

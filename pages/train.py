@@ -33,7 +33,7 @@ from pages._training import (
     tok_key,
     train_cached,
 )
-from pages._url import qp_init, qp_sync
+from pages._url import qp_init, qp_sync, remembered
 
 #: Columns of the metrics table (the CSV keeps these English names; the page shows them translated).
 COLUMNS = (N_("Tokenizer"), N_("Vocab asked"), N_("Vocab obtained"), N_("Tokens / sentence"), N_("UNK %"),
@@ -304,7 +304,7 @@ if savable:
             c1.error(md_escape(localize(exc)))
         else:
             # joins the Compare selection (its defaults when Compare was not opened yet), never replaces it
-            chosen = st.session_state.get("cmp_tok", COMPARE_DEFAULT)
+            chosen = remembered("cmp_tok", COMPARE_DEFAULT)
             st.session_state["cmp_tok"] = [*(i for i in chosen if i != f"user:{tok.id}.tokenizer.json"),
                                            f"user:{tok.id}.tokenizer.json"]
             st.switch_page("pages/compare.py")

@@ -88,12 +88,23 @@ def test_the_projector_stepper_shows_half_the_word_table_on_the_first_screen(app
 
 
 def test_a_trained_tokenizer_sent_to_compare_joins_the_selection(app):
+    """It joins the selection the user made on Compare (kept while Train ran), not Compare's defaults."""
     app.open("train", "recipes=bpe&sizes=300")
+    nav = app.page.locator('[data-testid="stSidebarNav"] a')
+    nav.filter(has_text="Compare tokenizers").click()
+    app.wait_rerun()
+    app.page.locator(".st-key-cmp_tok input").first.click()
+    app.page.keyboard.press("Backspace")  # the user drops the last default (code points)
+    app.page.keyboard.press("Escape")
+    app.wait_rerun()
+    assert "Code points" not in app.page.locator(".st-key-cmp_tok").first.inner_text()
+    nav.filter(has_text="Train & evaluate").click()
+    app.wait_rerun()
     app.page.locator(".st-key-tr_to_selector button").first.click()
     app.wait_rerun()
     app.page.wait_for_selector("h1:has-text('Compare tokenizers')", timeout=60_000)
     app.wait_idle()
     chosen = app.page.locator(".st-key-cmp_tok").first.inner_text()
-    assert "bpe-300" in chosen and "cl100k" in chosen, chosen
+    assert "bpe-300" in chosen and "cl100k" in chosen and "Code points" not in chosen, chosen
     app.screenshot("train-to-compare", full_page=False)
     app.assert_no_exception()
