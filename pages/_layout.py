@@ -84,15 +84,20 @@ def for_reader(df: pd.DataFrame) -> pd.io.formats.style.Styler:
     training time, a refused mode no token count) as "–", not Streamlit's raw "None".
 
     The cells stay numbers underneath (only the shown text is formatted), so a click on a column header
-    still sorts by value, not by the written digits."""
+    still sorts by value, not by the written digits; except in a column with an empty cell: the grid draws
+    every empty cell as "None" whatever the style says, so such a column is written out as text."""
+    df = df.copy()
     fmt = {}
     for col in df.columns:
         kind = df[col].dtype
         if pd.api.types.is_bool_dtype(kind) or not pd.api.types.is_numeric_dtype(kind):
             continue
         decimals = _decimals(df[col]) if pd.api.types.is_float_dtype(kind) else None
-        fmt[col] = lambda v, d=decimals: num(v, decimals=d)
-    return df.style.format(na_rep="–").format(fmt, na_rep="–")
+        if df[col].isna().any():
+            df[col] = ["–" if pd.isna(v) else num(v, decimals=decimals) for v in df[col]]
+        else:
+            fmt[col] = lambda v, d=decimals: num(v, decimals=d)
+    return df.style.format(fmt, na_rep="–")
 
 
 def show_tokens(html_text: str) -> None:

@@ -154,9 +154,12 @@ st.caption(_("Edit the turns: change a role or a text, add a row at the bottom, 
 frame = pd.DataFrame(samples[lang])[["role", "content"]]
 edited = st.data_editor(
     frame, num_rows="dynamic", width="stretch", hide_index=True, key=f"chat_turns_{lang}",
-    column_config={"role": st.column_config.SelectboxColumn(_("Role"), options=list(CH.ROLES), required=True,
+    # a new row starts as a user turn with an empty message (not the grid's untranslated "None" / "Select…"), and
+    # the roles are shown in the interface language (the data keeps the template's role names)
+    column_config={"role": st.column_config.SelectboxColumn(_("Role"), options=list(CH.ROLES), default="user",
+                                                            format_func=lambda r: _(ROLE_LABELS.get(r, r)),
                                                             width="small"),
-                   "content": st.column_config.TextColumn(_("Message"), max_chars=20_000, width="large")})
+                   "content": st.column_config.TextColumn(_("Message"), max_chars=20_000, width="large", default="")})
 with st.expander(_("Tool definitions (JSON, optional)")):
     tools_text = st.text_area(_("A JSON list of tool definitions, as passed to apply_chat_template(tools=...)"),
                               key="chat_tools", height=120, max_chars=CH.MAX_TOOLS_BYTES)
@@ -176,6 +179,7 @@ except (CH.ChatInputError, ValueError) as exc:
 
 # ---------------------------------------------------------------- templates
 chosen: list[str] = st.multiselect(_("Chat templates"), ids, key="chat_tpl", format_func=template_label,
+                                   placeholder=_("Choose…"),
                                    help=_("Grouped by who made the model; each runs with its own tokenizer."))
 qp_sync(sample=lang, gen="1" if gen else "0", tpl=",".join(chosen))
 with st.expander(_("Upload your own template")):
@@ -183,7 +187,7 @@ with st.expander(_("Upload your own template")):
                           key="chat_upload", max_upload_size=MAX_UPLOAD_MB)
     shelf = [i for i in zoo.PRETRAINED_IDS if zoo.is_available(zoo.ENTRIES[i])]
     up_tok = st.selectbox(_("Count its tokens with"), ["", *shelf], key="chat_upload_tok",
-                          format_func=lambda i: zoo.ENTRIES[i].name if i else _("no tokenizer (text only)"))
+                          format_func=lambda i: _(zoo.ENTRIES[i].name) if i else _("no tokenizer (text only)"))
 uploaded: CH.UploadedTemplate | None = None
 if up is not None:
     try:

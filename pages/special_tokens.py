@@ -92,7 +92,7 @@ for o, tok in loaded.items():
         controls = ", ".join(f"{s} → {i}" for s, i in dict.fromkeys(r.controls))
         rows.append({"Tokenizer": options[o], "Mode": _(r.mode), "Outcome": _(OUTCOME_LABEL[r.outcome]),
                      "Control ids made": controls, "Tokens": len(r.ids) if r.outcome != "refused" else None,
-                     "Detail": r.detail if r.outcome == "refused" else ""})
+                     "Detail": localize(r.detail) if r.outcome == "refused" else ""})
         if r.risk:
             risky.append(f"{options[o]} ({_(r.mode)})")
 if rows:

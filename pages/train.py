@@ -214,7 +214,7 @@ if stuck:
     )
 for r in recipes:
     if not R.RECIPES[r].lossless:
-        st.info(md_format("**{label}**: {note}", label=_(R.RECIPES[r].label), note=_(R.RECIPES[r].note)),
+        st.info(md_format("**{label}**: {note}", label=_(R.RECIPES[r].label), note=R.RECIPES[r].note_in(text, current_lang())),
                 icon=":material/info:")
 
 # ---------------------------------------------------------------- charts

@@ -46,3 +46,15 @@ def test_no_raw_none_without_the_tokenizer_and_gemma_4_has_its_context_window():
     assert TEMPLATES["gemma-4"].context == meta["gemma4.context_length"]
     gemma = table[table.iloc[:, 0].str.startswith("Google")].iloc[0]
     assert gemma.iloc[5] == f"{meta['gemma4.context_length']:,}"
+
+
+def test_the_turn_editor_and_the_selector_speak_the_interface_language():
+    at = open_page("chat_format", {"sample": "hi", "tpl": "phi-3.5", "lang": "hi"})
+    editor = json.loads(at.dataframe[0].proto.columns)
+    role = editor["role"]
+    # a new row is a user turn with an empty message: no grid "None" / "Select…" / "Please fill out this cell."
+    assert role["default"] == "user" and editor["content"]["default"] == ""
+    labels = {o["value"]: o["label"] for o in role["type_config"]["options"]}
+    assert labels["user"] == "उपयोगकर्ता" and labels["assistant"] == "सहायक"  # the catalog's words
+    [templates] = [m for m in at.multiselect if m.key == "chat_tpl"]
+    assert templates.proto.placeholder == "चुनें…"
