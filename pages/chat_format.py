@@ -14,7 +14,7 @@ from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.pretrained.chat_templates import TEMPLATES, get_template
 from core.render import render_encoding
-from pages._lang import _, lang_args, localize, ngettext, num
+from pages._lang import _, current_lang, lang_args, localize, ngettext, num
 from pages._layout import esc, page_header, show_tokens
 from pages._samples import language_name
 from pages._url import qp_init, qp_sync
@@ -151,9 +151,16 @@ lang = c1.selectbox(_("Sample conversation"), SAMPLES, key="chat_sample",
 gen = c2.toggle(_("Add the generation prompt"), key="chat_gen",
                 help=_("add_generation_prompt=True: the prompt ends with the header of the assistant's next turn."))
 st.caption(_("Edit the turns: change a role or a text, add a row at the bottom, delete rows with the row menu."))
-frame = pd.DataFrame(samples[lang])[["role", "content"]]
+# The editor forgets its edits when it is drawn anew: after a switch of the interface language (its labels are part
+# of what it is) and when the reader comes back from another page. The turns the reader left are kept per sample,
+# and a new editor starts from them.
+editor_key, kept_turns = f"chat_turns_{lang}", st.session_state.setdefault("chat_kept_turns", {})
+bases = st.session_state.setdefault("chat_turn_bases", {})  # sample -> (interface language, the editor's data)
+if editor_key not in st.session_state or bases.get(lang, ("",))[0] != current_lang():
+    bases[lang] = (current_lang(), kept_turns.get(lang, samples[lang]))
+frame = pd.DataFrame(bases[lang][1], columns=["role", "content"])
 edited = st.data_editor(
-    frame, num_rows="dynamic", width="stretch", hide_index=True, key=f"chat_turns_{lang}",
+    frame, num_rows="dynamic", width="stretch", hide_index=True, key=editor_key,
     # a new row starts as a user turn with an empty message (not the grid's untranslated "None" / "Select…"), and
     # the roles are shown in the interface language (the data keeps the template's role names)
     column_config={"role": st.column_config.SelectboxColumn(_("Role"), options=list(CH.ROLES), default="user",
@@ -164,6 +171,7 @@ with st.expander(_("Tool definitions (JSON, optional)")):
     tools_text = st.text_area(_("A JSON list of tool definitions, as passed to apply_chat_template(tools=...)"),
                               key="chat_tools", height=120, max_chars=CH.MAX_TOOLS_BYTES)
 
+kept_turns[lang] = [{k: None if pd.isna(v) else v for k, v in rec.items()} for rec in edited.to_dict("records")]
 raw_messages = []
 for rec in edited.to_dict("records"):
     role = "" if pd.isna(rec.get("role")) else str(rec.get("role"))
