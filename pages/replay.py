@@ -97,7 +97,8 @@ def _move(delta: int) -> None:
     st.session_state[key] = min(n, max(0, st.session_state[key] + delta))
 
 
-b1, b2, b3, b4, _spacer = st.columns([1, 1, 1, 1, 4])  # (not "_": that name is the translation function)
+# (keyed: in a right-to-left interface the row stays left to right like the slider under it, assets/rtl.css)
+b1, b2, b3, b4, _spacer = st.container(key="rp_step_row").columns([1, 1, 1, 1, 4])  # (not "_": the translation function)
 b1.button(_("⏮ Start"), on_click=_move, args=(-n,), disabled=n == 0)
 b2.button(_("◀ Back"), on_click=_move, args=(-1,), disabled=n == 0)
 b3.button(_("Next ▶"), on_click=_move, args=(1,), disabled=n == 0)

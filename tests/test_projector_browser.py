@@ -108,3 +108,30 @@ def test_a_trained_tokenizer_sent_to_compare_joins_the_selection(app):
     assert "bpe-300" in chosen and "cl100k" in chosen and "Code points" not in chosen, chosen
     app.screenshot("train-to-compare", full_page=False)
     app.assert_no_exception()
+
+
+#: ``[x of each step button's centre]`` of a keyed button row, in the order the page writes them.
+ROW_JS = """(row) => [...document.querySelectorAll(`.st-key-${row} [data-testid="stButton"] button`)]
+  .map(b => b.getBoundingClientRect()).filter(r => r.width > 0).map(r => r.left + r.width / 2)"""
+
+
+def test_persian_step_controls_point_where_they_go_and_a_bangla_pair_keeps_its_order(app):
+    """Right to left, the buttons stay in the slider's order (media controls are not mirrored): First, Previous,
+    Next, Last from left to right, so ◀ points at First and ▶ at Last; a Bangla pair reads ◌া + র, not র + ◌া."""
+    projector(app, "lang=fa&corpus=shop_bn&step=0")
+    xs = app.page.evaluate(ROW_JS, "st_step_row")
+    assert len(xs) == 4 and xs == sorted(xs), xs
+    slider = app.page.locator('.st-key-step [data-testid="stSlider"]').first.bounding_box()
+    thumb = app.page.evaluate("""() => document.querySelector('.st-key-step input[type="range"]')
+        .parentElement.parentElement.getBoundingClientRect().left""")  # (the range input itself is 1 px, clipped)
+    assert thumb < slider["x"] + slider["width"] / 2  # step 0 at the left end, under First
+    chips = app.page.locator(".tl-watch .tl-pair .tl-tok")
+    assert chips.count() == 2
+    left, right = (chips.nth(k).bounding_box()["x"] for k in range(2))
+    assert left < right and chips.nth(0).inner_text().startswith("\u25cc")  # ◌া (a vowel sign) drawn first, on the left
+    app.screenshot("rtl-stepper-fa", full_page=False)
+    app.open("replay", "lang=fa")
+    xs = app.page.evaluate(ROW_JS, "rp_step_row")
+    assert len(xs) == 4 and xs == sorted(xs), xs
+    app.screenshot("rtl-replay-fa", full_page=False)
+    app.assert_no_exception()
