@@ -1,6 +1,7 @@
 """Chat format: how a conversation becomes the model's tokens, template by template, with the injection path shown."""
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pandas as pd
@@ -14,8 +15,9 @@ from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.pretrained.chat_templates import TEMPLATES, get_template
 from core.render import render_encoding
+from pages._controls import classroom
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
-from pages._layout import esc, page_header, show_tokens
+from pages._layout import esc, page_header, show_table, show_table_in, show_tokens
 from pages._samples import language_name
 from pages._url import qp_init, qp_sync
 
@@ -159,14 +161,21 @@ bases = st.session_state.setdefault("chat_turn_bases", {})  # sample -> (interfa
 if editor_key not in st.session_state or bases.get(lang, ("",))[0] != current_lang():
     bases[lang] = (current_lang(), kept_turns.get(lang, samples[lang]))
 frame = pd.DataFrame(bases[lang][1], columns=["role", "content"])
-edited = st.data_editor(
-    frame, num_rows="dynamic", width="stretch", hide_index=True, key=editor_key,
-    # a new row starts as a user turn with an empty message (not the grid's untranslated "None" / "Select…"), and
-    # the roles are shown in the interface language (the data keeps the template's role names)
-    column_config={"role": st.column_config.SelectboxColumn(_("Role"), options=list(CH.ROLES), default="user",
-                                                            format_func=lambda r: _(ROLE_LABELS.get(r, r)),
-                                                            width="small"),
-                   "content": st.column_config.TextColumn(_("Message"), max_chars=20_000, width="large", default="")})
+# On a projector the turns are shown as a table in the classroom size, the editor (a canvas grid) folded under it.
+turns_view = st.container()
+with st.expander(_("Edit the turns")) if classroom() else contextlib.nullcontext():
+    edited = st.data_editor(
+        frame, num_rows="dynamic", width="stretch", hide_index=True, key=editor_key,
+        # a new row starts as a user turn with an empty message (not the grid's untranslated "None" / "Select…"),
+        # and the roles are shown in the interface language (the data keeps the template's role names)
+        column_config={"role": st.column_config.SelectboxColumn(_("Role"), options=list(CH.ROLES), default="user",
+                                                                format_func=lambda r: _(ROLE_LABELS.get(r, r)),
+                                                                width="small"),
+                       "content": st.column_config.TextColumn(_("Message"), max_chars=20_000, width="large",
+                                                              default="")})
+if classroom():
+    show_table_in(turns_view, edited.assign(role=[_(ROLE_LABELS.get(r, r)) if isinstance(r, str) else "" for r in edited["role"]]),
+                  hide_index=True, column_config={"role": _("Role"), "content": _("Message")})
 with st.expander(_("Tool definitions (JSON, optional)")):
     tools_text = st.text_area(_("A JSON list of tool definitions, as passed to apply_chat_template(tools=...)"),
                               key="chat_tools", height=120, max_chars=CH.MAX_TOOLS_BYTES)
@@ -234,7 +243,7 @@ for tid, r in results.items():
                  "Context used": f"{num(100 * r.context_share, 3)}%" if r.context_share is not None else "—",
                  "Typed control tokens": len(r.injected)})
 df = pd.DataFrame(rows)
-st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
+show_table(df, hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
 
 # ---------------------------------------------------------------- one template at a time
 tabs = st.tabs([template_label(t) for t in results])
@@ -258,7 +267,7 @@ for tab, (tid, r) in zip(tabs, results.items()):
         st.markdown(md_format(_("**{total}** tokens; the template adds **{overhead}** of them ({share}%)."),
                               total=num(r.total), overhead=num(r.overhead), share=num(100 * r.overhead_share, 1)))
         tdf = turn_rows(r)
-        st.dataframe(tdf, hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
+        show_table(tdf, hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
         st.markdown(md_format("**{title}**", title=_("Tokens (control tokens marked)")))
         show_tokens(render_encoding(r.safe.encoding, max_tokens=600, legend=True, **lang_args()))
         if r.injected:
@@ -306,7 +315,7 @@ for tid in chosen:
         row[_(language_name(code))] = (f"{num(totals[code])} (×{num(p, 2)})" if p is not None else "")
     tax_rows.append(row)
 if tax_rows:
-    st.dataframe(pd.DataFrame(tax_rows), hide_index=True, width="stretch", column_config={"Template": _("Template")})
+    show_table(pd.DataFrame(tax_rows), hide_index=True, width="stretch", column_config={"Template": _("Template")})
 st.caption(md_format(_("Templates render in a Jinja sandbox as transformers does, limited to {seconds} s and "
                        "{chars} characters. Ids are the tokens with message content encoded as text."),
                      seconds=num(2), chars=num(2_000_000)))

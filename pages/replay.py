@@ -24,7 +24,7 @@ from core.text.boundaries import is_valid_utf8
 from core.text.units import utf8_hex
 from pages._bpe import bpe_trace
 from pages._lang import _, lang_args, localize, ngettext, num
-from pages._layout import page_header, show_tokens
+from pages._layout import page_header, show_table, show_tokens
 from pages._links import chip_links
 from pages._selector import (
     MAX_SAMPLE_MERGES,
@@ -151,7 +151,7 @@ st.markdown(
 )
 
 with st.expander(md_format(ngettext("All {count} merge", "All {count} merges", n), count=num(n)), expanded=False):
-    st.dataframe(
+    show_table(
         pd.DataFrame(
             [
                 {

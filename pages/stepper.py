@@ -101,7 +101,12 @@ with settings:
     if source_note:
         st.caption(md_escape(source_note))
 
-    c1, c2, c3, c4 = st.columns(4)
+    # on a projector the tie-break (the longest choice) has a row of its own, so no choice is cut off
+    if CLASSROOM:
+        c3 = st.container()
+        c1, c2, c4 = st.columns(3)
+    else:
+        c1, c2, c3, c4 = st.columns(4)
     unit = c1.selectbox(_("Unit"), UNITS, key="st_unit", format_func=lambda u: _(UNIT_LABELS[u]))
     pattern = c2.selectbox(_("Pre-tokenizer"), list(PATTERNS), key="st_pattern",
                            disabled=corpus_kind == "toy",

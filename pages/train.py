@@ -14,7 +14,7 @@ from core.text.limits import LimitError
 from core.text.native import NativeError
 from pages._charts import Series, line_chart
 from pages._lang import _, current_lang, localize, num
-from pages._layout import esc, for_reader, page_header
+from pages._layout import esc, for_reader, page_header, show_table, show_table_in
 from pages._samples import language_name, learn_lines
 from pages._selector import COMPARE_DEFAULT, add_session_tokenizer
 from pages._text_input import MAX_UPLOAD_MB, decode_upload
@@ -191,7 +191,7 @@ for m in metrics:
     })  # fmt: skip
 table = pd.DataFrame(rows)
 table["Vocab asked"] = table["Vocab asked"].astype("Int64")
-st.dataframe(for_reader(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
+show_table(for_reader(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
              column_config={**{c: _(c) for c in COLUMNS},
                             "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
 st.download_button(_("Download the table (CSV)"), table.to_csv(index=False).encode("utf-8"), "metrics.csv",
@@ -279,7 +279,7 @@ c2.metric(_("Unused tokens (never seen in held-out text)"), num(m.usage.unused),
 if slope is not None:
     c2.caption(md_format(_("Log-log slope {slope} (Zipf's law predicts about −1)."), slope=f"{slope:.2f}"))
 c2.markdown(_("**Longest tokens**"))
-c2.dataframe(for_reader(pd.DataFrame(m.usage.longest, columns=[_("token (▁ = space)"), _("characters")])), hide_index=True,
+show_table_in(c2, for_reader(pd.DataFrame(m.usage.longest, columns=[_("token (▁ = space)"), _("characters")])), hide_index=True,
              height=250)
 
 # ---------------------------------------------------------------- save / load proof

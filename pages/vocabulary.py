@@ -23,7 +23,7 @@ from core.text import limits
 from core.text.units import utf8_hex
 from pages._charts import bar_chart
 from pages._lang import _, lang_args, localize, ngettext, num
-from pages._layout import for_reader, page_header, show_tokens
+from pages._layout import for_reader, page_header, show_table, show_table_in, show_tokens
 from pages._selector import get_tokenizer, known, pick_one, pick_tokenizers, ready, shelf_ids
 from pages._text_input import MAX_UPLOAD_MB, decode_upload, limit_text
 from pages._url import qp_init, qp_sync
@@ -162,7 +162,7 @@ with look:
             # each result its own chip group: results are separate tokens, not one text (a result that starts with
             # a virama must not join the one before it, nor get a "cut inside a letter" mark)
             show_tokens(render_piece_groups([(table.data[i] or b"", i) for i in ids], **lang_args()))
-            st.dataframe(token_rows(table, ids), hide_index=True, width="stretch")
+            show_table(token_rows(table, ids), hide_index=True, width="stretch")
 
 with dec:
     raw = st.text_area(md_format(_("Token ids (commas, spaces or a JSON list; at most {limit})"),
@@ -208,7 +208,7 @@ with dec:
                 rows = [{_("token"): num(step.index + 1), _("id"): step.id, _("bytes (hex)"): utf8_hex(step.data),
                          _("printed alone"): step.alone, _("printed by the streamer"): step.printed,
                          _("held back (hex)"): utf8_hex(step.held)} for step in stream.steps[:MAX_STREAM_ROWS]]
-                st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+                show_table(pd.DataFrame(rows), hide_index=True, width="stretch")
                 if len(stream.steps) > MAX_STREAM_ROWS:
                     st.caption(md_format(_("Showing the first {shown} of {count} tokens."),
                                          shown=num(MAX_STREAM_ROWS), count=num(len(stream.steps))))
@@ -240,11 +240,11 @@ with cen:
                              _("premium over English"): round(premium[c].get(lang, 0.0), 2)})
         st.markdown(_("**Fewer tokens of a script, more tokens per sentence:** the premium is the multilingual tax "
                       "page's figure on the bundled sentences."))
-        st.dataframe(for_reader(pd.DataFrame(rows)), hide_index=True, width="stretch")
+        show_table(for_reader(pd.DataFrame(rows)), hide_index=True, width="stretch")
         for c, census in censuses.items():
             with st.expander(md_format(_("{tokenizer}: every script"), tokenizer=names[c])):
                 table = V.vocab_table(get_tokenizer(c))
-                st.dataframe(for_reader(pd.DataFrame([{
+                show_table(for_reader(pd.DataFrame([{
                     _("script"): r.script, _("tokens"): r.tokens, _("mean length (characters)"): round(r.mean_chars, 2),
                     _("partial characters"): r.partial,
                     _("longest"): " | ".join(piece_label(table.data[i] or b"") for i in r.longest)}
@@ -264,15 +264,15 @@ with unr:
                                 "reached only next to other text."), count=num(len(report.tokens)),
                               checked=num(report.checked), strict=num(report.strict), reserved=num(report.reserved),
                               context=num(len(report.tokens) - report.strict - report.reserved)))
-        st.dataframe(for_reader(pd.DataFrame([{_("reason"): localize(V.UNREACHABLE_REASONS[r]), _("tokens"): n}
+        show_table(for_reader(pd.DataFrame([{_("reason"): localize(V.UNREACHABLE_REASONS[r]), _("tokens"): n}
                                               for r, n in report.by_reason().items()])),
                      hide_index=True, width="stretch")
-        st.dataframe(for_reader(pd.DataFrame([{_("script"): s, _("tokens"): n} for s, n in report.by_script().items()])),
+        show_table(for_reader(pd.DataFrame([{_("script"): s, _("tokens"): n} for s, n in report.by_script().items()])),
                      hide_index=True, width="stretch")
         # the tokens no text reaches first, then the reserved entries, then those reached next to other text
         listed = sorted(report.tokens, key=lambda t: (t.in_context, t.reason == "reserved"))
         table = V.vocab_table(tok)
-        st.dataframe(pd.DataFrame([{_("id"): str(t.id), _("token"): piece_label(table.data[t.id] or b""),
+        show_table(pd.DataFrame([{_("id"): str(t.id), _("token"): piece_label(table.data[t.id] or b""),
                                     _("reason"): localize(V.UNREACHABLE_REASONS[t.reason]),
                                     _("encodes as"): " ".join(map(str, t.got))}
                                    for t in listed[:500]]), hide_index=True, width="stretch")
@@ -301,6 +301,6 @@ with unr:
     if rep.unused:
         table = V.vocab_table(tok)
         u1, u2 = st.columns([1, 2])
-        u1.dataframe(for_reader(pd.DataFrame([{_("script"): k, _("tokens"): n} for k, n in rep.by_script.items()])),
+        show_table_in(u1, for_reader(pd.DataFrame([{_("script"): k, _("tokens"): n} for k, n in rep.by_script.items()])),
                      hide_index=True, width="stretch")
-        u2.dataframe(token_rows(table, rep.unused[:UNUSED_LISTED]), hide_index=True, width="stretch")
+        show_table_in(u2, token_rows(table, rep.unused[:UNUSED_LISTED]), hide_index=True, width="stretch")
