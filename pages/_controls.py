@@ -10,7 +10,7 @@ import streamlit as st
 
 from core.i18n import DEFAULT_LANG, LANGS, NATIVE_DIGIT_LANGS, normalize_lang
 from pages._lang import _, current_lang
-from pages._url import qp_init
+from pages._url import qp_init, relabel_widgets
 
 
 def _browser_lang() -> str:
@@ -29,6 +29,9 @@ def init_lang() -> None:
     qp_init("lang", default, param="lang", cast=normalize_lang, choices=LANGS)
     if st.session_state.get("lang") not in LANGS:
         st.session_state["lang"] = DEFAULT_LANG
+    if st.session_state.setdefault("_lang_drawn", st.session_state["lang"]) != st.session_state["lang"]:
+        relabel_widgets()  # the select boxes drawn in the old language get their labels in the new one
+        st.session_state["_lang_drawn"] = st.session_state["lang"]
 
 
 def classroom() -> bool:

@@ -10,6 +10,7 @@ Markdown escaping is :mod:`core.markdown`; the language is :mod:`pages._lang`.
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -84,15 +85,57 @@ def for_reader(df: pd.DataFrame) -> pd.io.formats.style.Styler:
     training time, a refused mode no token count) as "–", not Streamlit's raw "None".
 
     The cells stay numbers underneath (only the shown text is formatted), so a click on a column header
-    still sorts by value, not by the written digits."""
+    still sorts by value, not by the written digits; except in a column with an empty cell: the grid draws
+    every empty cell as "None" whatever the style says, so such a column is written out as text."""
+    df = df.copy()
     fmt = {}
     for col in df.columns:
         kind = df[col].dtype
         if pd.api.types.is_bool_dtype(kind) or not pd.api.types.is_numeric_dtype(kind):
             continue
         decimals = _decimals(df[col]) if pd.api.types.is_float_dtype(kind) else None
-        fmt[col] = lambda v, d=decimals: num(v, decimals=d)
-    return df.style.format(na_rep="–").format(fmt, na_rep="–")
+        if df[col].isna().any():
+            df[col] = ["–" if pd.isna(v) else num(v, decimals=decimals) for v in df[col]]
+        else:
+            fmt[col] = lambda v, d=decimals: num(v, decimals=d)
+    return df.style.format(fmt, na_rep="–")
+
+
+def show_table_in(container: Any, data: Any, *, column_config: dict[str, Any] | None = None, hide_index: bool | None = None,
+                  **kwargs: Any) -> None:
+    """``container.dataframe(data, ...)``; in classroom mode an HTML table instead (``st.table``), whose text the
+    projector styles can make large: the interactive grid draws on a canvas in the theme's small size.
+
+    ``column_config`` maps a column to its shown name, a column config with a ``label``, or None (hidden)."""
+    if not classroom():
+        container.dataframe(data, column_config=column_config, hide_index=hide_index, **kwargs)
+        return
+    from pandas.io.formats.style import Styler
+
+    df = data.data if isinstance(data, Styler) else data
+    df = pd.DataFrame(df).copy()
+    for col in df.columns:  # numbers as the reader reads them (what for_reader shows), an empty cell as "–"
+        kind = df[col].dtype
+        if pd.api.types.is_bool_dtype(kind):
+            df[col] = ["✓" if v else "" for v in df[col]]
+        elif pd.api.types.is_numeric_dtype(kind):
+            decimals = _decimals(df[col]) if pd.api.types.is_float_dtype(kind) else None
+            df[col] = ["–" if pd.isna(v) else num(v, decimals=decimals) for v in df[col]]
+    names: dict[str, str] = {}
+    for col, cfg in (column_config or {}).items():
+        if cfg is None:
+            df = df.drop(columns=[col], errors="ignore")
+        elif isinstance(cfg, str):
+            names[col] = cfg
+        elif isinstance(cfg, dict) and cfg.get("label"):
+            names[col] = str(cfg["label"])
+    long = len(df) > 15  # a long table scrolls inside its box, as the grid does
+    container.table(df.rename(columns=names), hide_index=bool(hide_index), height=560 if long else "content")
+
+
+def show_table(data: Any, **kwargs: Any) -> None:
+    """:func:`show_table_in` the page itself."""
+    show_table_in(st, data, **kwargs)
 
 
 def show_tokens(html_text: str) -> None:

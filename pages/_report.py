@@ -41,9 +41,14 @@ def _build(digest: str, text: str, tokenizer_ids: Sequence[str], get: Callable[[
     st.session_state[_KEY] = (digest, to_html(report), to_markdown(report), "")
 
 
+@st.fragment
 def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], Any], label: str | None = None) -> None:
     """An expander with the report options, a button that builds it, and the two downloads (``label``: what the
-    text is, for the report's input line: see :func:`pages._text_input.source_label`)."""
+    text is, for the report's input line: see :func:`pages._text_input.source_label`).
+
+    A fragment: its button and options rerun this expander alone, not the page above it (on Compare with eight
+    tokenizers and a long text that page takes tens of seconds), so the progress bar shows from the click; the
+    downloads rerun nothing (``on_click="ignore"``)."""
     with st.expander(_("Checkpoint report (self-contained HTML + Markdown)"), expanded=False):
         # the same visible cut as every text box (the report's text itself comes cut from the compare page)
         english = limit_text(st.text_area(_("English version of the text (optional: adds the premium vs English)"),
@@ -72,8 +77,8 @@ def report_button(text: str, tokenizer_ids: Sequence[str], get: Callable[[str], 
             st.caption(_("Same figures as the table above (safe mode: typed special tokens stay text)."))
             c1, c2 = st.columns(2)
             c1.download_button(_("Download HTML report"), saved[1], "tokenizer-report.html", "text/html",
-                               key="cmp_report_html")
+                               key="cmp_report_html", on_click="ignore")
             c2.download_button(_("Download Markdown report"), saved[2], "tokenizer-report.md", "text/markdown",
-                               key="cmp_report_md")
+                               key="cmp_report_md", on_click="ignore")
         elif saved:
             st.caption(_("The text or options changed: make the report again."))

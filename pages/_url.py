@@ -132,6 +132,23 @@ def qp_sync(**values: Any) -> None:
             kept[key] = st.session_state[key]
 
 
+def relabel_widgets() -> None:
+    """Send every URL-backed widget its value again (after a switch of the interface language): a select box
+    keeps showing the label it was given in the old language until the value is set anew, and its next change
+    would send that old label back."""
+    for key in st.session_state.get("_qp_keys", ()):
+        if key != "lang" and key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
+def remembered(key: str, default: Any) -> Any:
+    """Widget ``key``'s value as its page left it, read from another page: Streamlit forgets a widget's value
+    when a page without it runs, so it is the value :func:`qp_sync` kept, or ``default`` if the page never ran."""
+    if key in st.session_state:
+        return st.session_state[key]
+    return st.session_state.get("_qp_kept", {}).get(key, default)
+
+
 def url_text(text: str) -> str | None:
     """The text for the URL, or None if it is too long to share that way."""
     return text if len(text) <= MAX_URL_TEXT else None

@@ -18,7 +18,7 @@ from core.tokens import stats
 from pages._controls import classroom
 from pages._differences import show_differences
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
-from pages._layout import METRICS_NOTE, for_reader, page_header, show_entry_audit, show_tokens, stats_line
+from pages._layout import METRICS_NOTE, for_reader, page_header, show_entry_audit, show_table, show_tokens, stats_line
 from pages._links import chip_links
 from pages._report import report_button
 from pages._samples import sample
@@ -163,7 +163,7 @@ else:
         st.markdown(_("#### Table"))
         df = pd.DataFrame(rows)  # exported with its English column names (scripts read them); shown translated
         # names on screen (the id column stays in the data, hidden: links and scripts use ids)
-        st.dataframe(for_reader(pd.concat([pd.DataFrame({"name": names}), df], axis=1)), hide_index=True, width="stretch",
+        show_table(for_reader(pd.concat([pd.DataFrame({"name": names}), df], axis=1)), hide_index=True, width="stretch",
                      column_config={"name": _("tokenizer"), "tokenizer": None, **{c: _(c) for c in df.columns[1:]}})
         st.caption(md_escape(_(METRICS_NOTE)))
         # the downloads say what was measured: the file (or pasted text) and how much of it
@@ -173,10 +173,10 @@ else:
         buf = io.StringIO()
         pd.DataFrame(exported).to_csv(buf, index=False)
         c1, c2 = st.columns(2)
-        c1.download_button(_("Download CSV"), buf.getvalue(), "tokenizer-compare.csv", "text/csv")
+        c1.download_button(_("Download CSV"), buf.getvalue(), "tokenizer-compare.csv", "text/csv", on_click="ignore")
         c2.download_button(
             _("Download JSON"), json.dumps(exported, ensure_ascii=False, indent=2), "tokenizer-compare.json",
-            "application/json"
+            "application/json", on_click="ignore"
         )
         report_button(text, [r["tokenizer"] for r in rows], get,
                       label=source_label("cmp_text", _("text on the compare page")))

@@ -10,7 +10,7 @@ from core.text.disagree import disagreement
 from pages._controls import classroom
 from pages._differences import show_differences
 from pages._lang import _, current_lang, localize, ngettext, num
-from pages._layout import METRICS_NOTE, for_reader, page_header, show_tokens, stats_line
+from pages._layout import METRICS_NOTE, for_reader, page_header, show_table, show_tokens, stats_line
 from pages._samples import sample
 from pages._selector import (
     LoadProgress,
@@ -83,7 +83,7 @@ else:
     progress.done()
     if len(drawn) > 1:
         df = pd.DataFrame([{"tokenizer": _(opt.label), **s.as_row()} for _id, opt, s, _chips in drawn])
-        st.dataframe(for_reader(df), hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns},
+        show_table(for_reader(df), hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns},
                      key="home_summary")
     if drawn:
         st.caption(md_escape(_(METRICS_NOTE)))

@@ -26,7 +26,7 @@ from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.render import legend_html, render_encoding
 from pages._lang import _, current_lang, lang_args, localize, ngettext, tr
-from pages._layout import esc, page_header, show_entry_audit, show_tokens
+from pages._layout import esc, page_header, show_entry_audit, show_table, show_tokens
 from pages._selector import get_tokenizer, known, pick_tokenizers, ready
 from pages._url import qp_init, qp_sync
 
@@ -123,7 +123,7 @@ counts = " · ".join((
 ))
 st.html(f"<p>{esc(counts)}: " + " · ".join(_isolate(html.escape(quote_word(c.text, current_lang()))) for c in facts.clusters)
         + "</p>")
-st.dataframe(
+show_table(
     pd.DataFrame([{"char": c.char, "code point": c.hex, "name": c.name, "category": c.category, "UTF-8": c.utf8_hex}
                   for c in facts.codepoints]),
     hide_index=True, width="stretch",

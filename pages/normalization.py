@@ -1,6 +1,8 @@
 """Normalization: what NFC, NFKC and BERT's normalizer do to each code point, and custom rules."""
 from __future__ import annotations
 
+import contextlib
+
 import pandas as pd
 import streamlit as st
 
@@ -8,8 +10,9 @@ from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.pipeline import normalize as N
 from pages._algos import asset_text, big_text, html_table, inject_css
+from pages._controls import classroom
 from pages._lang import _, localize, ngettext, num
-from pages._layout import esc, page_header
+from pages._layout import esc, page_header, show_table, show_table_in
 from pages._selector import encode_cached, option_label, tokenizer_options
 from pages._text_input import follow_own_text, text_input
 from pages._url import qp_init, qp_sync, url_text
@@ -73,7 +76,7 @@ for name, res in results.items():
     overview.append({"form": N.FORMS[name].label, "result": res.after, "changed letters": res.changed_clusters,
                      "warnings": "; ".join(w.kind for w in res.warnings if w.kind not in ("zero-width", "khanda-ta"))})
 if overview:
-    st.dataframe(pd.DataFrame(overview), hide_index=True, column_config={c: _(c) for c in COLUMNS})
+    show_table(pd.DataFrame(overview), hide_index=True, column_config={c: _(c) for c in COLUMNS})
 
 # ---- one form in detail
 st.subheader(_("One form, code point by code point"), divider="gray")
@@ -135,11 +138,17 @@ st.markdown(_("Rules run in order after NFC, through `tokenizers.normalizers.Rep
               "The preset is the Uzbek apostrophe rule: ‘ ’ \\` ' become ʻ after o/g and ʼ between other letters."))
 preset = pd.DataFrame([{"pattern": r.pattern, "replacement": r.replacement, "regex": r.regex, "note": _(r.note)}
                        for r in N.UZBEK_RULES])
-edited = st.data_editor(preset, num_rows="dynamic", key="norm_rules",
-                        column_config={"pattern": st.column_config.TextColumn(_("pattern")),
-                                       "replacement": st.column_config.TextColumn(_("replacement")),
-                                       "regex": st.column_config.CheckboxColumn("regex", default=True),
-                                       "note": st.column_config.TextColumn(_("note"))})
+# on a projector the rules are shown as a table in the classroom size, the editor (a canvas grid) folded under it
+rules_view = st.container()
+with st.expander(_("Edit the rules")) if classroom() else contextlib.nullcontext():
+    edited = st.data_editor(preset, num_rows="dynamic", key="norm_rules",
+                            column_config={"pattern": st.column_config.TextColumn(_("pattern")),
+                                           "replacement": st.column_config.TextColumn(_("replacement")),
+                                           "regex": st.column_config.CheckboxColumn("regex", default=True),
+                                           "note": st.column_config.TextColumn(_("note"))})
+if classroom():
+    show_table_in(rules_view, edited, hide_index=True,
+                  column_config={"pattern": _("pattern"), "replacement": _("replacement"), "note": _("note")})
 rules = [N.Rule(str(r.pattern), "" if pd.isna(r.replacement) else str(r.replacement), bool(r.regex),
                 "" if pd.isna(r.note) else str(r.note))
          for r in edited.itertuples() if isinstance(r.pattern, str) and r.pattern]
@@ -173,6 +182,6 @@ else:
         st.markdown(md_format(_("**{tokenizer}**: {before} tokens before → **{after} after** the rules."), tokenizer=name, before=num(before_stats.tokens), after=num(after_stats.tokens)))
     except Exception as exc:  # a tokenizer failing must not take the page down
         st.error(md_format(_("{tokenizer}: could not encode ({error})."), tokenizer=_(opts[tok].label), error=f"{type(exc).__name__}: {localize(exc)}"))
-    st.download_button(_("Download normalizer JSON"), export, file_name="normalizer.json", mime="application/json")
+    st.download_button(_("Download normalizer JSON"), export, file_name="normalizer.json", mime="application/json", on_click="ignore")
     with st.expander(_("Normalizer JSON")):
         st.code(export, language="json")

@@ -24,7 +24,7 @@ from core.text.boundaries import is_valid_utf8
 from core.text.units import utf8_hex
 from pages._bpe import bpe_trace
 from pages._lang import _, lang_args, localize, ngettext, num
-from pages._layout import page_header, show_tokens
+from pages._layout import page_header, show_table, show_tokens
 from pages._links import chip_links
 from pages._selector import (
     MAX_SAMPLE_MERGES,
@@ -97,7 +97,8 @@ def _move(delta: int) -> None:
     st.session_state[key] = min(n, max(0, st.session_state[key] + delta))
 
 
-b1, b2, b3, b4, _spacer = st.columns([1, 1, 1, 1, 4])  # (not "_": that name is the translation function)
+# (keyed: in a right-to-left interface the row stays left to right like the slider under it, assets/rtl.css)
+b1, b2, b3, b4, _spacer = st.container(key="rp_step_row").columns([1, 1, 1, 1, 4])  # (not "_": the translation function)
 b1.button(_("⏮ Start"), on_click=_move, args=(-n,), disabled=n == 0)
 b2.button(_("◀ Back"), on_click=_move, args=(-1,), disabled=n == 0)
 b3.button(_("Next ▶"), on_click=_move, args=(1,), disabled=n == 0)
@@ -150,7 +151,7 @@ st.markdown(
 )
 
 with st.expander(md_format(ngettext("All {count} merge", "All {count} merges", n), count=num(n)), expanded=False):
-    st.dataframe(
+    show_table(
         pd.DataFrame(
             [
                 {

@@ -12,7 +12,7 @@ from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.tokens import Tokenizer
 from pages._lang import _, localize, num
-from pages._layout import esc, for_reader, page_header
+from pages._layout import esc, for_reader, page_header, show_table
 from pages._text_input import MAX_UPLOAD_MB, decode_upload, limit_text, text_input
 from pages._training import DIFF_CSS, bundled_trained, diff_html
 from pages._url import qp_init, qp_sync, url_text
@@ -92,13 +92,13 @@ for o, tok in loaded.items():
         controls = ", ".join(f"{s} → {i}" for s, i in dict.fromkeys(r.controls))
         rows.append({"Tokenizer": options[o], "Mode": _(r.mode), "Outcome": _(OUTCOME_LABEL[r.outcome]),
                      "Control ids made": controls, "Tokens": len(r.ids) if r.outcome != "refused" else None,
-                     "Detail": r.detail if r.outcome == "refused" else ""})
+                     "Detail": localize(r.detail) if r.outcome == "refused" else ""})
         if r.risk:
             risky.append(f"{options[o]} ({_(r.mode)})")
 if rows:
     df = pd.DataFrame(rows)
     df["Tokens"] = df["Tokens"].astype("Int64")
-    st.dataframe(for_reader(df), hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
+    show_table(for_reader(df), hide_index=True, width="stretch", column_config={c: _(c) for c in COLUMNS})
 if risky:
     st.warning(md_format(_("**Injection risk**: typed text became a control id in {where}. Encode user text with the safe "
                  "setting (Hugging Face: `encode_special_tokens=True`; tiktoken: keep the default, which refuses, or "
@@ -161,7 +161,7 @@ matrix = pd.DataFrame(
     {options[o]: [passed if r.ok else failed for r in res] for o, res in results.items()},
     index=[name for name, _text in cases],
 )
-st.dataframe(matrix, width="stretch", height=min(36 * (len(cases) + 1) + 4, 700))
+show_table(matrix, width="stretch", height=min(36 * (len(cases) + 1) + 4, 700))
 st.caption(_("decode(encode(norm(text))) == norm(text), where norm is the tokenizer's own normalizer (NFC for the "
              "code-point recipes trained here, none for the pretrained ones)."))
 for o, res in results.items():

@@ -101,7 +101,12 @@ with settings:
     if source_note:
         st.caption(md_escape(source_note))
 
-    c1, c2, c3, c4 = st.columns(4)
+    # on a projector the tie-break (the longest choice) has a row of its own, so no choice is cut off
+    if CLASSROOM:
+        c3 = st.container()
+        c1, c2, c4 = st.columns(3)
+    else:
+        c1, c2, c3, c4 = st.columns(4)
     unit = c1.selectbox(_("Unit"), UNITS, key="st_unit", format_func=lambda u: _(UNIT_LABELS[u]))
     pattern = c2.selectbox(_("Pre-tokenizer"), list(PATTERNS), key="st_pattern",
                            disabled=corpus_kind == "toy",
@@ -147,7 +152,8 @@ def _go(delta: int | None = None, to: int | None = None) -> None:
 
 # On a projector the step slider takes the speed's place in the buttons' row (the speed folds away with the
 # settings), so the word table starts on the first screen and no button label is cut.
-b1, b2, b3, b4, b5, b6 = st.columns([1.1, 1.4, 1.1, 1.1, 1.1, 3.5] if CLASSROOM else [1, 1, 1, 1, 1, 2])
+# (keyed: in a right-to-left interface the row stays left to right like the step slider, assets/rtl.css)
+b1, b2, b3, b4, b5, b6 = st.container(key="st_step_row").columns([1.1, 1.4, 1.1, 1.1, 1.1, 3.5] if CLASSROOM else [1, 1, 1, 1, 1, 2])
 # In the browser, clicks on these four and the keys ← → Home End go through step_keys (pages/_stepkeys.py),
 # which queues them so none is lost; on_click serves AppTest and scripts without JavaScript.
 b1.button(_("⏮ First"), key="step_first", on_click=_go, kwargs={"to": 0}, width="stretch", help=_("Home key"))
@@ -201,16 +207,22 @@ def _b(value: object) -> str:
 
 
 # templates are escaped first, then the chips (HTML from core.render) and bold numbers go into their fields
+def pair(left: bytes, right: bytes) -> str:
+    """``left + right`` in the direction of their own script: a Bangla pair reads ◌া + র on a Persian page too."""
+    where = text_direction((left + right).decode("utf-8", "replace"))
+    return f'<span class="tl-pair" dir="{where}">{chip(left)} + {chip(right)}</span>'
+
+
 if step == 0:
-    nxt = " · " + esc(_("next: {left} + {right} ({count})")).format(
-        left=chip(trace.steps[0].left), right=chip(trace.steps[0].right), count=esc(num(trace.steps[0].count))) if n else ""
+    nxt = " · " + esc(_("next: {pair} ({count})")).format(
+        pair=pair(trace.steps[0].left, trace.steps[0].right), count=esc(num(trace.steps[0].count))) if n else ""
     watch = esc(_("{start}: no merges yet · total tokens {total} · vocabulary {vocab}")).format(
         start=_b(_("Start")), total=_b(num(trace.initial_total_tokens)), vocab=_b(num(trace.initial_vocab_size))) + nxt
 else:
     s = trace.steps[step - 1]
-    watch = esc(_("{merge} of {count}: {left} + {right} → {merged} · count {pairs} · total tokens {total} · "
+    watch = esc(_("{merge} of {count}: {pair} → {merged} · count {pairs} · total tokens {total} · "
                   "vocabulary {vocab}")).format(
-        merge=_b(_("Merge {step}").format(step=step)), count=esc(num(n)), left=chip(s.left), right=chip(s.right),
+        merge=_b(_("Merge {step}").format(step=step)), count=esc(num(n)), pair=pair(s.left, s.right),
         merged=chip(s.merged), pairs=_b(num(s.count)), total=_b(num(s.total_tokens)), vocab=_b(num(s.vocab_size)))
 st.html(f'<div class="tl-watch" data-testid="tl-watch">{watch}</div>')
 

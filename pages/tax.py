@@ -12,7 +12,7 @@ from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
 from pages._charts import bar_chart
 from pages._lang import _, localize, ngettext, num
-from pages._layout import page_header
+from pages._layout import page_header, show_table
 from pages._selector import (
     get_tokenizer,
     known,
@@ -128,14 +128,14 @@ if parallel is not None and chosen:
                                          len(parallel.rows)).format(label=localize(parallel.label), count=num(len(parallel.rows))),
                           y_title=_("premium vs en"), ref=1.0, ref_label=_("English = 1")))
         # shown with translated headers; the CSV keeps the English column names
-        st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
-        st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv")
+        show_table(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
+        st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv", on_click="ignore")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:
             ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in languages.references().items())
             st.caption(md_format(_("Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {figures}."), figures=ref))
         with st.expander(md_format(ngettext("The parallel text ({count} row)", "The parallel text ({count} rows)",
                                   len(parallel.rows)), count=num(len(parallel.rows)))):
-            st.dataframe(pd.DataFrame(parallel.rows, columns=list(parallel.languages)), hide_index=True)
+            show_table(pd.DataFrame(parallel.rows, columns=list(parallel.languages)), hide_index=True)
 elif not chosen:
     st.info(_("Choose at least one tokenizer."))
 
@@ -155,5 +155,5 @@ emb = [
     for e in entries if not e.built_in
 ]  # fmt: skip
 if emb:
-    st.dataframe(pd.DataFrame(emb), hide_index=True, width="stretch",
+    show_table(pd.DataFrame(emb), hide_index=True, width="stretch",
                  column_config={c: _(c) for c in ("tokenizer", "vocabulary", "embedding parameters")})

@@ -14,7 +14,7 @@ from core.text.limits import LimitError
 from core.text.native import NativeError
 from pages._charts import Series, line_chart
 from pages._lang import _, current_lang, localize, num
-from pages._layout import esc, for_reader, page_header
+from pages._layout import esc, for_reader, page_header, show_table, show_table_in
 from pages._samples import language_name, learn_lines
 from pages._selector import COMPARE_DEFAULT, add_session_tokenizer
 from pages._text_input import MAX_UPLOAD_MB, decode_upload
@@ -33,7 +33,7 @@ from pages._training import (
     tok_key,
     train_cached,
 )
-from pages._url import qp_init, qp_sync
+from pages._url import qp_init, qp_sync, remembered
 
 #: Columns of the metrics table (the CSV keeps these English names; the page shows them translated).
 COLUMNS = (N_("Tokenizer"), N_("Vocab asked"), N_("Vocab obtained"), N_("Tokens / sentence"), N_("UNK %"),
@@ -191,11 +191,11 @@ for m in metrics:
     })  # fmt: skip
 table = pd.DataFrame(rows)
 table["Vocab asked"] = table["Vocab asked"].astype("Int64")
-st.dataframe(for_reader(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
+show_table(for_reader(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
              column_config={**{c: _(c) for c in COLUMNS},
                             "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
 st.download_button(_("Download the table (CSV)"), table.to_csv(index=False).encode("utf-8"), "metrics.csv",
-                   "text/csv", key="tr_csv")
+                   "text/csv", key="tr_csv", on_click="ignore")
 st.caption(_(
     "Tokens / sentence: mean over held-out sentences. UNK %: share of tokens that are [UNK]. Round trip %: "
     "sentences with decode(encode(norm(s))) == norm(s). cut %: token boundaries inside a grapheme cluster. "
@@ -214,7 +214,7 @@ if stuck:
     )
 for r in recipes:
     if not R.RECIPES[r].lossless:
-        st.info(md_format("**{label}**: {note}", label=_(R.RECIPES[r].label), note=_(R.RECIPES[r].note)),
+        st.info(md_format("**{label}**: {note}", label=_(R.RECIPES[r].label), note=R.RECIPES[r].note_in(text, current_lang())),
                 icon=":material/info:")
 
 # ---------------------------------------------------------------- charts
@@ -279,7 +279,7 @@ c2.metric(_("Unused tokens (never seen in held-out text)"), num(m.usage.unused),
 if slope is not None:
     c2.caption(md_format(_("Log-log slope {slope} (Zipf's law predicts about −1)."), slope=f"{slope:.2f}"))
 c2.markdown(_("**Longest tokens**"))
-c2.dataframe(for_reader(pd.DataFrame(m.usage.longest, columns=[_("token (▁ = space)"), _("characters")])), hide_index=True,
+show_table_in(c2, for_reader(pd.DataFrame(m.usage.longest, columns=[_("token (▁ = space)"), _("characters")])), hide_index=True,
              height=250)
 
 # ---------------------------------------------------------------- save / load proof
@@ -293,7 +293,7 @@ if savable:
     proof = proof_cached(tok.sha256, sha, split.seed, saved, split.heldout)
     c1, c2 = st.columns([2, 3])
     c1.download_button(_("Download tokenizer.json"), saved, f"{tok.id}.tokenizer.json", "application/json",
-                       key="tr_download")
+                       key="tr_download", on_click="ignore")
     c1.caption(md_format(_("{count} bytes · sha256 `{sha}`"), count=num(len(saved)), sha=tok.sha256))
     if c1.button(_("Compare it with the shelf (Gemma 4, Qwen, …)"), key="tr_to_selector",
                  help=_("Adds this tokenizer, for this session, to the selectors of the Compare, tax, word inspector "
@@ -304,7 +304,7 @@ if savable:
             c1.error(md_escape(localize(exc)))
         else:
             # joins the Compare selection (its defaults when Compare was not opened yet), never replaces it
-            chosen = st.session_state.get("cmp_tok", COMPARE_DEFAULT)
+            chosen = remembered("cmp_tok", COMPARE_DEFAULT)
             st.session_state["cmp_tok"] = [*(i for i in chosen if i != f"user:{tok.id}.tokenizer.json"),
                                            f"user:{tok.id}.tokenizer.json"]
             st.switch_page("pages/compare.py")

@@ -14,7 +14,7 @@ from core.text.bidi import text_direction
 from pages._algos import html_table, inject_css, trained_unigram
 from pages._charts import Arc, lattice_chart
 from pages._lang import _, lang_args, localize, ngettext, num
-from pages._layout import esc, page_header, show_tokens
+from pages._layout import esc, page_header, show_table, show_tokens
 from pages._links import chip_links
 from pages._samples import language_name
 from pages._url import qp_init, qp_sync
@@ -134,7 +134,7 @@ st.html(html_table([_("rank"), _("pieces"), _("log-probability"), _("probability
 st.caption(_("Probability of a segmentation = product of its pieces' probabilities = exp(sum of log-probabilities)."))
 
 with st.expander(md_format(ngettext("All {count} lattice edge", "All {count} lattice edges", len(lat.edges)), count=num(len(lat.edges)))):
-    st.dataframe(
+    show_table(
         [{"start": e.start, "end": e.end, "piece": e.piece, "id": e.id, "log p": round(e.score, 4),
           "best path": (e.start, e.end) in best_ids, "unknown": e.unk} for e in lat.edges],
         hide_index=True,

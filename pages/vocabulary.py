@@ -18,12 +18,12 @@ from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer
-from core.render import piece_label, render_pieces
+from core.render import piece_label, render_piece_groups, render_pieces
 from core.text import limits
 from core.text.units import utf8_hex
 from pages._charts import bar_chart
 from pages._lang import _, lang_args, localize, ngettext, num
-from pages._layout import page_header, show_tokens
+from pages._layout import for_reader, page_header, show_table, show_table_in, show_tokens
 from pages._selector import get_tokenizer, known, pick_one, pick_tokenizers, ready, shelf_ids
 from pages._text_input import MAX_UPLOAD_MB, decode_upload, limit_text
 from pages._url import qp_init, qp_sync
@@ -37,6 +37,9 @@ MAX_STREAM_ROWS = 500
 UNUSED_LISTED = 500
 CHART_SCRIPTS = ("Bengali", "Devanagari", "Arabic", "Cyrillic", "Han", "Hangul", "Hebrew", "Thai")
 MODES = {"text": N_("text contains"), "regex": N_("regex"), "bytes": N_("bytes (hex)"), "id": N_("id")}
+#: The tabs, by the name a link gives them (``tab=census``).
+TABS = {"look": N_("Look up and search"), "decode": N_("Decode ids"), "census": N_("Script census"),
+        "unreachable": N_("Unreachable tokens")}
 
 page_header(
     _("Vocabulary"),
@@ -51,6 +54,7 @@ qp_init("vc_mode", "text", param="mode", choices=list(MODES))
 # (every parameter is read before the first qp_sync below: after it, the URL counts as this session's own)
 qp_init("vc_cmp", ["cl100k_base", "o200k_base", "llama3"], param="cmp",
         cast=lambda s: [i for i in s.split(",") if known(i) and i in shelf], max_items=V.MAX_CENSUS)
+qp_init("vc_tab_id", "look", param="tab", choices=list(TABS))
 
 tid = pick_one(_("Tokenizer"), "vc_tok", only=lambda i: i in shelf)
 if not ready([tid]):
@@ -74,12 +78,20 @@ def token_rows(table: V.VocabTable, ids: list[int] | tuple[int, ...]) -> pd.Data
     rows = []
     for i in ids:
         d = table.data[i] or b""
-        rows.append({_("id"): i, _("token"): piece_label(d), _("bytes (hex)"): utf8_hex(d),
+        rows.append({_("id"): str(i), _("token"): piece_label(d), _("bytes (hex)"): utf8_hex(d),  # ids: no grouping
                      _("script"): ", ".join(V.token_scripts(d)), _("control"): i in table.special})
     return pd.DataFrame(rows)
 
 
-look, dec, cen, unr = st.tabs([_("Look up and search"), _("Decode ids"), _("Script census"), _("Unreachable tokens")])
+def _tab_changed() -> None:
+    """The tab the reader opened, by its name for the URL (the widget holds its label in the page's language)."""
+    st.session_state["vc_tab_id"] = st.session_state["vc_tab_names"].get(st.session_state.get("vc_tab"), "look")
+
+
+# a shared link reopens its tab (tab=census); the tab's name, not its translated label, goes into the URL
+st.session_state["vc_tab_names"] = {_(v): k for k, v in TABS.items()}
+look, dec, cen, unr = st.tabs(list(st.session_state["vc_tab_names"]), key="vc_tab", on_change=_tab_changed,
+                              default=_(TABS[st.session_state["vc_tab_id"]]))
 
 with look:
     c1, c2 = st.columns([1, 3])
@@ -130,7 +142,7 @@ with look:
     query = s1.text_input(_("Search the vocabulary (empty: every token)"), key="vc_query", max_chars=V.MAX_QUERY_CHARS)
     mode = s2.selectbox(_("Search by"), list(MODES), key="vc_mode", format_func=lambda m: _(MODES[m]))
     # the census tab below adds its selection: one URL for the whole page (each qp_sync writes all of it)
-    url = {"tok": tid, "query": query, "mode": mode, "id": int(token_id)}
+    url = {"tok": tid, "query": query, "mode": mode, "id": int(token_id), "tab": st.session_state["vc_tab_id"]}
     qp_sync(**url)
     try:
         result = V.search(tok, query, mode)
@@ -147,8 +159,10 @@ with look:
                               count=num(total)))
         if ids:
             table = V.vocab_table(tok)
-            chips(ids, [table.data[i] or b"" for i in ids])
-            st.dataframe(token_rows(table, ids), hide_index=True, width="stretch")
+            # each result its own chip group: results are separate tokens, not one text (a result that starts with
+            # a virama must not join the one before it, nor get a "cut inside a letter" mark)
+            show_tokens(render_piece_groups([(table.data[i] or b"", i) for i in ids], **lang_args()))
+            show_table(token_rows(table, ids), hide_index=True, width="stretch")
 
 with dec:
     raw = st.text_area(md_format(_("Token ids (commas, spaces or a JSON list; at most {limit})"),
@@ -194,7 +208,7 @@ with dec:
                 rows = [{_("token"): num(step.index + 1), _("id"): step.id, _("bytes (hex)"): utf8_hex(step.data),
                          _("printed alone"): step.alone, _("printed by the streamer"): step.printed,
                          _("held back (hex)"): utf8_hex(step.held)} for step in stream.steps[:MAX_STREAM_ROWS]]
-                st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+                show_table(pd.DataFrame(rows), hide_index=True, width="stretch")
                 if len(stream.steps) > MAX_STREAM_ROWS:
                     st.caption(md_format(_("Showing the first {shown} of {count} tokens."),
                                          shown=num(MAX_STREAM_ROWS), count=num(len(stream.steps))))
@@ -206,7 +220,7 @@ with cen:
     premium: dict[str, dict[str, float]] = {}
     names: dict[str, str] = {}
     bundled = tax.load_bundled()
-    for cid in ready(chosen):
+    for cid in ready(list(dict.fromkeys([tid, *chosen]))):  # the page's own tokenizer first
         try:
             ctok = get_tokenizer(cid)
             with st.spinner(_("Counting {tokenizer}'s tokens per script…").format(tokenizer=cid)):
@@ -226,15 +240,15 @@ with cen:
                              _("premium over English"): round(premium[c].get(lang, 0.0), 2)})
         st.markdown(_("**Fewer tokens of a script, more tokens per sentence:** the premium is the multilingual tax "
                       "page's figure on the bundled sentences."))
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        show_table(for_reader(pd.DataFrame(rows)), hide_index=True, width="stretch")
         for c, census in censuses.items():
             with st.expander(md_format(_("{tokenizer}: every script"), tokenizer=names[c])):
                 table = V.vocab_table(get_tokenizer(c))
-                st.dataframe(pd.DataFrame([{
+                show_table(for_reader(pd.DataFrame([{
                     _("script"): r.script, _("tokens"): r.tokens, _("mean length (characters)"): round(r.mean_chars, 2),
                     _("partial characters"): r.partial,
                     _("longest"): " | ".join(piece_label(table.data[i] or b"") for i in r.longest)}
-                    for r in census.rows]), hide_index=True, width="stretch")
+                    for r in census.rows])), hide_index=True, width="stretch")
 
 with unr:
     st.caption(_("The usual first test for glitch tokens: decode each token alone and encode the text again. A token "
@@ -245,17 +259,20 @@ with unr:
     if st.session_state.get(run_key):
         with st.spinner(_("Checking every token…")):
             report = V.unreachable(tok)
-        st.markdown(md_format(_("**{count} of {checked} tokens** fail the test; {strict} of them no text reaches "
-                                "in any context."), count=num(len(report.tokens)), checked=num(report.checked),
-                              strict=num(sum(not t.in_context for t in report.tokens))))
-        st.dataframe(pd.DataFrame([{_("reason"): localize(V.UNREACHABLE_REASONS[r]), _("tokens"): n}
-                                   for r, n in report.by_reason().items()]),
+        st.markdown(md_format(_("**{count} of {checked} tokens** fail the test: no text reaches {strict} of them in "
+                                "any context, {reserved} are reserved or placeholder entries, and {context} are "
+                                "reached only next to other text."), count=num(len(report.tokens)),
+                              checked=num(report.checked), strict=num(report.strict), reserved=num(report.reserved),
+                              context=num(len(report.tokens) - report.strict - report.reserved)))
+        show_table(for_reader(pd.DataFrame([{_("reason"): localize(V.UNREACHABLE_REASONS[r]), _("tokens"): n}
+                                              for r, n in report.by_reason().items()])),
                      hide_index=True, width="stretch")
-        st.dataframe(pd.DataFrame([{_("script"): s, _("tokens"): n} for s, n in report.by_script().items()]),
+        show_table(for_reader(pd.DataFrame([{_("script"): s, _("tokens"): n} for s, n in report.by_script().items()])),
                      hide_index=True, width="stretch")
-        listed = [t for t in report.tokens if not t.in_context] or list(report.tokens)
+        # the tokens no text reaches first, then the reserved entries, then those reached next to other text
+        listed = sorted(report.tokens, key=lambda t: (t.in_context, t.reason == "reserved"))
         table = V.vocab_table(tok)
-        st.dataframe(pd.DataFrame([{_("id"): t.id, _("token"): piece_label(table.data[t.id] or b""),
+        show_table(pd.DataFrame([{_("id"): str(t.id), _("token"): piece_label(table.data[t.id] or b""),
                                     _("reason"): localize(V.UNREACHABLE_REASONS[t.reason]),
                                     _("encodes as"): " ".join(map(str, t.got))}
                                    for t in listed[:500]]), hide_index=True, width="stretch")
@@ -280,10 +297,10 @@ with unr:
                                    "On {corpus} ({docs} lines, {tokens} tokens), **{count} of {total} tokens are never used**.",
                                    len(docs)),
                           corpus=corpus_name, docs=num(len(docs)), tokens=num(rep.corpus_tokens),
-                          count=num(len(rep.unused)), total=num(rep.used + len(rep.unused))))
+                          count=num(len(rep.unused)), total=num(rep.total)))
     if rep.unused:
         table = V.vocab_table(tok)
         u1, u2 = st.columns([1, 2])
-        u1.dataframe(pd.DataFrame([{_("script"): k, _("tokens"): n} for k, n in rep.by_script.items()]),
+        show_table_in(u1, for_reader(pd.DataFrame([{_("script"): k, _("tokens"): n} for k, n in rep.by_script.items()])),
                      hide_index=True, width="stretch")
-        u2.dataframe(token_rows(table, rep.unused[:UNUSED_LISTED]), hide_index=True, width="stretch")
+        show_table_in(u2, token_rows(table, rep.unused[:UNUSED_LISTED]), hide_index=True, width="stretch")

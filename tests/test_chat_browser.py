@@ -40,7 +40,7 @@ def test_injection_is_flagged_and_the_page_is_drawn_fast(app):
     app.wait_idle()
     app.assert_no_exception()
     assert app.page.locator(".tl-chat-inj").count() >= 3
-    assert app.page.get_by_text("prompt-injection path").count() >= 1
+    assert app.page.get_by_text("types the control token").count() >= 1
     # Gemma 2 refuses the system turn: its own message in our frame, the page goes on
     assert app.page.get_by_text("System role not supported").count() == 1
     app.screenshot("chat-injection")

@@ -207,7 +207,8 @@ def test_injection_tiktoken_style() -> None:
     )  # fmt: skip
     res = {r.mode: r for r in INJ.injection_check(enc, "hi <|endoftext|> <s>")}
     assert res["library default (encode)"].outcome == "refused"
-    assert "disallowed special token" in res["library default (encode)"].detail
+    # said in our words (not tiktoken's "Encountered text corresponding to disallowed special token"), naming both
+    assert res["library default (encode)"].detail == "refused: the text spells the control tokens <|endoftext|>, <s>"
     assert res['allowed_special="all"'].controls == (("<|endoftext|>", 256), ("<s>", 257))
     assert res["encode_ordinary"].outcome == "text" and 256 not in res["encode_ordinary"].ids
     plain = {r.mode: r.outcome for r in INJ.injection_check(enc, "nothing special")}

@@ -61,6 +61,8 @@ def test_small_sizes_table_and_round_trip(small: AppTest) -> None:
     df = small.dataframe[0].value
     assert set(asked(df).dropna()) == {300, 500}
     assert "–" in set(displayed(small.dataframe[0])["Vocab asked"])  # the baselines asked for nothing: a dash, not None
+    # and in the cell itself: the grid draws an empty cell as "None" whatever the style's text says
+    assert not df["Vocab asked"].isna().any()
     rt = dict(zip(df["Tokenizer"], df["Round trip %"]))
     assert rt["BPE (code points), 500"] == 100.0 and rt["Unigram (SentencePiece-style), 500"] == 100.0
     assert rt["WordPiece, 500"] < 100.0
@@ -184,6 +186,9 @@ def test_special_tokens_defaults_flag_injection() -> None:
         cl = df[df["Tokenizer"].str.startswith("cl100k")].set_index("Mode")
         assert cl.loc["library default (encode)", "Outcome"].startswith("⛔")
         assert cl.loc['allowed_special="all"', "Control ids made"] == "<|endoftext|> → 100257"
+        # a refused encode: no count (a dash in the cell, not the grid's "None") and why, in our words
+        refused = cl.loc["library default (encode)"]
+        assert refused["Tokens"] == "–" and refused["Detail"] == "refused: the text spells the control token <|endoftext|>"
     assert any("Injection risk" in w.value for w in at.warning)
     # padding: the shorter sentence is padded and masked
     pad = next(b for b in html_bodies(at) if "attention mask" in b)

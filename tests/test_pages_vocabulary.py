@@ -4,7 +4,7 @@ from __future__ import annotations
 from core.analysis import tax
 from core.analysis import vocab as V
 from core.pretrained import zoo
-from tests.helpers import open_page, shown
+from tests.helpers import displayed, open_page, shown
 
 
 def _text(at) -> str:
@@ -135,3 +135,38 @@ def test_a_link_naming_the_whole_shelf_compares_the_first_few_and_says_so():
     assert at.session_state["vc_cmp"] == ids[: V.MAX_CENSUS]
     warned = " ".join(str(w.value) for w in at.warning)
     assert "cmp=" in warned and f"more than {V.MAX_CENSUS} items; using the first {V.MAX_CENSUS}" in warned
+
+
+def _tab_container(at):
+    """The proto of the page's tabs (which one opens first: ``default_tab_index``)."""
+    def walk(node):
+        proto = getattr(node, "proto", None)
+        try:
+            if proto is not None and proto.WhichOneof("type") == "tab_container":
+                return proto.tab_container
+        except ValueError:  # an element proto without a "type" oneof
+            pass
+        for child in getattr(node, "children", {}).values():
+            found = walk(child)
+            if found is not None:
+                return found
+        return None
+    return walk(at._tree)
+
+
+def test_search_results_are_separate_chip_groups_and_a_link_reopens_its_tab():
+    """Gemma 4, regex ^্: every result starts with a virama; drawn as one text they made one chain of false
+    "cut inside a letter" marks. The link names the census tab, which opens, with the page's own tokenizer in it."""
+    tok = zoo.load("gemma4")
+    at = open_page("vocabulary", {"tok": "gemma4", "query": "^্", "mode": "regex", "tab": "census", "cmp": "o200k_base"})
+    total = len(V.search(tok, "^্", "regex").ids)
+    [results] = [h.proto.body for h in at.get("html") if h.proto.body.startswith('<div class="tl-groups">')]
+    assert results.count('class="tl-tokens"') == min(total, 50)
+    assert "tl-sep-g" not in results and "tl-sep-cp" not in results
+    assert _tab_container(at).default_tab_index == 2  # Script census
+    assert at.query_params["tab"] in ("census", ["census"])
+    [census] = [displayed(d) for d in at.dataframe if "tokens of the script" in d.value.columns]
+    assert set(census["tokenizer"]) == {tok.name, zoo.load("o200k_base").name}  # the page's tokenizer, and the chosen
+    gemma = census[census["tokenizer"] == tok.name].set_index("script")["tokens of the script"]
+    bengali = V.census(tok).scripts["Bengali"]
+    assert bengali >= 1000 and gemma["Bengali"] == f"{bengali:,}"  # written with separators

@@ -1,6 +1,8 @@
 """The classroom display on a 1280x720 projector: what fits, what can be read from the back, what is drawn."""
 from __future__ import annotations
 
+from tests.conftest import app_pages
+
 PROJECTOR = {"width": 1280, "height": 720}
 
 #: Elements of the sidebar that are drawn inside the window (visible, with an area, on screen).
@@ -88,12 +90,109 @@ def test_the_projector_stepper_shows_half_the_word_table_on_the_first_screen(app
 
 
 def test_a_trained_tokenizer_sent_to_compare_joins_the_selection(app):
+    """It joins the selection the user made on Compare (kept while Train ran), not Compare's defaults."""
     app.open("train", "recipes=bpe&sizes=300")
+    nav = app.page.locator('[data-testid="stSidebarNav"] a')
+    nav.filter(has_text="Compare tokenizers").click()
+    app.wait_rerun()
+    app.page.locator(".st-key-cmp_tok input").first.click()
+    app.page.keyboard.press("Backspace")  # the user drops the last default (code points)
+    app.page.keyboard.press("Escape")
+    app.wait_rerun()
+    assert "Code points" not in app.page.locator(".st-key-cmp_tok").first.inner_text()
+    nav.filter(has_text="Train & evaluate").click()
+    app.wait_rerun()
     app.page.locator(".st-key-tr_to_selector button").first.click()
     app.wait_rerun()
     app.page.wait_for_selector("h1:has-text('Compare tokenizers')", timeout=60_000)
     app.wait_idle()
     chosen = app.page.locator(".st-key-cmp_tok").first.inner_text()
-    assert "bpe-300" in chosen and "cl100k" in chosen, chosen
+    assert "bpe-300" in chosen and "cl100k" in chosen and "Code points" not in chosen, chosen
     app.screenshot("train-to-compare", full_page=False)
     app.assert_no_exception()
+
+
+#: ``[x of each step button's centre]`` of a keyed button row, in the order the page writes them.
+ROW_JS = """(row) => [...document.querySelectorAll(`.st-key-${row} [data-testid="stButton"] button`)]
+  .map(b => b.getBoundingClientRect()).filter(r => r.width > 0).map(r => r.left + r.width / 2)"""
+
+
+def test_persian_step_controls_point_where_they_go_and_a_bangla_pair_keeps_its_order(app):
+    """Right to left, the buttons stay in the slider's order (media controls are not mirrored): First, Previous,
+    Next, Last from left to right, so ◀ points at First and ▶ at Last; a Bangla pair reads ◌া + র, not র + ◌া."""
+    projector(app, "lang=fa&corpus=shop_bn&step=0")
+    xs = app.page.evaluate(ROW_JS, "st_step_row")
+    assert len(xs) == 4 and xs == sorted(xs), xs
+    slider = app.page.locator('.st-key-step [data-testid="stSlider"]').first.bounding_box()
+    thumb = app.page.evaluate("""() => document.querySelector('.st-key-step input[type="range"]')
+        .parentElement.parentElement.getBoundingClientRect().left""")  # (the range input itself is 1 px, clipped)
+    assert thumb < slider["x"] + slider["width"] / 2  # step 0 at the left end, under First
+    chips = app.page.locator(".tl-watch .tl-pair .tl-tok")
+    assert chips.count() == 2
+    left, right = (chips.nth(k).bounding_box()["x"] for k in range(2))
+    assert left < right and chips.nth(0).inner_text().startswith("\u25cc")  # ◌া (a vowel sign) drawn first, on the left
+    app.screenshot("rtl-stepper-fa", full_page=False)
+    app.open("replay", "lang=fa")
+    xs = app.page.evaluate(ROW_JS, "rp_step_row")
+    assert len(xs) == 4 and xs == sorted(xs), xs
+    app.screenshot("rtl-replay-fa", full_page=False)
+    app.assert_no_exception()
+
+
+#: Everything drawn in the main area under 18 px: ``{"what@where size": "its text"}``. Text nodes (by their element's
+#: computed size), text boxes and select boxes (their own size), and the canvas tables (the theme's 0.875rem, as
+#: the grid draws it); icons (Material ligatures) and visually hidden helpers left out.
+SMALL_TEXT_JS = """() => {
+  const out = {};
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main) return {error: 'no main'};
+  const zoomOf = (el) => { let z = 1; for (let e = el; e; e = e.parentElement) { const v = parseFloat(getComputedStyle(e).zoom); if (v && v !== 1) z *= v; } return z; };
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const t = walker.currentNode; const text = t.textContent.trim(); if (!text) continue;
+    const el = t.parentElement; const cs = getComputedStyle(el); const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1 || cs.visibility === 'hidden' || cs.display === 'none') continue;
+    if (el.closest('style,script,noscript,[data-testid="stTooltipContent"],[data-testid="stIconMaterial"]')) continue;
+    // clipped to nothing (visually hidden helpers)
+    if (cs.clip === 'rect(0px, 0px, 0px, 0px)' || cs.clipPath === 'inset(50%)') continue;
+    if (el.closest('[style*="clip: rect(0px"]')) continue;
+    const px = parseFloat(cs.fontSize) * zoomOf(el);
+    if (px < 18) {
+      const cls = (el.className && el.className.baseVal === undefined ? el.className : '').toString().split(' ').filter(c => !c.startsWith('st-emotion') && !c.startsWith('e') ).slice(0,3).join('.');
+      const tid = el.closest('[data-testid]') ? el.closest('[data-testid]').getAttribute('data-testid') : '';
+      const key = `${el.tagName}.${cls}@${tid} ${px.toFixed(1)}`;
+      if (!out[key]) out[key] = text.slice(0, 30);
+    }
+  }
+  for (const el of main.querySelectorAll('input:not([type=range]):not([type=checkbox]):not([type=radio]):not([type=file]), textarea')) {
+    const r = el.getBoundingClientRect(); const cs = getComputedStyle(el);
+    if (r.width < 2 || r.height < 2 || !el.checkVisibility({visibilityProperty: true})) continue;
+    const px = parseFloat(cs.fontSize) * zoomOf(el);
+    if (px < 18) { const tid = el.closest('[data-testid]') ? el.closest('[data-testid]').getAttribute('data-testid') : ''; out[`INPUT ${el.tagName}@${tid} ${px.toFixed(1)}`] = el.value.slice(0, 30); }
+  }
+  const grids = [...main.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stDataEditor"]')]
+     .filter(g => g.checkVisibility({visibilityProperty: true}) && g.getBoundingClientRect().height > 0);
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  for (const g of grids) { const px = 0.875 * root * zoomOf(g); if (px < 18) out[`GRID ${px.toFixed(1)}`] = g.getAttribute('data-testid'); }
+  return out;
+}"""
+
+
+def test_classroom_text_is_at_least_18px_on_every_page(app):
+    """On a 1280x720 projector every body text, table, chip and control of every page is at least 18 px."""
+    app.page.set_viewport_size(PROJECTOR)
+    small = {}
+    for path, _title in app_pages():
+        app.open(path, "classroom=1")
+        app.assert_no_exception()
+        small.update({f"{path}: {k}": v for k, v in app.page.evaluate(SMALL_TEXT_JS).items()})
+    # the stepper's settings, folded on a projector: opened, at least 18 px and no choice cut off
+    app.open("stepper", "classroom=1&lang=uz")
+    app.page.locator('[data-testid="stExpander"] summary').first.click()
+    app.wait_still('[data-testid="stExpander"]')
+    small.update({f"stepper settings: {k}": v for k, v in app.page.evaluate(SMALL_TEXT_JS).items()})
+    cut = app.page.evaluate("""() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stSelectbox"] input')]
+        .filter(i => i.scrollWidth > i.clientWidth + 1).map(i => i.value)""")
+    app.screenshot("projector-stepper-settings-uz", full_page=False)
+    assert small == {}, small
+    assert cut == [], cut

@@ -243,3 +243,18 @@ def test_trained_and_baseline_names_are_written_in_the_readers_language(trained,
     base = R.train_baseline("words-f2", split.train[:50])
     assert base.name == "Words (seen ≥ 2×)"
     assert localize(base.name, translator("hi")).startswith("शब्द")
+
+
+@pytest.mark.parametrize("lang", ["bn", "hi", "fa", "uz"])
+def test_the_wordpiece_note_shows_a_word_of_the_training_language(lang):
+    from core import languages
+    from core.i18n import quote
+
+    text = languages.LANGUAGES[lang].sample_path.read_text(encoding="utf-8")
+    # by hand: the sample's first word that ends in its sentence mark, and the same word with the mark split off
+    first = next(w for w in text.split() if w[-1] in "।.?!"
+                 and all(unicodedata.category(c)[0] in "LM" for c in w[:-1].replace("\u200c", "")))
+    note = R.RECIPES["wordpiece"].note_in(text, lang)
+    assert quote(first, lang) in note and quote(first[:-1] + " " + first[-1], lang) in note
+    other = "পৌঁছাবে" if lang != "bn" else "जाएगा"
+    assert other not in note

@@ -341,3 +341,24 @@ def test_cli_refuses_bad_ids_with_one_line(capsys):
     assert err.startswith("error:") and err.count("\n") == 1
     assert main(["vocab", "--tokenizer", "o200k_base", "--id", "-1"]) == 2
     assert "outside the vocabulary" in capsys.readouterr().err
+
+
+def test_reserved_placeholders_have_their_own_reason_and_both_tests_count_one_total():
+    """Gemma 4 keeps 6,000-odd ``<unusedN>`` slots that no merge builds: not "an earlier merge shadows it"."""
+    import re
+
+    from core.analysis.tax import load_bundled
+
+    tok = zoo.load("gemma4")
+    report = V.unreachable(tok)
+    table = V.vocab_table(tok)
+    # by hand: every vocabulary entry spelled <unusedN>
+    placeholders = {i for i, d in enumerate(table.data) if d and re.fullmatch(rb"<unused\d+>", d)}
+    failing = {t.id: t.reason for t in report.tokens}
+    assert placeholders and placeholders <= set(failing)
+    assert {failing[i] for i in placeholders} == {"reserved"}
+    assert report.reserved == sum(r == "reserved" for r in failing.values()) >= len(placeholders)
+    assert report.strict == sum(not t.in_context for t in report.tokens) - report.reserved
+    # one total on the page: the tokens checked for reachability are the tokens counted as used or unused
+    rep = V.unused(tok, [c for row in load_bundled().rows for c in row], "bundled")
+    assert rep.total == report.checked == rep.used + len(rep.unused)

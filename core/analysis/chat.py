@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..i18n import T_, Tn_
+from ..i18n import N_, T_, Message, Tn_
 from ..pretrained.adapter import PretrainedTokenizer, SpecialHit
 from ..pretrained.chat_render import ChatTemplateError, render
 from ..pretrained.chat_templates import ChatTemplate, get_template, read_template, tokenizer_of
@@ -467,13 +467,39 @@ def missing_message(tmpl: ChatTemplate) -> str:
               template=tmpl.name, tokenizer=tmpl.needs or str(tmpl.tokenizer))
 
 
-def injection_summary(result: ChatAnalysis) -> str:
-    """One sentence: how many control tokens the messages spell and what parsing them does."""
-    n = len(result.injected)
-    return Tn_("{count} control token is spelled inside a message: with special tokens parsed everywhere it becomes "
-               "a real control token (a prompt-injection path)",
-               "{count} control tokens are spelled inside messages: with special tokens parsed everywhere they become "
-               "real control tokens (a prompt-injection path)", n, count=n)
+#: The roles' names in sentences (the page's role labels are the same words).
+ROLE_NAMES = {"system": N_("system"), "developer": N_("developer"), "user": N_("user"), "assistant": N_("assistant"),
+              "tool": N_("tool")}
+
+
+def injection_summary(result: ChatAnalysis) -> list[Message]:
+    """One plain sentence per turn whose message types control tokens: which tokens, which turn, what they do.
+
+    >>> from types import SimpleNamespace as NS
+    >>> r = NS(injected=(Injection(1, "<|eot_id|>", 128009, 0, 10), Injection(1, "[INST]", 3, 20, 26),
+    ...                  Injection(1, "<|eot_id|>", 128009, 30, 40)), roles=("system", "user"))
+    >>> [str(m) for m in injection_summary(r)]  # doctest: +NORMALIZE_WHITESPACE
+    ['Turn 2 (user) types the control tokens <|eot_id|>, [INST]. Here they stay text; a program that looks for
+    control tokens anywhere in the prompt reads them as real ones, so this message could end its turn early and
+    write a turn of its own: a prompt injection.']
+    """
+    by_turn: dict[int, list[str]] = {}
+    for inj in result.injected:
+        spelled = by_turn.setdefault(inj.turn, [])
+        if inj.spelling not in spelled:
+            spelled.append(inj.spelling)
+    out = []
+    for turn, spelled in sorted(by_turn.items()):
+        role = result.roles[turn] if turn < len(result.roles) else ""
+        out.append(Tn_("Turn {turn} ({role}) types the control token {tokens}. Here it stays text; a program that "
+                       "looks for control tokens anywhere in the prompt reads it as a real one, so this message could "
+                       "end its turn early and write a turn of its own: a prompt injection.",
+                       "Turn {turn} ({role}) types the control tokens {tokens}. Here they stay text; a program that "
+                       "looks for control tokens anywhere in the prompt reads them as real ones, so this message "
+                       "could end its turn early and write a turn of its own: a prompt injection.",
+                       len(spelled), turn=turn + 1, role=Message(ROLE_NAMES[role]) if role in ROLE_NAMES else role,
+                       tokens=", ".join(spelled)))
+    return out
 
 
 __all__ = ["ANALYSIS_SECONDS", "ROLES", "ChatAnalysis", "ChatInputError", "ChatTemplateError", "ChatTimeoutError",

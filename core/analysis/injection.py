@@ -61,8 +61,13 @@ def _judge(name: str, mode: str, run, specials: dict[int, str]):  # noqa: ANN001
     def check(text: str) -> InjectionResult:
         try:
             pairs = run(text)
-        except ValueError as exc:
-            return InjectionResult(name, mode, "refused", (), (), str(exc).splitlines()[0][:200])
+        except ValueError as exc:  # tiktoken's encode: "Encountered text corresponding to disallowed special token"
+            spelled = sorted({s for s in specials.values() if s and s in text}, key=text.index)
+            detail = (Tn_("refused: the text spells the control token {tokens}",
+                          "refused: the text spells the control tokens {tokens}", len(spelled),
+                          tokens=", ".join(spelled)) if spelled
+                      else T_("refused: {reason}", reason=str(exc).splitlines()[0][:200]))
+            return InjectionResult(name, mode, "refused", (), (), detail)
         ids = tuple(i for i, _ in pairs)
         controls = tuple((specials[i], i) for i, surf in pairs if i in specials and (surf is None or surf == specials[i]))
         if controls:

@@ -30,12 +30,14 @@ This module does not split corpora or compute metrics (see
 from __future__ import annotations
 
 import hashlib
+import re
 import time
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Iterable, Literal, Sequence
 
-from ..i18n import N_, T_, Message, message_of, translator
+from ..i18n import N_, T_, Message, message_of, quote, translator
 from ..text import limits
 from ..text.errors import UserError
 from ..text.native import fence
@@ -78,6 +80,19 @@ class Recipe:
     note: str
     byte_level: bool = False
     deterministic: bool = True
+
+    def note_in(self, text: str, lang: str = "en") -> str:
+        """``note`` in ``lang``; a note with an example (``{word}`` returns as ``{decoded}``) takes a word of
+        ``text``, the training text, so a Hindi corpus gets a Hindi example.
+
+        >>> RECIPES["wordpiece"].note_in("आपका ऑर्डर पहुँच जाएगा। ठीक", "hi").count("“जाएगा।”")
+        1
+        """
+        note = translator(lang).gettext(self.note)
+        if "{word}" not in self.note:
+            return note
+        word, decoded = detached_punctuation(text)
+        return note.format(word=quote(word, lang), decoded=quote(decoded, lang))
 
     def build(self, vocab_size: int, min_frequency: int = DEFAULT_MIN_FREQUENCY):  # noqa: ANN201 - (Tokenizer, Trainer)
         """A fresh untrained ``tokenizers.Tokenizer`` and its trainer."""
@@ -150,7 +165,7 @@ RECIPES: dict[str, Recipe] = {
                byte_level=True),
         Recipe("wordpiece", N_("WordPiece"), "WordPiece", "NFC", "BERT (whitespace + punctuation)", False,
                N_("Not lossless: the BERT pre-tokenizer drops whitespace and splits off punctuation, and the "
-               "decoder joins pieces with single spaces (so “পৌঁছাবে।” returns as “পৌঁছাবে ।”); a word whose "
+               "decoder joins pieces with single spaces (so {word} returns as {decoded}); a word whose "
                "remainder cannot be matched becomes [UNK] as a whole. (HF's WordPieceTrainer trains with BPE counts.)"),
                deterministic=False),
         Recipe("unigram", N_("Unigram (SentencePiece-style)"), "Unigram", "NFC", "Metaspace (▁ = space)", True,
@@ -159,6 +174,21 @@ RECIPES: dict[str, Recipe] = {
                "leading space."), deterministic=False),
     )
 }  # fmt: skip
+
+
+def detached_punctuation(text: str) -> tuple[str, str]:
+    """The first word of ``text`` that ends in one punctuation mark after letters, and the same word as a
+    WordPiece decoder gives it back (the mark split off and joined with a space); ``word.`` if none.
+
+    >>> detached_punctuation("সে আসবে। ঠিক"), detached_punctuation("می‌رسد.")
+    (('আসবে।', 'আসবে ।'), ('می\u200cرسد.', 'می\u200cرسد .'))
+    """
+    for match in re.finditer(r"\S+", text):
+        w = match.group()
+        if (len(w) > 1 and unicodedata.category(w[-1]).startswith("P")
+                and all(unicodedata.category(c)[0] in "LM" or c in "\u200c\u200d" for c in w[:-1])):
+            return w, f"{w[:-1]} {w[-1]}"
+    return "word.", "word ."
 
 
 def get_recipe(name: str) -> Recipe:

@@ -109,7 +109,7 @@ TEMPLATES: dict[str, ChatTemplate] = {t.id: t for t in (
     _t("gemma-4", "Gemma 4 (31B it)", "Google", "google-gemma-4-31B-it",
        "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98", T_("{model} model terms ({vendor})",
                                                                               model="Gemma 4", vendor="Google"),
-       "gemma4", "<bos>", "<eos>", None),
+       "gemma4", "<bos>", "<eos>", 262144),  # gemma4.context_length in the shelf's ggml-vocab-gemma-4.gguf
     _t("gemma-2", "Gemma 2 (2B it)", "Google", "google-gemma-2-2b-it",
        "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6", T_("{model} model terms ({vendor})",
                                                                               model="Gemma 2", vendor="Google"),

@@ -14,6 +14,8 @@ API
   ``bytes`` pieces (e.g. a BPE word segmentation). When the pieces join to
   valid UTF-8 the cuts are judged exactly like an Encoding; otherwise the
   chips are drawn without cluster analysis (hex where needed).
+- :func:`render_piece_groups` ``(groups, *, max_tokens, lang, digits) -> str``: separate tokens (search
+  results), each ``(piece, id)`` its own chip group, side by side.
 - :func:`encoding_from_pieces` ``(pieces, ids=None) -> Encoding | None``.
 - :func:`piece_parts` ``(data) -> list[Part]``: a token's bytes as text runs
   and invalid-UTF-8 hex runs (``E0 A6…``, ``…B0``).
@@ -64,11 +66,19 @@ from .differences import DEFAULT_DIFF_CHARS, diff_legend_html, render_difference
 from .glyphs import Part, char_label, chip_inner, piece_label, piece_parts, text_lines_html, visible_text
 from .legend import legend_html
 from .page import CSS, REPORT_CSP, standalone_page
-from .view import DEFAULT_MAX_TOKENS, draw_tokens, encoding_from_pieces, render_encoding, render_pieces, render_table
+from .view import (
+    DEFAULT_MAX_TOKENS,
+    draw_tokens,
+    encoding_from_pieces,
+    render_encoding,
+    render_piece_groups,
+    render_pieces,
+    render_table,
+)
 
 __all__ = [
     "CSS", "DEFAULT_DIFF_CHARS", "DEFAULT_MAX_TOKENS", "MAX_CACHED_TOKEN_BYTES", "PALETTE", "REPORT_CSP", "Part",
     "char_label", "chip_html", "chip_inner", "diff_legend_html", "draw_tokens", "encoding_from_pieces",
-    "legend_html", "piece_label", "piece_parts", "render_differences", "render_encoding", "render_pieces",
+    "legend_html", "piece_label", "piece_parts", "render_differences", "render_encoding", "render_piece_groups", "render_pieces",
     "render_table", "sep_html", "standalone_page", "text_lines_html", "token_title", "visible_text",
 ]

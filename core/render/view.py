@@ -330,3 +330,19 @@ def _render_pieces_cached(
     body = draw_tokens(toks, kinds, None, max_tokens=max_tokens, show_ids=show_ids, direction=direction, link=link,
                  colour_by=colour_by, unknown=unknown, t=translator(lang, digits))
     return (legend_html(lang) + body) if legend else body
+
+
+def render_piece_groups(groups: Sequence[tuple[bytes, int | None]], *, max_tokens: int | None = DEFAULT_MAX_TOKENS,
+                        lang: str = DEFAULT_LANG, digits: str = "western") -> str:
+    """Each ``(piece, id)`` as a chip group of its own, side by side: a list of separate tokens (search results),
+    not one text, so a piece that starts with a combining mark (a virama) is not joined to the one before it and
+    no cut is marked between two results.
+
+    >>> html = render_piece_groups([("ক".encode(), 1), ("্র".encode(), 2)])
+    >>> html.count('class="tl-tokens"'), "tl-sep-g" in html
+    (2, False)
+    """
+    shown = groups if max_tokens is None else groups[:max_tokens]
+    body = "".join(f'<div class="tl-group">{render_pieces([p], ids=[i], lang=lang, digits=digits)}</div>'
+                   for p, i in shown)
+    return f'<div class="tl-groups">{body}</div>'

@@ -19,7 +19,7 @@ from .script_census import census
 from .table import VocabTable, vocab_table
 
 UnreachableReason = Literal["partial", "byte-fallback", "word-internal", "decoder", "normalizer", "pretokenizer",
-                            "merge", "segmentation", "longest-match"]
+                            "reserved", "merge", "segmentation", "longest-match"]
 
 #: Why a token's own text does not encode to it. The first three are reachable next to other text (inside a
 #: word, next to the bytes that complete a character); the others not even there.
@@ -33,6 +33,9 @@ UNREACHABLE_REASONS: dict[str, Message] = {
     "normalizer": T_("The normalizer changes its text before the model sees it (case, compatibility forms, spaces)."),
     "pretokenizer": T_("The pre-tokenizer cuts its text into several pieces, and no merge crosses a pre-tokenizer "
                        "cut."),
+    "reserved": T_("A reserved or placeholder entry, spelled like a tag ({examples}): kept in the vocabulary for the "
+                   "model's own use (later training, images, markup), and no merge builds it from text.",
+                   examples="<unused12>, [multimodal]"),
     "merge": T_("Its text is one piece, but the merges in the library's order build other tokens: an earlier merge "
                 "shadows the one that makes it."),
     "segmentation": T_("Unigram prefers another segmentation of its text (a higher total score)."),
@@ -40,6 +43,9 @@ UNREACHABLE_REASONS: dict[str, Message] = {
 }
 #: Reasons for tokens that other text around them can still reach.
 IN_CONTEXT = frozenset({"partial", "byte-fallback", "word-internal"})
+#: A whole token spelled like a tag (``<unused12>``, ``</h1>``, ``[multimodal]``, ``<|reserved_3|>``): a model's
+#: reserved or placeholder entry when no merge builds it (counted apart from the tokens an earlier merge shadows).
+TAG = regex.compile(r"<\|[^|\s]+\|>|</?[^<>\s|]+>|\[[^\[\]\s]+\]")
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,16 @@ class UnreachableReport:
     checked: int
     tokens: tuple[UnreachableToken, ...]
     seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def reserved(self) -> int:
+        """How many are reserved or placeholder entries (``<unusedN>``)."""
+        return sum(t.reason == "reserved" for t in self.tokens)
+
+    @property
+    def strict(self) -> int:
+        """How many no text reaches in any context, reserved entries left out."""
+        return sum(not t.in_context and t.reason != "reserved" for t in self.tokens)
 
     def by_reason(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -118,15 +134,23 @@ def _diagnose(tok: PretrainedTokenizer, table: VocabTable, token_id: int, text: 
         pre = tok.pre_tokenizer()
         if pre is not None and len([p for p, _ in pre.split(text) if p]) > 1:
             return "pretokenizer"
+    if TAG.fullmatch(text):
+        return "reserved"
     kind = model_kind(tok)
     return "segmentation" if kind == "Unigram" else "longest-match" if kind == "WordPiece" else "merge"
+
+
+def not_from_text(tok: VocabularyCodec, table: VocabTable) -> set[int]:
+    """The ids no text is meant to make: control tokens and the unknown token (the pages encode their spelling as
+    text). The reachability test and the unused count both leave them out, so both count the same total."""
+    unk = getattr(tok, "unk_id", None)
+    return set(table.special) | set(getattr(tok, "specials", {}).values()) | ({unk} if unk is not None else set())
 
 
 def _build_unreachable(tok: PretrainedTokenizer) -> UnreachableReport:
     t0 = time.perf_counter()
     table = vocab_table(tok)
-    # control tokens (and the unknown token) are not made from text on purpose: the pages encode their spelling as text
-    specials = table.special | set(tok.specials.values()) | ({tok.unk_id} if tok.unk_id is not None else set())
+    specials = not_from_text(tok, table)
     encode, decode_ids = tok.encode_ids, tok.decode_ids
     out: list[UnreachableToken] = []
     checked = 0
@@ -166,6 +190,8 @@ class UnusedReport:
     used: int
     unused: tuple[int, ...]
     by_script: dict[str, int]
+    #: The tokens counted: every token but those no text is meant to make (:func:`not_from_text`).
+    total: int = 0
 
     def to_json(self, limit: int | None = None) -> dict[str, Any]:
         ids = self.unused if limit is None else self.unused[:limit]
@@ -183,9 +209,12 @@ def unused(tok: VocabularyCodec, texts: Iterable[str], corpus: str) -> UnusedRep
     got = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     got = got[(got >= 0) & (got < table.size)]
     counts = np.bincount(got, minlength=table.size)
-    never = table.assigned & (counts == 0)
-    if table.special:
-        never[list(table.special)] = False
+    counted = table.assigned.copy()
+    left_out = [i for i in not_from_text(tok, table) if 0 <= i < table.size]
+    if left_out:
+        counted[left_out] = False
+    never = counted & (counts == 0)
     found = np.flatnonzero(never)
     by_script = census(tok).count_by_script(found)
-    return UnusedReport(tok.id, corpus, len(got), int(np.count_nonzero(counts)), tuple(found.tolist()), by_script)
+    return UnusedReport(tok.id, corpus, len(got), int(np.count_nonzero((counts > 0) & counted)), tuple(found.tolist()),
+                        by_script, int(np.count_nonzero(counted)))

@@ -1,0 +1,61 @@
+"""Downloads rerun nothing, and the checkpoint report reruns only itself (issue 35, item 1).
+
+On Compare with eight tokenizers and a long text a script run takes tens of seconds: a download that reruns the
+page greys it that long, and a report button that reruns the page draws its progress bar only after it.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
+PAGES = Path(__file__).resolve().parent.parent / "pages"
+
+
+def test_every_download_button_asks_for_no_rerun() -> None:
+    calls = []
+    for path in sorted(PAGES.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "download_button":
+                on_click = [k.value for k in node.keywords if k.arg == "on_click"]
+                ok = len(on_click) == 1 and isinstance(on_click[0], ast.Constant) and on_click[0].value == "ignore"
+                calls.append((f"{path.name}:{node.lineno}", ok))
+    assert len(calls) >= 7  # compare (2), the report (2), tax, normalization, train (2)
+    assert [where for where, ok in calls if not ok] == []
+
+
+def _reruns(sent: list[bytes]) -> list[str]:
+    """The fragment id of each rerun the browser asked for ("" for a run of the whole page)."""
+    out = []
+    for payload in sent:
+        msg = BackMsg()
+        msg.ParseFromString(payload)
+        if msg.WhichOneof("type") == "rerun_script":
+            out.append(msg.rerun_script.fragment_id)
+    return out
+
+
+def test_downloads_rerun_nothing_and_the_report_reruns_only_itself(app) -> None:
+    sent: list[bytes] = []
+    app.page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(p) if isinstance(p, bytes) else None))
+    app.open("compare", "tok=cl100k_base,o200k_base&text=%E0%A6%AC%E0%A6%BE%E0%A6%9C%E0%A6%BE%E0%A6%B0")
+    assert _reruns(sent) == [""]  # the page's first run
+    sent.clear()
+    with app.page.expect_download() as got:
+        app.page.get_by_role("button", name="Download CSV").click()
+    assert got.value.suggested_filename == "tokenizer-compare.csv"
+    app.wait_rerun(start=1.0)
+    assert _reruns(sent) == []
+    app.page.get_by_text("Checkpoint report (self-contained HTML + Markdown)").click()
+    app.page.get_by_role("button", name="Make checkpoint report").click()
+    app.wait_rerun()
+    runs = _reruns(sent)
+    assert len(runs) == 1 and runs[0], runs  # one run, of the report's fragment alone
+    sent.clear()
+    with app.page.expect_download() as got:
+        app.page.get_by_role("button", name="Download HTML report").click()
+    assert got.value.suggested_filename == "tokenizer-report.html"
+    app.wait_rerun(start=1.0)
+    assert _reruns(sent) == []
+    app.assert_no_exception()
