@@ -170,7 +170,15 @@ def test_every_entry_loads_offline_and_round_trips(tokenizer_id):
     assert 0 < len(enc.tokens) < 200
     if tokenizer_id not in ("bert-bge", "clip", "claude-legacy", "xlm-r"):  # these normalize (lowercase, NFKC, marks)
         assert tok.decode(enc.tokens) == BN
-    # every token's bytes are a slice of the input at its span (or the normalized form for the normalizing ones)
+    # the spans cover the input in order; the lossless entries' bytes are the input's bytes at each span (the
+    # others' bytes come from a normalized form or carry a dummy prefix)
+    raw = BN.encode("utf-8")
+    spans = [(t.byte_start, t.byte_end) for t in enc.tokens if not t.special]
+    assert all(0 <= a <= b <= len(raw) for a, b in spans) and spans == sorted(spans)
+    if tokenizer_id in LOSSLESS:
+        assert [t.data for t in enc.tokens] == [raw[t.byte_start:t.byte_end] for t in enc.tokens]
+        assert spans[0][0] == 0 and spans[-1][1] == len(raw)
+        assert all(b == c for (_, b), (c, _) in zip(spans, spans[1:]))  # no gap, no overlap
     table = tok.table(BN)
     assert len(table) == len(enc.tokens)
 
