@@ -64,6 +64,14 @@ def _ours(tid: str, messages: list[dict[str, str]], gen: bool) -> chat.ChatAnaly
 
 
 @lru_cache(maxsize=None)
+def _meta():
+    """llama-models' Tiktoken-based Llama 3 tokenizer on the shelf's file (loaded once: 128,000 ranks)."""
+    from llama_models.llama3.tokenizer import Tokenizer
+
+    return Tokenizer(zoo.entry_path(zoo.get_entry("llama3")))
+
+
+@lru_cache(maxsize=None)
 def _mistral_common():
     from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
 
@@ -91,9 +99,8 @@ def test_llama_safe_ids_equal_llama_models(lang):
     ``tests/test_chat_parity_shelf.py``)."""
     from llama_models.datatypes import RawMessage
     from llama_models.llama3.chat_format import ChatFormat
-    from llama_models.llama3.tokenizer import Tokenizer
 
-    fmt = ChatFormat(Tokenizer(zoo.entry_path(zoo.get_entry("llama3"))))
+    fmt = ChatFormat(_meta())
     conv = spelled("llama-3.2", lang)
     want = fmt.encode_dialog_prompt([RawMessage(role=m["role"], content=m["content"]) for m in conv]).tokens
     ours = _ours("llama-3.2", conv, True)
@@ -183,9 +190,7 @@ def _rendered(tid: str, conv) -> str:
 
 @pytest.mark.parametrize("lang", list(SAMPLES))
 def test_llama_parsed_ids_equal_llama_models_parsing_transformers_text(lang):
-    from llama_models.llama3.tokenizer import Tokenizer
-
-    meta = Tokenizer(zoo.entry_path(zoo.get_entry("llama3")))
+    meta = _meta()
     conv = spelled("llama-3.2", lang)
     want = meta.encode(_rendered("llama-3.2", conv), bos=False, eos=False, allowed_special="all")
     ours = _ours("llama-3.2", conv, True)
