@@ -160,4 +160,5 @@ def show_entry_audit(entry: ZooEntry) -> None:
     if entry.audit is not None:
         st.caption(md_escape(localize(entry.audit.line())))
     if entry.runtime is not None:
-        st.warning(md_escape(localize(entry.runtime.line())), icon=":material/memory:")
+        st.warning(md_escape(localize(entry.runtime.line()) + " " + localize(entry.runtime.how())),
+                   icon=":material/memory:")

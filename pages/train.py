@@ -7,7 +7,7 @@ import streamlit as st
 from core import languages
 from core.analysis import evaluate as E
 from core.analysis import recipes as R
-from core.i18n import N_
+from core.i18n import N_, translator
 from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.text.limits import LimitError
@@ -175,9 +175,10 @@ def note_text(m: E.Metrics) -> str:
 # ---------------------------------------------------------------- table
 st.subheader(_("Held-out metrics"), divider="gray")
 rows = []
+plain = translator(current_lang())  # the reader's language with 0-9: a download keeps Western digits
 for m in metrics:
     rows.append({
-        "Tokenizer": _(m.name),
+        "Tokenizer": plain.gettext(m.name),
         "Vocab asked": m.vocab_requested,
         "Vocab obtained": m.vocab_obtained,
         "Tokens / sentence": round(m.tokens_per_sentence, 2),
@@ -191,9 +192,10 @@ for m in metrics:
     })  # fmt: skip
 table = pd.DataFrame(rows)
 table["Vocab asked"] = table["Vocab asked"].astype("Int64")
-show_table(for_reader(table), hide_index=True, width="stretch", height=min(36 * (len(table) + 1) + 4, 760),
-             column_config={**{c: _(c) for c in COLUMNS},
-                            "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
+show_table(for_reader(table.assign(Tokenizer=[_(m.name) for m in metrics])), hide_index=True, width="stretch",
+           height=min(36 * (len(table) + 1) + 4, 760),
+           column_config={**{c: _(c) for c in COLUMNS},
+                          "Why obtained ≠ asked": st.column_config.TextColumn(_("Why obtained ≠ asked"), width="large")})
 st.download_button(_("Download the table (CSV)"), table.to_csv(index=False).encode("utf-8"), "metrics.csv",
                    "text/csv", key="tr_csv", on_click="ignore")
 st.caption(_(

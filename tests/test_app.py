@@ -30,6 +30,18 @@ def text_boxes(at: AppTest):
     return list(at.text_area)
 
 
+#: Pages without a text area: the free-text box the 200 KB check fills instead (a word, a short text, a search).
+TEXT_INPUT = {"inspector": "in_word", "replay": "rp_text", "stepper": "st_new_toy", "unigram": "ug_word_bn",
+              "tax": "tax_tok_search"}
+#: Pages with no free-text box at all (checked below, so a box added later joins the 200 KB check).
+NO_TEXT = {"train"}
+
+
+def main_box(at: AppTest, path: str):
+    """The box the empty / 200 KB check fills: the first text area, else the page's entry in :data:`TEXT_INPUT`."""
+    return at.text_input(key=TEXT_INPUT[path]) if path in TEXT_INPUT else text_boxes(at)[0]
+
+
 PAGES = [p for p, _ in app_pages()]
 
 
@@ -39,18 +51,20 @@ def test_page_renders_with_defaults(path):
     no_exception(at)
     assert at.title, "every page has a title"
     assert at.caption, "every page has its one-line explanation"
+    # the 200 KB check below reaches every page with a free-text box
+    if path in NO_TEXT:
+        assert not text_boxes(at) and not list(at.text_input), path
+    else:
+        assert bool(text_boxes(at)) == (path not in TEXT_INPUT), path
+        assert main_box(at, path) is not None
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", [p for p in PAGES if p not in NO_TEXT])
 def test_page_renders_with_empty_and_200kb_text(path):
     at = open_page(path)
-    boxes = text_boxes(at)
-    if not boxes:
-        pytest.skip("page has no free-text input")
-    boxes[0].input("").run()
+    main_box(at, path).input("").run()
     no_exception(at)
-    at = open_page(path)
-    text_boxes(at)[0].input(BIG_200KB).run()
+    main_box(at, path).input(BIG_200KB).run()  # the same session: one page load for both
     no_exception(at)
 
 
@@ -184,3 +198,68 @@ def test_tokenizer_registry_has_baselines_and_trained_bpe():
     opts = tokenizer_options()
     assert {"codepoints", "bytes", "words", "bpe-sample-cp", "bpe-sample-byte"} <= set(opts)
     assert opts["bpe-sample-cp"].sized and not opts["bytes"].sized
+
+
+# -- downloads keep 0-9 and English keys (README, "Numbers") -------------------------------------------------------
+
+#: The pages with download buttons, each with two other interface languages (native digits on where the language
+#: has them), dealt so that every language is read on two pages: a sample, not the whole product, to stay cheap.
+DOWNLOADS = {"compare": ("bn", "uz"), "tax": ("fa", "hi"), "normalization": ("hi", "uz"), "train": ("fa", "bn")}
+
+
+@pytest.fixture()
+def downloaded(monkeypatch):
+    """``downloaded(at)``: the bytes behind each download button of a run, read from AppTest's in-memory media
+    storage (kept here: AppTest drops its mock runtime after the run)."""
+    import streamlit.testing.v1.app_test as app_test_module
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    kept: list[MemoryMediaFileStorage] = []
+
+    class Kept(MemoryMediaFileStorage):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            kept.append(self)
+
+    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", Kept)
+
+    def read(at: AppTest) -> list[tuple[str, bytes]]:
+        urls = [b.proto.url for b in at.get("download_button")]
+        return [(u.rsplit(".", 1)[-1], kept[-1].get_file(u.rsplit("/", 1)[-1]).content) for u in urls]
+
+    return read
+
+
+def _native_digits(text: str) -> list[str]:
+    import unicodedata
+
+    return sorted(c for c in text if unicodedata.category(c) == "Nd" and not "0" <= c <= "9")
+
+
+def _keys(value) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+@pytest.mark.parametrize("path", list(DOWNLOADS))
+def test_downloads_keep_western_digits_and_english_keys(path, downloaded):
+    """Each download read as bytes in another interface language (Bangla and Persian with native digits on): the
+    same files, the English CSV header or JSON keys, and no digit other than 0-9 that the English file lacks."""
+    import json
+
+    english = downloaded(open_page(path, {"lang": "en"}))
+    assert english, f"{path}: no download button"
+    for lang in DOWNLOADS[path]:
+        other = downloaded(helpers.open_page(path, {"lang": lang}, {"native_digits": True}, timeout=TIMEOUT,
+                                             check=False))
+        assert [kind for kind, _ in other] == [kind for kind, _ in english], (path, lang)
+        for (kind, data), (_, ref) in zip(other, english):
+            text, ref_text = data.decode("utf-8"), ref.decode("utf-8")
+            assert _native_digits(text) == _native_digits(ref_text), (path, lang, kind)
+            if kind == "csv":
+                assert text.splitlines()[0] == ref_text.splitlines()[0], (path, lang)
+            else:
+                assert _keys(json.loads(text)) == _keys(json.loads(ref_text)), (path, lang)

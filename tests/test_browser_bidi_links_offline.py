@@ -192,8 +192,10 @@ def test_wordpiece_word_box_follows_new_text(app):
     """Paste new text: the "Word" box names a word of the new text, the one the steps below explain."""
     app.open("wordpiece", "vocab=typed")
     box = app.page.locator('textarea[aria-label="Text to encode"]')
-    # the same number of words: an old box would keep "3." and show the new text's third word
-    for text, first_unk in (("ঘরের দামি ঘরেই", "ঘরেই"), ("দামি ঘরেই ঘরের", "ঘরেই"), ("দাম বাজার", "বাজার")):
+    # the same number of words: an old box would keep "3." and show the new text's third word (the page opens on
+    # the first text below, so the loop starts with the second: each fill is new text, and must start a run)
+    assert box.input_value() == "ঘরের দামি ঘরেই"
+    for text, first_unk in (("দামি ঘরেই ঘরের", "ঘরেই"), ("ঘরের দামি ঘরেই", "ঘরেই"), ("দাম বাজার", "বাজার")):
         box.fill(text)
         box.press("Control+Enter")
         app.wait_rerun()

@@ -2,7 +2,7 @@
 right to left, the injection sample; screenshots in test-output/."""
 from __future__ import annotations
 
-import time
+from core.assets import chat_samples
 
 
 def test_bangla_in_llama3_and_gemma4_side_by_side(app):
@@ -44,10 +44,12 @@ def test_injection_is_flagged_and_the_page_is_drawn_fast(app):
     # Gemma 2 refuses the system turn: its own message in our frame, the page goes on
     assert app.page.get_by_text("System role not supported").count() == 1
     app.screenshot("chat-injection")
-    # warm: the tokenizers are loaded; a rerun with another sample must be drawn within 3 s
-    t0 = time.monotonic()
+    # warm: the tokenizers are loaded; another sample redraws the three prompts with its text (how fast is timed
+    # by bench/browser_speed.py --views, not here)
     app.open("chat_format", "sample=hi&tpl=llama-3.2,qwen-2.5,gemma-2&gen=1")
     app.page.wait_for_selector(".tl-chat", timeout=60_000)
-    app.wait_idle(settle=0.2)
-    elapsed = time.monotonic() - t0
-    print(f"chat page drawn in {elapsed:.2f} s (warm)")
+    app.wait_idle()
+    app.assert_no_exception()
+    hindi = [m["content"] for m in chat_samples()["hi"] if m["role"] == "user"][0]
+    drawn = app.page.locator(".tl-chat .tl-chat-msg").all_inner_texts()
+    assert sum(hindi in t for t in drawn) >= 2, drawn[:4]

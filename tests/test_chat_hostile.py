@@ -98,22 +98,23 @@ def test_a_moved_system_prompt_is_still_found() -> None:
     assert [k for _a, _b, k in CH.locate_contents(text, messages)] == [1, 2, 0, 3]
 
 
-def test_the_issue_chat_ends_quickly_with_gemma_4() -> None:
-    """19 user turns of 10,000 "z" then 181 tool turns of "z": Gemma 4 drops tool turns (over 60 s before)."""
+def test_the_issue_chat_ends_quickly_with_gemma_4(count_finds: list[int]) -> None:
+    """19 user turns of 10,000 "z" then 181 tool turns of "z": Gemma 4 drops tool turns (over 60 s before, when
+    every message rescanned the prompt). The work is counted, not timed: a bounded number of searches, each over
+    at most the prompt (bench/limits.py times it)."""
     messages = CH.parse_conversation([{"role": "user", "content": "z" * 10_000}] * 19
                                      + [{"role": "tool", "content": "z"}] * 181)
-    start = time.perf_counter()
     result = CH.chat_analysis(get_template("gemma-4"), messages, tok=None)
-    assert time.perf_counter() - start < 5
     assert sum(t.found for t in result.turns) == 19
+    prompt = len(result.text)
+    assert len(count_finds) <= 4 * len(messages)
+    assert sum(count_finds) <= 4 * len(messages) * prompt
 
 
 def test_rescans_are_gone_on_a_long_repetitive_prompt(count_finds: list[int]) -> None:
     messages = [{"role": "user", "content": "z" * 10_000}] * 19 + [{"role": "tool", "content": "z"}] * 181
     text = _render(messages, frozenset({"tool"}), frozenset())
-    start = time.perf_counter()
     spans = CH.locate_contents(text, messages)
-    assert time.perf_counter() - start < 1
     assert len(spans) == 19 and len(count_finds) <= 4 * len(messages)
     assert sum(count_finds) <= 4 * len(messages) * len(text)
 

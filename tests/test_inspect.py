@@ -120,10 +120,23 @@ def test_regex_pieces_equal_pretokenize(name):
 
 
 @settings(max_examples=examples(0.6))
-@given(st.text(alphabet="রাজশহীকিনে্য় abc'\n12.।", max_size=30))
-def test_regex_pieces_equal_the_tokenizers_own_split(text):
+@given(st.text(alphabet="রাজশহীকিনে্য় abc'\n12345.।", max_size=30))
+def test_regex_pieces_are_the_pieces_tiktoken_encodes_alone(text):
+    """Our two readers of the split pattern agree, and tiktoken itself confirms the pieces: it never lets a token
+    cross a piece's edge, and encoding each piece alone gives its ids for the whole text."""
+    from tests.parity_refs import tiktoken_encoding
+
     tok = zoo.load("cl100k_base")
-    assert [(p.text, p.start, p.end) for p in regex_pieces(text, tok.pattern)] == split_pieces(tok, text)
+    pieces = [(p.text, p.start, p.end) for p in regex_pieces(text, tok.pattern)]
+    assert pieces == split_pieces(tok, text)
+    ref = tiktoken_encoding("cl100k_base")
+    ids = ref.encode_ordinary(text)
+    assert [i for piece, _, _ in pieces for i in ref.encode_ordinary(piece)] == ids
+    edges, at = {0}, 0
+    for i in ids:
+        at += len(ref.decode_single_token_bytes(i))
+        edges.add(at)
+    assert {len(text[:end].encode("utf-8")) for _, _, end in pieces} <= edges
 
 
 def test_mark_kind_reads_unicode_names():
@@ -243,10 +256,10 @@ def test_sentencepiece_unigram_best_path_is_the_encoding():
 
 
 @settings(max_examples=examples(2))
-@given(st.text(alphabet="রাজশহীকি্ ।,.ab\u200c\n", max_size=40), st.integers(min_value=0, max_value=39))
-def test_word_at_returns_the_run_around_the_index(text, i):
-    if i >= len(text):
-        return
+@given(st.text(alphabet="রাজশহীকি্ ।,.ab\u200c\n", min_size=1, max_size=40).flatmap(
+    lambda t: st.tuples(st.just(t), st.integers(min_value=0, max_value=len(t) - 1))))
+def test_word_at_returns_the_run_around_the_index(text_and_index):
+    text, i = text_and_index  # every example has an index inside its text (none returns early)
     w = word_at(text, i)
     if text[i].isspace():
         assert w is None

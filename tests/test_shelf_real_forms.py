@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import re
 import sys
 import types
 import unicodedata
@@ -227,6 +228,10 @@ def test_the_runtime_differences_are_said_with_examples_that_hold():
     for tid, diff in RUNTIME_DIFFS.items():
         assert _pieces(zoo.load(tid), diff.example) == diff.model_pieces, tid
         assert diff.model_pieces != diff.runtime_pieces and "llama.cpp" in diff.line()
+        # how it is known is said with it: the source read, the date, and that llama.cpp was not run
+        assert diff.source.startswith("src/llama-vocab.cpp") and re.fullmatch(r"\d{4}-\d{2}-\d{2}", diff.established)
+        how = str(diff.how())
+        assert diff.source in how and diff.established in how and "not run" in how
     # gpt-neox: the file names no pre-tokenizer; llama.cpp then splits with its 'default' rules
     entry = ENTRIES["gpt-neox"]
     as_llama_cpp = zoo.load_entry(replace(entry, options={k: v for k, v in entry.options.items() if k != "pre"}))

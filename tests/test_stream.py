@@ -236,6 +236,57 @@ def test_dask_local_cluster_is_identical(two_chunk_files: dict[str, Path]) -> No
     assert remote.stdout == local.stdout
 
 
+def test_every_streaming_command_is_byte_identical_on_a_dask_scheduler(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      small_chunks: None) -> None:
+    """Each command that takes ``--scheduler`` (tokenize and graphemes --summary/--jsonl, compare, evaluate
+    --heldout/--corpus, round-trip --file, report) prints the same bytes, and writes the same report, as with
+    ``--workers 1``. Chunks are shrunk so a small file makes many, and the cluster runs in this process (threads:
+    quick to start; ``test_dask_local_cluster_is_identical`` runs ``compare`` on worker processes)."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(stream, "CHUNK_BYTES", 700)  # stream_setup: a file over one chunk goes to the scheduler
+    sent: list[int] = []
+    real = stream._run_dask
+
+    def counted(fn, task, chunks, address):
+        for item in real(fn, task, chunks, address):
+            sent.append(1)
+            yield item
+
+    monkeypatch.setattr(stream, "_run_dask", counted)
+    f = tmp_path / "c.txt"
+    f.write_text(corpus(120), encoding="utf-8", newline="")
+    rows = (REPO / "assets/parallel.tsv").read_text(encoding="utf-8").split("\n")
+    tsv = tmp_path / "p.tsv"
+    tsv.write_text("\n".join(rows[:1] + [r for r in rows[1:] if r.strip()] * 2) + "\n", encoding="utf-8")
+    unique = tmp_path / "u.txt"  # evaluate --corpus refuses a corpus whose held-out lines all occur in training
+    unique.write_text("".join(f"{LINES[i % len(LINES)]} {i}\n\n" for i in range(120)), encoding="utf-8")
+    commands = [
+        ("tokenize", "--tokenizer", "cl100k_base", "--file", str(f), "--summary", "--json"),
+        ("tokenize", "--tokenizer", "o200k_base", "--file", str(f), "--jsonl"),
+        ("graphemes", "--file", str(f), "--summary", "--json"),
+        ("graphemes", "--file", str(f), "--jsonl"),
+        ("compare", "--tokenizers", "cl100k_base,bytes", "--parallel", str(tsv), "--json"),
+        ("evaluate", "--tokenizers", "o200k_base", "--heldout", str(f), "--json"),
+        ("evaluate", "--tokenizers", "cl100k_base", "--corpus", str(unique), "--json"),
+        ("round-trip", "--tokenizers", "cl100k_base", "--file", str(f), "--json"),
+        ("report", "--tokenizers", "cl100k_base", "--file", str(f), "--out", "{out}"),
+    ]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
+        for argv in commands:
+            outputs = []
+            for way in (("--workers", "1"), ("--scheduler", cl.scheduler_address)):
+                out = tmp_path / f"r{len(outputs)}.html"
+                before = len(sent)
+                assert main([a.replace("{out}", str(out)) for a in argv] + list(way)) == 0, argv
+                printed = capsys.readouterr().out.replace(str(out), "OUT").replace(str(out.with_suffix(".md")), "OUT.md")
+                files = [p.read_bytes() for p in (out, out.with_suffix(".md")) if p.exists()]
+                outputs.append((printed, files))
+                assert (len(sent) > before) == (way[0] == "--scheduler"), argv  # the chunks went to Dask
+            assert outputs[0] == outputs[1], argv
+            assert outputs[0][0].strip(), argv
+
+
 def test_unreachable_scheduler_is_one_line(two_chunk_files: dict[str, Path]) -> None:
     p = _cli("compare", "--tokenizers", "bytes", "--parallel", str(two_chunk_files["tsv"]),
              "--scheduler", "tcp://127.0.0.1:9")

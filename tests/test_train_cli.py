@@ -130,3 +130,71 @@ def test_module_entry_point(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "re-save identical: True" in proc.stdout and out.is_file()
+
+
+class _Terminal:
+    """A stderr that says it is a terminal and keeps what is written (the bars are drawn only on a terminal)."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self.parts.append(s)
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+#: The passes FileSplit makes over a --corpus file, as its progress names them (core/analysis/corpus.py).
+PASSES = ["reading the corpus (1/4)", "finding the held-out documents (2/4)",
+          "checking held-out lines against training (3/4)", "training (4/4)"]
+
+
+def test_train_corpus_draws_one_progress_bar_per_pass(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """README: ``train --corpus`` draws one bar per pass over the file. Each bar is one line on the terminal (its
+    redraws start with a carriage return, the next bar on a new line): four lines, one per pass, in order, each
+    redrawn under its own label only and ending at the whole file."""
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    assert main(["train", "--recipe", "byte-plain", "--vocab-size", "300", "--corpus", str(CORPUS),
+                 "--out", str(tmp_path / "t.json"), "--json"]) == 0
+    capsys.readouterr()
+    lines = "".join(term.parts).split("\n")
+    assert lines[-1] == ""  # the last bar ends its line
+    bars = [[d for d in line.split("\r") if d] for line in lines[:-1]]
+    assert [{d.split(" [")[0] for d in draws} for draws in bars] == [{f"train: {p}"} for p in PASSES]
+    size = f"{CORPUS.stat().st_size / 1e6:,.1f}"
+    assert all(f"] {size}/{size} MB" in draws[-1] for draws in bars)
+
+
+def test_a_failed_write_leaves_no_partial_file(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """README: outputs are written atomically. A write that fails after the data went out (the disk full at
+    fsync) is one error line, and the folder holds what it held before: the old file whole, no temp file, no
+    part of the new one. Both commands that write files are tried (``train --out``, ``report --out/--md``)."""
+    import errno
+    import os
+
+    old = {"tok.json": b'{"old": true}', "r.html": b"<p>old</p>", "r.md": b"old", "in.txt": "বাজার".encode()}
+    for name, data in old.items():
+        (tmp_path / name).write_bytes(data)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    for argv in (["train", "--recipe", "byte-plain", "--vocab-size", "300", "--out", str(tmp_path / "tok.json")],
+                 ["report", "--tokenizers", "bytes", "--file", str(tmp_path / "in.txt"), "--out", str(tmp_path / "r.html"),
+                  "--md", str(tmp_path / "r.md"), "--workers", "1"]):
+        err = run_error(capsys, *argv)
+        assert "No space left on device" in err
+        assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == old
+    monkeypatch.undo()
+    assert main(["train", "--recipe", "byte-plain", "--vocab-size", "300", "--out", str(tmp_path / "tok.json")]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(old)  # the new file replaced the old, nothing else
+    json.loads((tmp_path / "tok.json").read_text(encoding="utf-8"))  # and it is whole

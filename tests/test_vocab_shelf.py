@@ -247,7 +247,9 @@ def test_decode_names_unknown_ids_and_explains_the_round_trip():
     assert "\ufffd" in d.text and V.round_trip(tok, d).reason == "partial"
     same = V.decode(tok, tok.encode_ids("রাজশাহী"))
     assert V.round_trip(tok, same).same
-    assert V.decode(tok, [])
+    empty = V.decode(tok, [])
+    assert empty.text == "" and list(empty.ids) == [] and list(empty.unknown) == []
+    assert V.round_trip(tok, empty).same
     with pytest.raises(V.VocabError):
         V.decode(tok, [1] * (V.MAX_DECODE_IDS + 1))
 

@@ -226,7 +226,8 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
         chips_html=render_encoding(enc, max_tokens=chips, lang=lang),
         first_tokens=tuple(piece_label(t.data) for t in enc.tokens[:40]),
         audit=localize(tok.entry.audit.line(), tx) if tok.entry.audit else "",
-        runtime=localize(tok.entry.runtime.line(), tx) if tok.entry.runtime else "",
+        runtime=(localize(tok.entry.runtime.line(), tx) + " " + localize(tok.entry.runtime.how(), tx)
+                 if tok.entry.runtime else ""),
     )  # fmt: skip
 
 

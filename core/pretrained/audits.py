@@ -121,6 +121,10 @@ class RuntimeDiff:
     example: str
     model_pieces: tuple[str, ...]
     runtime_pieces: tuple[str, ...]
+    #: Where in the runtime's source the behaviour was read (the runtime itself is not run: see :meth:`how`).
+    source: str = ""
+    #: When it was established (ISO date).
+    established: str = ""
 
     def line(self) -> Message:
         """The difference as one sentence, with its example (Compare, the inspector and the report show it)."""
@@ -132,11 +136,22 @@ class RuntimeDiff:
                   example=repr(self.example), model=show(self.model_pieces), pieces=show(self.runtime_pieces))
 
 
+    def how(self) -> Message:
+        """How the difference is known, shown after :meth:`line`: read in the runtime's source and reproduced with
+        this app's engine, never by running the runtime (llama.cpp is not a dependency)."""
+        return T_("How this is known: read in {runtime}'s source ({source}) and reproduced with this app's engine on "
+                  "{date}; {runtime} itself was not run, it is not a dependency of this app.",
+                  runtime=self.runtime, source=self.source, date=self.established)
+
+
 RUNTIME_DIFFS: dict[str, RuntimeDiff] = {
     "gpt-neox": RuntimeDiff("llama.cpp", T_("the file declares no pre-tokenizer, so llama.cpp uses its 'default' "
                                             "split, which cuts digits away from the space before them"),
-                            "Room 39", ("Room", " 39"), ("Room", " ", "39")),
+                            "Room 39", ("Room", " 39"), ("Room", " ", "39"),
+                            "src/llama-vocab.cpp, llm_tokenizer_bpe: the 'default' regexes", "2026-12-02"),
     "bert-bge": RuntimeDiff("llama.cpp", T_("llama.cpp drops every combining mark ({marks}), also the spacing vowel "
                                             "signs (Mc) such as Bangla া that BertNormalizer keeps", marks="\\p{M}"),
-                            "কথা", ("ক", "থ", "া"), ("ক", "থ")),
+                            "কথা", ("ক", "থ", "া"), ("ক", "থ"),
+                            "src/llama-vocab.cpp, llm_tokenizer_wpm_session::preprocess: NFD, then every is_accent_mark "
+                            "skipped when accents are stripped", "2026-12-02"),
 }
