@@ -228,10 +228,12 @@ def test_the_runtime_differences_are_said_with_examples_that_hold():
     for tid, diff in RUNTIME_DIFFS.items():
         assert _pieces(zoo.load(tid), diff.example) == diff.model_pieces, tid
         assert diff.model_pieces != diff.runtime_pieces and "llama.cpp" in diff.line()
-        # how it is known is said with it: the source read, the date, and that llama.cpp was not run
+        # how it is known is said with it: the source read and when, the llama.cpp version that confirmed it, and
+        # that no test runs llama.cpp
         assert diff.source.startswith("src/llama-vocab.cpp") and re.fullmatch(r"\d{4}-\d{2}-\d{2}", diff.established)
+        assert re.fullmatch(r"llama-cpp-python [\d.]+ \(llama.cpp [0-9a-f]{7}\) on \d{4}-\d{2}-\d{2}", diff.confirmed)
         how = str(diff.how())
-        assert diff.source in how and diff.established in how and "not run" in how
+        assert all(x in how for x in (diff.source, diff.established, diff.confirmed, "no test runs it"))
     # gpt-neox: the file names no pre-tokenizer; llama.cpp then splits with its 'default' rules
     entry = ENTRIES["gpt-neox"]
     as_llama_cpp = zoo.load_entry(replace(entry, options={k: v for k, v in entry.options.items() if k != "pre"}))

@@ -125,6 +125,8 @@ class RuntimeDiff:
     source: str = ""
     #: When it was established (ISO date).
     established: str = ""
+    #: The runtime's version it was then confirmed with, run by ``bench/llama_cpp_vocab.py``, and when.
+    confirmed: str = ""
 
     def line(self) -> Message:
         """The difference as one sentence, with its example (Compare, the inspector and the report show it)."""
@@ -137,21 +139,24 @@ class RuntimeDiff:
 
 
     def how(self) -> Message:
-        """How the difference is known, shown after :meth:`line`: read in the runtime's source and reproduced with
-        this app's engine, never by running the runtime (llama.cpp is not a dependency)."""
-        return T_("How this is known: read in {runtime}'s source ({source}) and reproduced with this app's engine on "
-                  "{date}; {runtime} itself was not run, it is not a dependency of this app.",
-                  runtime=self.runtime, source=self.source, date=self.established)
+        """How the difference is known, shown after :meth:`line`: read in the runtime's source, then confirmed once
+        by running the runtime (``bench/llama_cpp_vocab.py``; llama.cpp is not a dependency, so no test runs it)."""
+        return T_("How this is known: read in {runtime}'s source ({source}) on {date}, then confirmed by running "
+                  "{version}; {runtime} is not a dependency of this app, so no test runs it.",
+                  runtime=self.runtime, source=self.source, date=self.established, version=self.confirmed)
 
+
+#: The llama.cpp run that confirmed both differences (bench/llama_cpp_vocab.py, llama-cpp-python built from source).
+_CONFIRMED = "llama-cpp-python 0.3.36 (llama.cpp 0c1e570) on 2026-12-04"
 
 RUNTIME_DIFFS: dict[str, RuntimeDiff] = {
     "gpt-neox": RuntimeDiff("llama.cpp", T_("the file declares no pre-tokenizer, so llama.cpp uses its 'default' "
                                             "split, which cuts digits away from the space before them"),
                             "Room 39", ("Room", " 39"), ("Room", " ", "39"),
-                            "src/llama-vocab.cpp, llm_tokenizer_bpe: the 'default' regexes", "2026-12-02"),
+                            "src/llama-vocab.cpp, llm_tokenizer_bpe: the 'default' regexes", "2026-12-02", _CONFIRMED),
     "bert-bge": RuntimeDiff("llama.cpp", T_("llama.cpp drops every combining mark ({marks}), also the spacing vowel "
                                             "signs (Mc) such as Bangla া that BertNormalizer keeps", marks="\\p{M}"),
                             "কথা", ("ক", "থ", "া"), ("ক", "থ"),
                             "src/llama-vocab.cpp, llm_tokenizer_wpm_session::preprocess: NFD, then every is_accent_mark "
-                            "skipped when accents are stripped", "2026-12-02"),
+                            "skipped when accents are stripped", "2026-12-02", _CONFIRMED),
 }
