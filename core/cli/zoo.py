@@ -23,7 +23,7 @@ import io
 import sys
 from typing import Any
 
-from ..analysis import stream, tax
+from ..analysis import measures, stream, tax
 from ..assets import BUNDLED_TSV
 from ..pretrained import zoo
 from ..pretrained.adapter import PretrainedTokenizer
@@ -202,9 +202,9 @@ def _compare(args: argparse.Namespace) -> dict[str, Any]:
     toks = [stream.load_spec(s) for s in specs]  # here first: a bad id is one error line before any worker starts
     task = stream.TaxTask(specs, languages, label, header_lines)
     progress = Progress(size, "compare")
-    total = stream.TaxCounts(())
+    total = measures.TaxCounts(())
     done = skip
-    for chunk, counts in stream.run_shards(stream.tax_shard, task, stream.iter_chunks(path, cut="line", skip_bytes=skip),
+    for chunk, counts in stream.run_shards(measures.tax_shard, task, stream.iter_chunks(path, cut="line", skip_bytes=skip),
                                            workers=workers, scheduler=scheduler):
         total = total + counts
         done += chunk.nbytes
@@ -212,27 +212,26 @@ def _compare(args: argparse.Namespace) -> dict[str, Any]:
     progress.close()
     if not total.rows:
         raise CliError(f"{label} has a header but no rows")
-    out: dict[str, Any] = {}
-    en = languages.index("en")
-    for tok, cells in zip(toks, total.cells):
-        en_tokens = cells[en][0]
-        out[tok.id] = {
-            "languages": {lang: {"tokens": c[0], "words": c[1], "chars": c[2], "bytes": c[3]}
-                          for lang, c in zip(languages, cells)},
-            "premium": {lang: round(c[0] / en_tokens, 4) if en_tokens else 0.0 for lang, c in zip(languages, cells)},
-        }
+    out: dict[str, Any] = {tok.id: measures.compare_json(tok, languages, cells) for tok, cells in zip(toks, total.cells)}
     return out
+
+
+#: The per-language measures of :mod:`core.analysis.measures`, in the CSV's column order.
+MEASURE_KEYS = ("single_token_words", "continued_words", "single_token_words_space", "continued_words_space",
+                "pretokenizer_pieces", "optimal_tokens", "renyi_efficiency")
 
 
 def compare_csv(result: dict[str, Any]) -> str:
     """The compare result as CSV: one row per tokenizer and language."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["tokenizer", "language", "tokens", "words", "chars", "bytes", "tokens_per_word", "premium"])
+    w.writerow(["tokenizer", "language", "tokens", "words", "chars", "bytes", "tokens_per_word", "premium", *MEASURE_KEYS,
+                "vocab_size", "gini"])
     for tid, res in result.items():
         for lang, c in res["languages"].items():
             tpw = c["tokens"] / c["words"] if c["words"] else 0.0
-            w.writerow([tid, lang, c["tokens"], c["words"], c["chars"], c["bytes"], f"{tpw:.3f}", f"{res['premium'][lang]:.3f}"])
+            w.writerow([tid, lang, c["tokens"], c["words"], c["chars"], c["bytes"], f"{tpw:.3f}", f"{res['premium'][lang]:.3f}",
+                        *("" if c[k] is None else c[k] for k in MEASURE_KEYS), res["vocab_size"], res["gini"]])
     return buf.getvalue().rstrip("\n")
 
 
