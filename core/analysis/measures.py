@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..pretrained.memo import per_tokenizer
 from ..pretrained.protocols import Pieces
-from ..tokens import IdCodec
+from ..tokens import IdCodec, count_tokens
 
 if TYPE_CHECKING:  # pragma: no cover
     from .stream import Chunk, TaxTask
@@ -71,7 +71,7 @@ class LanguageMeasures:
             "single_token_words": self.single_token_words, "continued_words": self.continued_words,
             "single_token_words_space": self.single_token_words_space, "continued_words_space": self.continued_words_space,
             "pretokenizer_pieces": self.pretokenizer_pieces, "optimal_tokens": self.optimal_tokens,
-            "renyi_efficiency": round(self.renyi(vocab), 12) if self.id_counts else None,
+            "renyi_efficiency": round(self.renyi(vocab), 12) if self.id_counts and vocab > 1 else None,
         }
 
 
@@ -164,14 +164,18 @@ def measure_lines(tok: IdCodec, lines: Sequence[str]) -> LanguageMeasures:
     out = LanguageMeasures(lines=len(lines))
     ids_counts: Counter[int] = Counter()
     total = 0
+    complete = tok.ids_complete  # a baseline's units may have no id: count its tokens, leave Rényi out
     for line in lines:
-        ids = tok.encode_ids(line)
-        total += len(ids)
-        ids_counts.update(ids)
+        if complete:
+            ids = tok.encode_ids(line)
+            total += len(ids)
+            ids_counts.update(ids)
+        else:
+            total += count_tokens(tok, [line])
     out.tokens, out.id_counts = total, ids_counts
     words = Counter(w for line in lines for w in line.split())
     for w, n in words.items():
-        alone, spaced = len(tok.encode_ids(w)), len(tok.encode_ids(" " + w))
+        alone, spaced = count_tokens(tok, [w]), count_tokens(tok, [" " + w])
         if alone == 1:
             out.single_token_words += n
         else:
@@ -211,6 +215,14 @@ def normalized_lines(tok: object, lines: Sequence[str]) -> int | None:
     return sum(info.normalize(line).replace("\u2581", " ").strip() != line.strip() for line in lines)
 
 
+def text_measures(tok: IdCodec, text: str) -> dict[str, object]:
+    """The measures of one text (its non-blank lines, each encoded on its own) with ``vocab_size``: the Compare
+    table's extra columns, keyed as in ``compare --json``."""
+    m = measure_lines(tok, [line for line in text.splitlines() if line.strip()])
+    vocab = vocab_size(tok)
+    return {**m.to_json(vocab), "vocab_size": vocab}
+
+
 def vocab_size(tok: IdCodec) -> int:
     """Largest id + 1 (tiktoken's ``n_vocab``): the support of :func:`renyi_efficiency`."""
     return len(tok.spelling_vocab()) if isinstance(tok, Pieces) else tok.vocab_size
@@ -243,13 +255,13 @@ def tax_shard(task: "TaxTask", chunk: "Chunk") -> TaxCounts:
     from .stream import load_spec, tsv_columns
 
     columns, rows = tsv_columns(task, chunk)
-    sizes = [(sum(len(s.split()) for s in col), sum(map(len, col)), sum(len(s.encode("utf-8")) for s in col))
-             for col in columns]
-    out = []
-    for spec in task.toks:
-        tok = load_spec(spec)
-        out.append(tuple((measure_lines(tok, col), *size) for col, size in zip(columns, sizes)))
-    return TaxCounts(tuple(out), rows)
+    return TaxCounts(tuple(measure_parallel(load_spec(spec), columns) for spec in task.toks), rows)
+
+
+def measure_parallel(tok: IdCodec, columns: Sequence[Sequence[str]]) -> tuple[tuple[LanguageMeasures, int, int, int], ...]:
+    """Each column's measures and (words, chars, bytes): one tokenizer's cells of :class:`TaxCounts`."""
+    return tuple((measure_lines(tok, col), sum(len(s.split()) for s in col), sum(map(len, col)),
+                  sum(len(s.encode("utf-8")) for s in col)) for col in columns)
 
 
 def compare_json(tok: IdCodec, languages: Sequence[str], cells: Sequence[tuple[LanguageMeasures, int, int, int]]

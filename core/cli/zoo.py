@@ -23,7 +23,7 @@ import io
 import sys
 from typing import Any
 
-from ..analysis import measures, stream, tax
+from ..analysis import format_tax, measures, stream, tax
 from ..assets import BUNDLED_TSV
 from ..pretrained import zoo
 from ..pretrained.adapter import PretrainedTokenizer
@@ -243,6 +243,28 @@ def _compare_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _format_tax(args: argparse.Namespace) -> dict[str, Any]:
+    ids = list(dict.fromkeys(t.strip() for t in args.tokenizers.split(",") if t.strip()))
+    if not ids:
+        raise CliError("give at least one tokenizer id to --tokenizers")
+    if args.file:
+        data = limits.read_regular(args.file, max_bytes=format_tax.MAX_BYTES, what="records file")
+        sets = {"upload": format_tax.parse_records(data, args.file)}
+    else:
+        sets = format_tax.bundled_records()
+    toks = [zoo.resolve(t) for t in ids]  # every id checked before any encoding
+    return {tok.id: format_tax.measure(tok, sets).to_json() for tok in toks}
+
+
+def _format_tax_table(result: dict[str, Any]) -> str:
+    lines = [f"{'tokens':<16}" + "".join(f"{f:>14}" for f in format_tax.FORMATS) + f"{'escaped/utf8':>14}"]
+    for tid, res in result.items():
+        worst = max(res["escape_premium"].items(), key=lambda kv: kv[1])
+        lines.append(f"{tid:<16}" + "".join(f"{res['formats'][f]['tokens']:>14,}" for f in format_tax.FORMATS)
+                     + f"{worst[1]:>10.2f}x {worst[0]}")
+    return "\n".join(lines)
+
+
 def _differences(args: argparse.Namespace) -> dict[str, Any]:
     ids = list(dict.fromkeys(t.strip() for t in args.tokenizers.split(",") if t.strip()))
     if len(ids) < 2:
@@ -287,7 +309,7 @@ def _text_source(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``list``, ``tokenize``, ``replay``, ``compare`` and ``differences`` to the CLI."""
+    """Add ``list``, ``tokenize``, ``replay``, ``compare``, ``format-tax`` and ``differences`` to the CLI."""
     spec_help = "a zoo id (see `list`), hf:ORG/NAME (needs network) or file:PATH (tokenizer.json, .tiktoken, .model)"
     p = sub.add_parser("list", help="pretrained tokenizers available offline")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -319,6 +341,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt.add_argument("--csv", action="store_true", help="print CSV")
     add_stream_options(p)
     p.set_defaults(func=_compare, table=_compare_table)
+
+    p = sub.add_parser("format-tax", help="the same records as escaped JSON, UTF-8 JSON, CSV and YAML: tokens of each")
+    p.add_argument("--tokenizers", required=True, help="comma-separated tokenizer ids")
+    p.add_argument("--file", help="a JSON list of objects (default: the bundled sentences as records, per language)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_format_tax, table=_format_tax_table)
 
     p = sub.add_parser("differences", help="where several tokenizers' cuts of one text agree and where they part ways")
     p.add_argument("--tokenizers", required=True, help="comma-separated tokenizers, at least two (" + spec_help + ")")
