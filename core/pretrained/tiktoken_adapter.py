@@ -14,7 +14,7 @@ import numpy as np
 
 from ..i18n import T_, localize, message_of
 from ..models.bpe import tiktoken_rank_of
-from ..pipeline.pretokenize import Pattern, engine_split
+from ..pipeline.pretokenize import engine_pieces
 from ..text import limits
 from ..text.boundaries import is_valid_utf8
 from ..text.nfc import nfc, nfc_map
@@ -310,16 +310,12 @@ class TiktokenTokenizer(PretrainedTokenizer):
     # -- the pre-tokenizer floor (core.pretrained.protocols.Pieces) ------------------------------------
     pre_splits = True
 
-    @cached_property
-    def _split(self) -> Pattern:
-        return Pattern(self.id, self.pattern, "", engine="tiktoken")
-
     def pre_pieces(self, text: str) -> list[bytes] | None:
         """The pieces tiktoken's regex engine cuts the text into (after Qwen's NFC; Llama's long runs cut first)."""
         if self._nfc:
             text = nfc(text)
         chunks = run_chunks(text, self._max_run, self._max_chunk) if self._max_run and len(text) > self._max_run else [text]
-        return [p.text.encode("utf-8") for chunk in chunks for p in engine_split(chunk, self._split).pieces]
+        return [p.encode("utf-8") for chunk in chunks for p in engine_pieces(chunk, self.pattern)]
 
     def spelling_vocab(self) -> list[bytes | None]:
         """Every rank's bytes; the control tokens and the holes between them are None."""
