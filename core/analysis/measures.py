@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from ..pretrained.memo import per_tokenizer
 from ..pretrained.protocols import Pieces
@@ -160,20 +160,24 @@ def optimal_count(piece: bytes, sp: Speller) -> int:
 
 
 def measure_lines(tok: IdCodec, lines: Sequence[str]) -> LanguageMeasures:
-    """Every per-language measure of ``tok`` on ``lines`` (each line encoded on its own)."""
+    """Every per-language measure of ``tok`` on ``lines`` (each line encoded on its own; a repeated line is
+    measured once and counted as often as it occurs)."""
     out = LanguageMeasures(lines=len(lines))
+    distinct = Counter(lines)
     ids_counts: Counter[int] = Counter()
     total = 0
     complete = tok.ids_complete  # a baseline's units may have no id: count its tokens, leave Rényi out
-    for line in lines:
+    for line, k in distinct.items():
         if complete:
             ids = tok.encode_ids(line)
-            total += len(ids)
-            ids_counts.update(ids)
+            total += k * len(ids)
+            ids_counts.update(ids if k == 1 else {i: k * c for i, c in Counter(ids).items()})
         else:
-            total += count_tokens(tok, [line])
+            total += k * count_tokens(tok, [line])
     out.tokens, out.id_counts = total, ids_counts
-    words = Counter(w for line in lines for w in line.split())
+    words: Counter[str] = Counter()
+    for line, k in distinct.items():
+        words.update(line.split() if k == 1 else {w: k * c for w, c in Counter(line.split()).items()})
     for w, n in words.items():
         alone, spaced = count_tokens(tok, [w]), count_tokens(tok, [" " + w])
         if alone == 1:
@@ -184,35 +188,35 @@ def measure_lines(tok: IdCodec, lines: Sequence[str]) -> LanguageMeasures:
             out.single_token_words_space += n
         else:
             out.continued_words_space += n
-    out.pretokenizer_pieces, out.optimal_tokens = floor_and_optimal(tok, lines)
-    out.normalized_lines = normalized_lines(tok, lines)
+    out.pretokenizer_pieces, out.optimal_tokens = floor_and_optimal(tok, distinct)
+    out.normalized_lines = normalized_lines(tok, distinct)
     return out
 
 
-def floor_and_optimal(tok: object, lines: Sequence[str]) -> tuple[int | None, int | None]:
-    """The pre-tokenizer's pieces of ``lines`` summed (None without a pre-tokenizer) and the fewest tokens that
-    spell them (None when the tokenizer cannot say what its pieces are)."""
+def floor_and_optimal(tok: object, lines: Mapping[str, int]) -> tuple[int | None, int | None]:
+    """The pre-tokenizer's pieces of ``lines`` (line -> how often) summed (None without a pre-tokenizer) and the
+    fewest tokens that spell them (None when the tokenizer cannot say what its pieces are)."""
     if not isinstance(tok, Pieces):
         return None, None
     counts: Counter[bytes] = Counter()
-    for line in lines:
+    for line, k in lines.items():
         pieces = tok.pre_pieces(line)
         if pieces is None:
             return None, None
-        counts.update(pieces)
+        counts.update(pieces if k == 1 else {p: k * c for p, c in Counter(pieces).items()})
     sp = speller(tok)
     optimal = sum(n * optimal_count(p, sp) for p, n in counts.items())
     return (sum(counts.values()) if tok.pre_splits else None), optimal
 
 
-def normalized_lines(tok: object, lines: Sequence[str]) -> int | None:
-    """How many lines the tokenizer's own normalizer changes (None when it has none)."""
+def normalized_lines(tok: object, lines: Mapping[str, int]) -> int | None:
+    """How many lines (line -> how often) the tokenizer's own normalizer changes (None when it has none)."""
     get = getattr(tok, "normalizer", None)
     info = get() if callable(get) else None
     if info is None:
         return None
     # a space spelled ``▁`` (Metaspace, SentencePiece) and the prefix space are the pre-tokenizer's, not changed letters
-    return sum(info.normalize(line).replace("\u2581", " ").strip() != line.strip() for line in lines)
+    return sum(k for line, k in lines.items() if info.normalize(line).replace("\u2581", " ").strip() != line.strip())
 
 
 def text_measures(tok: IdCodec, text: str) -> dict[str, object]:
