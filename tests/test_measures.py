@@ -158,3 +158,24 @@ def test_compare_json_has_the_measures(tmp_path, capsys):
     # WordPiece pieces are not spelled by bytes alone: no floor, no optimal count
     assert res["bert-bge"]["languages"]["bn"]["optimal_tokens"] is None
     assert res["bert-bge"]["languages"]["bn"]["pretokenizer_pieces"] is None
+
+
+def test_the_bangla_premium_taken_apart_for_cl100k():
+    from core.analysis import tax_steps
+
+    col_bn, col_en = bundled().column("bn"), bundled().column("en")
+    bn, en = measured("cl100k_base", "bn"), measured("cl100k_base", "en")
+    d = tax_steps.decompose("cl100k_base", "bn", bn, en, chars=sum(map(len, col_bn)),
+                            nbytes=sum(len(s.encode()) for s in col_bn), en_chars=sum(map(len, col_en)),
+                            en_bytes=sum(len(s.encode()) for s in col_en))
+    steps = d.steps()
+    # each step starts where the one before ended, and the last ends at the premium
+    assert steps["english"] == (0.0, 1.0) and steps["merges"][1] == pytest.approx(bn.tokens / en.tokens)
+    assert [steps[k][0] for k in ("pretokenizer", "vocabulary", "merges")] == [steps[k][1] for k in ("english", "pretokenizer", "vocabulary")]
+    # cl100k's \p{L}+ cuts vowel signs off: the split alone costs about twice English's tokens, and greedy merging
+    # adds (almost) nothing: the vocabulary is the biggest step
+    assert 1.5 < d.floor < 2.5 and d.biggest() == "vocabulary" and d.premium - d.optimal < 0.05
+    assert 2.5 < d.bytes_per_char < 3 and d.en_bytes_per_char == 1.0  # Bangla letters are 3 UTF-8 bytes, marks too
+    assert "vocabulary costs most" in tax_steps.verdict(d)
+    fa = tax_steps.verdict(d, lang="fa", digits="native")
+    assert "واژگان" in fa and "۵" in fa  # Persian sentence, Persian digits
