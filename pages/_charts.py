@@ -242,8 +242,8 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
             out.append(f'<rect x="{gx + k * bar_w:.1f}" y="{min(y0, y1):.1f}" width="{bar_w * 0.92:.1f}" '
                        f'height="{max(abs(y0 - y1), 1):.1f}" fill="url(#tlp{k})" stroke="#333" stroke-width=".5">'
                        f"<title>{esc(name)} · {esc(cat)}: {v:.2f}{f' ({v - b:+.2f})' if base else ''}</title></rect>"
-                       + (f'<text x="{gx + (k + .46) * bar_w:.1f}" y="{min(y0, y1) - 3:.1f}" text-anchor="middle" '
-                          f'class="tl-chart-tick">{v:.2f}</text>' if base else ""))
+                       + (f'<text x="{gx + (k + .46) * bar_w:.1f}" y="{min(y0, y1) - 3 if v >= b else max(y0, y1) + 11:.1f}" '
+                          f'text-anchor="middle" class="tl-chart-tick">{v:.2f}</text>' if base else ""))
         out.append(f'<text x="{left + (g + .5) * group_w:.1f}" y="{height - bottom + 17}" text-anchor="middle" '
                    f'class="tl-chart-tick">{esc(cat)}</text>')
     out.append(f'<line x1="{left}" x2="{width - right}" y1="{ay(0):.1f}" y2="{ay(0):.1f}" stroke="#777"/>')
