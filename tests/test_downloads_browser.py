@@ -49,7 +49,9 @@ def test_downloads_rerun_nothing_and_the_report_reruns_only_itself(app) -> None:
     assert _reruns(sent) == []
     app.page.get_by_text("Checkpoint report (self-contained HTML + Markdown)").click()
     app.page.get_by_role("button", name="Make checkpoint report").click()
-    app.wait_rerun()
+    # the report's fragment run ends with its downloads drawn: wait for them, then for the app to be idle
+    app.page.get_by_role("button", name="Download HTML report").wait_for(timeout=120_000)
+    app.wait_idle()
     runs = _reruns(sent)
     assert len(runs) == 1 and runs[0], runs  # one run, of the report's fragment alone
     sent.clear()
