@@ -125,8 +125,9 @@ def turn_rows(result: CH.ChatAnalysis) -> pd.DataFrame:
             turn, role = num(t.index + 1), _(ROLE_LABELS.get(t.role, t.role))
             if not t.found:
                 role += " " + _("(content not found as typed: the template changed it)")
-        rows.append({"Turn": turn, "Role": role, "Content tokens": t.content_tokens,
-                     "Template overhead": t.overhead_tokens, "Total": t.total})
+        # the numbers before the role (its text can be long): on a phone they stay in view
+        rows.append({"Turn": turn, "Total": t.total, "Content tokens": t.content_tokens,
+                     "Template overhead": t.overhead_tokens, "Role": role})
     return pd.DataFrame(rows)
 
 
