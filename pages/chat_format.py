@@ -272,7 +272,8 @@ for tab, (tid, r) in zip(tabs, results.items()):
         st.markdown(md_format("**{title}**", title=_("Tokens (control tokens marked)")))
         show_tokens(render_encoding(r.safe.encoding, max_tokens=600, legend=True, **lang_args()))
         if r.injected:
-            st.warning("\n\n".join(md_escape(localize(m)) for m in CH.injection_summary(r)), icon=":material/warning:")
+            for sentence in CH.injection_summary(r):  # one per turn that types control tokens
+                st.warning(md_escape(localize(sentence)), icon=":material/warning:")
             st.markdown(md_format(_("**Content encoded as text** (what {safe} do): {count} tokens, the typed spellings "
                                     "stay text."), safe=CH.TEXT_RUNTIMES, count=num(len(r.safe.encoding.tokens))))
             st.markdown(md_format(_("**Special tokens parsed everywhere** (what {unsafe} do): {count} tokens; the model "
