@@ -125,8 +125,9 @@ def turn_rows(result: CH.ChatAnalysis) -> pd.DataFrame:
             turn, role = num(t.index + 1), _(ROLE_LABELS.get(t.role, t.role))
             if not t.found:
                 role += " " + _("(content not found as typed: the template changed it)")
-        rows.append({"Turn": turn, "Role": role, "Content tokens": t.content_tokens,
-                     "Template overhead": t.overhead_tokens, "Total": t.total})
+        # the numbers before the role (its text can be long): on a phone they stay in view
+        rows.append({"Turn": turn, "Total": t.total, "Content tokens": t.content_tokens,
+                     "Template overhead": t.overhead_tokens, "Role": role})
     return pd.DataFrame(rows)
 
 
@@ -271,7 +272,8 @@ for tab, (tid, r) in zip(tabs, results.items()):
         st.markdown(md_format("**{title}**", title=_("Tokens (control tokens marked)")))
         show_tokens(render_encoding(r.safe.encoding, max_tokens=600, legend=True, **lang_args()))
         if r.injected:
-            st.warning("\n\n".join(md_escape(localize(m)) for m in CH.injection_summary(r)), icon=":material/warning:")
+            for sentence in CH.injection_summary(r):  # one per turn that types control tokens
+                st.warning(md_escape(localize(sentence)), icon=":material/warning:")
             st.markdown(md_format(_("**Content encoded as text** (what {safe} do): {count} tokens, the typed spellings "
                                     "stay text."), safe=CH.TEXT_RUNTIMES, count=num(len(r.safe.encoding.tokens))))
             st.markdown(md_format(_("**Special tokens parsed everywhere** (what {unsafe} do): {count} tokens; the model "

@@ -19,7 +19,7 @@ from core.tokens import stats
 from pages._controls import classroom
 from pages._differences import show_differences
 from pages._lang import _, current_lang, lang_args, localize, ngettext, num
-from pages._layout import METRICS_NOTE, for_reader, page_header, show_entry_audit, show_table, show_tokens, stats_line
+from pages._layout import METRICS_NOTE, esc, for_reader, page_header, show_entry_audit, show_table, show_tokens, stats_line
 from pages._links import chip_links
 from pages._report import report_button
 from pages._samples import sample
@@ -119,6 +119,9 @@ elif not chosen:
     st.info(_("Choose at least one tokenizer."))
 else:
     show_tokens(legend_html(current_lang()))
+    # every chip is a link (a Tab stop): a keyboard reader can jump past them all to the table and the downloads
+    skip = esc(_("Skip the token chips: to the table and the downloads"))
+    st.html(f'<a class="tl-skip" href="#tl-cmp-table">{skip}</a>')
     max_tokens = DEFAULT_MAX_TOKENS // 3 if classroom() else DEFAULT_MAX_TOKENS
     rows = []
     spans: list[tuple[str, list[tuple[int, int]]]] = []  # each row's token spans, for the differences view
@@ -162,6 +165,7 @@ else:
     if len(spans) > 1:
         show_differences(disagreement(text, spans))
     if rows:
+        st.html('<div id="tl-cmp-table" tabindex="-1"></div>')
         st.markdown(_("#### Table"))
         df = pd.DataFrame(rows)  # exported with its English column names (scripts read them); shown translated
         # names on screen (the id column stays in the data, hidden: links and scripts use ids)

@@ -257,17 +257,20 @@ with right:
         # before the first merge nothing is merged yet: the winner is the pair merged next
         won = _("✓ merged") if step else _("→ merged next")
         merged_mark, h_left, h_right, h_count = (esc(m) for m in (won, _("left"), _("right"), _("count")))
+        # the winner's mark sits by its count and is explained under the table: a fourth column for one word made
+        # the table spill out of its column with byte chips (Uzbek interface, step 4)
+        glyph = "✓" if step else "→"
         pair_rows = "".join(
             f'<tr class="{"tl-won" if i == 0 else ""}"><td>{chip(p.left)}</td><td>{chip(p.right)}</td>'
-            f'<td class="tl-num">{num(p.count)}</td><td>{merged_mark if i == 0 else ""}</td></tr>'
+            f'<td class="tl-num">{num(p.count)}{" " + glyph if i == 0 else ""}</td></tr>'
             for i, p in enumerate(top)
         )
         # the columns follow the corpus's own direction, not the interface's: in a right-to-left interface the
         # "left" piece of a Bangla pair stays on the left, so ◌া + র is not read as র ◌া
         pairs_dir = text_direction(" ".join(w for w, _f in trace.words[:50]))
         st.html(f'<table class="tl-pairs" dir="{pairs_dir}" data-testid="tl-pairs"><thead><tr><th>{h_left}</th>'
-                f'<th>{h_right}</th><th class="tl-num">{h_count}</th><th></th></tr></thead>'
-                f"<tbody>{pair_rows}</tbody></table>")
+                f'<th>{h_right}</th><th class="tl-num">{h_count}</th></tr></thead>'
+                f'<tbody>{pair_rows}</tbody><caption class="tl-pairs-key">{merged_mark}</caption></table>')
     st.html(progress_chart(trace, step))
 
 # ---------------------------------------------------------------- encode a new word

@@ -61,3 +61,26 @@ def test_downloads_rerun_nothing_and_the_report_reruns_only_itself(app) -> None:
     app.wait_rerun_if_any(1.0)  # a download must start no run: give one a second to show
     assert _reruns(sent) == []
     app.assert_no_exception()
+
+
+def test_a_keyboard_skips_the_chips_and_a_phone_wraps_them(app) -> None:
+    """Every chip is a Tab stop: a skip link jumps to the table and the downloads. At 390 px a word drawn in byte
+    chips (one group, wider than the screen) wraps inside itself instead of running off the right edge."""
+    app.open("compare", "tok=cl100k_base,o200k_base&text=%E0%A6%AC%E0%A6%BE%E0%A6%9C%E0%A6%BE%E0%A6%B0%E0%A6%98%E0%A6%B0")
+    skip = app.page.locator("a.tl-skip")
+    assert skip.count() == 1
+    skip.focus()
+    app.page.keyboard.press("Enter")
+    app.page.keyboard.press("Tab")
+    # the next Tab stop is past every chip: after the table's anchor, not inside any token row
+    after, in_chips = app.page.evaluate("""() => { const e = document.activeElement;
+        const target = document.getElementById('tl-cmp-table');
+        return [Boolean(target.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING),
+                e.closest('.tl-tokens') !== null]; }""")
+    assert after and not in_chips
+    app.page.set_viewport_size({"width": 390, "height": 800})
+    app.next_frame()
+    spill = app.page.evaluate("""() => [...document.querySelectorAll('.tl-tokens')]
+        .filter(t => t.scrollWidth > t.clientWidth + 1).map(t => [t.scrollWidth, t.clientWidth])""")
+    assert spill == [], spill
+    app.screenshot("compare-390-byte-groups")

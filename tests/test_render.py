@@ -310,3 +310,13 @@ def test_one_dotted_circle_for_a_mark_after_hex_bytes():
     after_hex = chip_inner(b"\x9c" + "ার".encode())
     assert "9C" in after_hex and "◌" not in after_hex
     assert chip_inner("ার".encode()).startswith("◌া")
+
+
+def test_a_boundary_bar_is_glued_to_the_token_after_it():
+    """A line never ends, or starts, with a lone bar: each separator and the chip it precedes are one unbreakable
+    unit (Hindi rows at 390 px showed a bar alone on its own line)."""
+    text = "नमस्ते दुनिया"
+    html = render_encoding(CodePointTokenizer().encode(text))
+    units = re.findall(r'<span class="tl-u"><span class="tl-sep[^"]*"[^>]*>[^<]*</span><span class="tl-(?:tok|grp)', html)
+    separators = re.findall(r'<span class="tl-sep', html)
+    assert separators and len(units) == len(separators)

@@ -364,3 +364,18 @@ def test_reserved_placeholders_have_their_own_reason_and_both_tests_count_one_to
     # one total on the page: the tokens checked for reachability are the tokens counted as used or unused
     rep = V.unused(tok, [c for row in load_bundled().rows for c in row], "bundled")
     assert rep.total == report.checked == rep.used + len(rep.unused)
+
+
+def test_the_round_trip_note_names_a_control_token_encoded_as_text():
+    import inspect
+    import re
+
+    from tiktoken_ext import openai_public
+
+    # the library's own id for <|endoftext|>, read from its cl100k declaration (offline: no ranks download)
+    eot = int(re.search(r"ENDOFTEXT: (\d+)", inspect.getsource(openai_public.cl100k_base)).group(1))
+    tok = zoo.load("cl100k_base")
+    trip = V.round_trip(tok, V.decode(tok, [*tok.encode_ids("hi"), eot]))
+    assert trip.reason == "special" and trip.controls == (("<|endoftext|>", eot),)
+    assert f"<|endoftext|> ({eot})" in str(trip.message)
+    assert eot not in trip.ids  # encoded again, the spelling is plain text

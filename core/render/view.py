@@ -60,7 +60,7 @@ def _line_html(units: Sequence[tuple[str | None, str | None, Callable[[str], str
         q = k
         while q < m:
             sep_q = units[q][0]
-            if q > k and sep_q:
+            if q > k and sep_q and dirs[q] == "num":
                 body.append(sep_q)
             if dirs[q] == "num":  # digits in right-to-left flow: a left-to-right island of consecutive numbers
                 r = q
@@ -74,9 +74,14 @@ def _line_html(units: Sequence[tuple[str | None, str | None, Callable[[str], str
                 body.append(f'<span class="tl-run" dir="ltr">{"".join(island)}</span>')
                 q = r
                 continue
-            body.append(units[q][2](run_dir))
+            drawn = units[q][2](run_dir)
+            # subtle: a boundary bar is glued to the token after it, so a line never ends or starts with a lone bar
+            body.append(f'<span class="tl-u">{sep_q}{drawn}</span>' if q > k and sep_q else drawn)
             q += 1
         if d == base:
+            if sep0 and body and out and out[-1] == sep0:
+                out[-1] = f'<span class="tl-u">{sep0}{body[0]}</span>'
+                body = body[1:]
             out.extend(body)
         else:
             out.append(f'<span class="tl-run" dir="{run_dir}">{"".join(body)}</span>')
@@ -139,9 +144,8 @@ def draw_tokens(
         else:
             def draw(d: str, a: int = i, b: int = j, whole: str = whole) -> str:
                 inner = [chip(a, d)]
-                for k in range(a + 1, b):
-                    inner.append(sep_html(kinds[k] or "clean", t))
-                    inner.append(chip(k, d))
+                for k in range(a + 1, b):  # (glued as between groups: see _line_html)
+                    inner.append(f'<span class="tl-u">{sep_html(kinds[k] or "clean", t)}{chip(k, d)}</span>')
                 read_title = "as written: " + " ".join(f"U+{ord(c):04X}" for c in whole[:12])
                 return (f'<span class="tl-grp" dir="{d}">'
                         f'<span class="tl-grp-toks">{"".join(inner)}</span>'

@@ -10,7 +10,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 import regex
 
-from ...i18n import T_, Message
+from ...i18n import T_, Message, Tn_
 from ...pretrained.adapter import TextError
 from ...pretrained.protocols import VocabularyCodec
 from ...text.boundaries import is_valid_utf8
@@ -161,9 +161,17 @@ class RoundTrip:
     reason: str
     #: First position where the two lists differ (-1 when they are the same).
     first_difference: int
+    #: The control tokens of the list, ``(spelling, id)`` in order of first use (reason ``special``).
+    controls: tuple[tuple[str, int], ...] = ()
 
     @property
     def message(self) -> Message:
+        if self.reason == "special" and self.controls:
+            return Tn_("The list has the control token {tokens}: decoded, it is text that spells it, and that text "
+                       "is encoded as plain text, not as the control token.",
+                       "The list has the control tokens {tokens}: decoded, they are text that spells them, and that "
+                       "text is encoded as plain text, not as the control tokens.", len(self.controls),
+                       tokens=", ".join(f"{spelling} ({i})" for spelling, i in self.controls))
         return ROUND_TRIP_REASONS[self.reason]
 
     def to_json(self) -> dict[str, Any]:
@@ -187,6 +195,9 @@ def round_trip(tok: VocabularyCodec, decoded: Decoded) -> RoundTrip:
         reason = "unknown"
     elif decoded.special:
         reason = "special"
+        ids = dict.fromkeys(decoded.ids[k] for k in decoded.special)
+        controls = tuple(((decoded.table.data[i] or b"").decode("utf-8", "replace"), i) for i in ids)
+        return RoundTrip(again, same, reason, first, controls)
     else:
         raw = b"".join(d for d in decoded.data if d is not None)
         table = vocab_table(tok)
