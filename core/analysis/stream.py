@@ -23,7 +23,7 @@ cut only where the cut cannot change the answer:
 
 Each shard's work is a pure function of (task, chunk) that returns a small
 statistics record (:class:`TextCounts`, :class:`GraphemeCounts`,
-:class:`core.analysis.measures.TaxCounts`, :class:`core.analysis.evaluate.EvalTally`,
+:class:`TaxCounts`, :class:`core.analysis.evaluate.EvalTally`,
 :class:`RoundTripTally`); records merge by addition in chunk order, so the
 result does not depend on how many workers ran them. :func:`run_shards`
 runs the shards in this process, in ``N`` worker processes, or on a Dask
@@ -37,7 +37,7 @@ import os
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar, cast
 
 from ..text import limits
 from ..text.errors import UserError
@@ -391,6 +391,25 @@ def graphemes_shard(jsonl: bool, chunk: Chunk) -> tuple[GraphemeCounts, str]:
 
 
 @dataclass(frozen=True)
+class TaxCounts:
+    """Per tokenizer and language: tokens, words, chars, bytes over TSV rows (summable)."""
+
+    cells: tuple[tuple[tuple[int, int, int, int], ...], ...]  # [tokenizer][language] -> (tokens, words, chars, bytes)
+    rows: int = 0
+
+    def __add__(self, o: "TaxCounts") -> "TaxCounts":
+        if not self.cells:
+            return o
+        if not o.cells:
+            return self
+        return TaxCounts(
+            tuple(tuple(cast("tuple[int, int, int, int]", tuple(a + b for a, b in zip(x, y))) for x, y in zip(tl, ol))
+                  for tl, ol in zip(self.cells, o.cells)),
+            self.rows + o.rows,
+        )
+
+
+@dataclass(frozen=True)
 class TaxTask:
     """Shard task of ``compare``: which tokenizers, the TSV's languages and its name for messages."""
 
@@ -400,9 +419,9 @@ class TaxTask:
     line_offset: int = 1  # lines before the first row (the header and blank lines above it)
 
 
-def tsv_columns(task: TaxTask, chunk: Chunk) -> tuple[list[list[str]], int]:
-    """The chunk's TSV rows as one list of cells per language, and how many rows (a ragged row is an error)."""
-    from .tax import ParallelError
+def tax_shard(task: TaxTask, chunk: Chunk) -> TaxCounts:
+    """Pure shard function of ``compare``: split the chunk's TSV rows, count each cell per tokenizer."""
+    from .tax import ParallelError, count_tokens
 
     n_lang = len(task.languages)
     columns: list[list[str]] = [[] for _ in range(n_lang)]
@@ -418,7 +437,15 @@ def tsv_columns(task: TaxTask, chunk: Chunk) -> tuple[list[list[str]], int]:
         for i, c in enumerate(cells):
             columns[i].append(c.strip())
         rows += 1
-    return columns, rows
+    out = []
+    for spec in task.toks:
+        tok = load_spec(spec)
+        out.append(tuple(
+            (count_tokens(tok, col), sum(len(s.split()) for s in col), sum(map(len, col)),
+             sum(len(s.encode("utf-8")) for s in col))
+            for col in columns
+        ))  # fmt: skip
+    return TaxCounts(tuple(out), rows)
 
 
 @dataclass(frozen=True)
@@ -563,7 +590,7 @@ def summed(results: Iterable[tuple[Chunk, R]], start: R) -> R:
 
 
 __all__: Sequence[str] = [
-    "CHUNK_BYTES", "Chunk", "GraphemeCounts", "MAX_CHUNK_BYTES", "StreamError", "TaxTask", "TextCounts",
+    "CHUNK_BYTES", "Chunk", "GraphemeCounts", "MAX_CHUNK_BYTES", "StreamError", "TaxCounts", "TaxTask", "TextCounts",
     "TokSpec", "TokenizeTask", "can_cut_text", "default_workers", "graphemes_shard", "iter_chunks", "lines_shard",
-    "load_spec", "run_shards", "text_counts", "tokenize_shard", "tsv_columns",
+    "load_spec", "run_shards", "tax_shard", "text_counts", "tokenize_shard",
 ]  # fmt: skip
