@@ -48,9 +48,13 @@ def test_downloads_rerun_nothing_and_the_report_reruns_only_itself(app) -> None:
     app.wait_rerun_if_any(1.0)  # a download must start no run: give one a second to show
     assert _reruns(sent) == []
     app.page.get_by_text("Checkpoint report (self-contained HTML + Markdown)").click()
+    app.wait_idle()  # the expander is open and no run is going on when the button is pressed
     app.page.get_by_role("button", name="Make checkpoint report").click()
     # the report's fragment run ends with its downloads drawn: wait for them, then for the app to be idle
-    app.page.get_by_role("button", name="Download HTML report").wait_for(timeout=120_000)
+    try:
+        app.page.get_by_role("button", name="Download HTML report").wait_for(timeout=120_000)
+    finally:
+        app.screenshot("downloads-report", full_page=True)
     app.wait_idle()
     runs = _reruns(sent)
     assert len(runs) == 1 and runs[0], runs  # one run, of the report's fragment alone

@@ -33,6 +33,7 @@ def test_streamed_decode_keeps_bangla_left_to_right_on_a_persian_page(app):
     still read left to right, as its Bangla letters do, and the streamer's line is the decoded text."""
     app.open("vocabulary", "tok=cl100k_base&lang=fa")
     app.page.get_by_role("tab").nth(1).click()
+    app.wait_rerun()  # the tab is kept in the URL: a click reruns the page, and a box filled during that run is redrawn
     app.page.locator("textarea").last.fill("11372, 228, 11372, 106, 62456")
     app.page.keyboard.press("Control+Enter")
     app.wait_rerun()
