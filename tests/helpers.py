@@ -19,6 +19,23 @@ def shown(markdown: object) -> str:
     return html.unescape(text).replace("\u2060", "")
 
 
+def _scan_components_once() -> None:
+    """Make AppTest scan the installed packages for Streamlit components once per process, not on every run.
+
+    ``AppTest.run`` calls ``scan_component_manifests`` each time, which parses the metadata of every installed
+    distribution: 0.75 s of CPU per run on the CI machine, more than most page runs themselves, and over
+    a fifth of the whole suite. The installed packages do not change while a test process lives, and a
+    server (``streamlit run``) scans once at start-up, so the answer is kept after the first scan.
+    """
+    import functools
+
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    if not hasattr(scan, "cache_info"):
+        manifest_scanner.scan_component_manifests = functools.lru_cache(maxsize=None)(scan)  # type: ignore[assignment]
+
+
 def app_test(page: str = "home", query: dict[str, str] | None = None, state: dict | None = None, *,
              timeout: float = 180, root: Path | None = None):
     """``app.py`` (of checkout ``root``, default this one) set to open ``pages/<page>.py`` with these URL
@@ -28,6 +45,7 @@ def app_test(page: str = "home", query: dict[str, str] | None = None, state: dic
     """
     from streamlit.testing.v1 import AppTest
 
+    _scan_components_once()
     at = AppTest.from_file(str((root or REPO) / "app.py"), default_timeout=timeout)
     if page != "home":
         at.switch_page(f"pages/{page}.py")  # before the first run: the page opens directly
