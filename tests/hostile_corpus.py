@@ -452,12 +452,15 @@ def answer_verdict(o: Outcome) -> str:
     return ""
 
 
-if __name__ == "__main__":  # a look at every case: python tests/hostile_corpus.py [--json]
+if __name__ == "__main__":  # a look at every case: python tests/hostile_corpus.py [--json] [--shard K/N]
     import sys
     import tempfile
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     as_json = "--json" in sys.argv
+    # --shard K/N: only the cases whose index is K modulo N (tests/test_hostile.py runs N shards side by side)
+    shard, shards = (map(int, sys.argv[sys.argv.index("--shard") + 1].split("/")) if "--shard" in sys.argv
+                     else (0, 1))
     results = []
     from core.pretrained import zoo
 
@@ -468,11 +471,12 @@ if __name__ == "__main__":  # a look at every case: python tests/hostile_corpus.
     with tempfile.TemporaryDirectory() as tmp:
         files = Path(tmp) / "files"
         cases = [(c, verdict) for c in make(files)] + [(c, answer_verdict) for c in answers(files)]
-        for case, judge in cases:
+        for index in range(shard, len(cases), shards):
+            case, judge = cases[index]
             o = run_case(case, Path(tmp))
             bad = judge(o)
             if as_json:
-                results.append({"name": o.name, "argv": list(case.argv), "verdict": bad, "status": o.status,
+                results.append({"index": index, "of": len(cases), "name": o.name, "argv": list(case.argv), "verdict": bad, "status": o.status,
                                 "signal": o.signal, "stderr": o.stderr[-2000:], "answer": judge is answer_verdict})
             else:
                 line = (o.stderr.strip().splitlines() or [""])[-1]
