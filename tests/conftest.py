@@ -530,11 +530,36 @@ def app_tab(browser, base_url: str, output_dir: Path) -> Iterator[AppBrowser]:
         context.close()
 
 
+@pytest.fixture(scope="session")
+def app_context(browser):
+    """The browser context the ``app`` tabs of one test process share (1400x1000, the run counter installed).
+
+    Each test still gets its own tab, so its own Streamlit session; what the tabs share is the HTTP and
+    compiled-script cache, so a tab does not fetch and compile Streamlit's frontend again (a sixth of the CPU
+    of opening a page). Tests that need a context of their own (routes, listeners, another server) use
+    :func:`app_tab`.
+    """
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.add_init_script(RUNS_JS)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
 @pytest.fixture
-def app(browser, streamlit_server: str, output_dir: Path) -> Iterator[AppBrowser]:
-    """A fresh tab on the session's server."""
-    with app_tab(browser, streamlit_server, output_dir) as tab:
-        yield tab
+def app(app_context, streamlit_server: str, output_dir: Path) -> Iterator[AppBrowser]:
+    """A new tab on the session's server, in the shared :func:`app_context`; closed after the test, with the
+    origin's storage cleared, so the next test starts as a new visitor."""
+    page = app_context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        yield AppBrowser(page, streamlit_server, output_dir)
+    finally:
+        with suppress(Exception):  # a page that never loaded the app has no storage of ours to clear
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        for tab in app_context.pages:  # this one, and any a link opened
+            tab.close()
 
 
 def app_pages() -> list[tuple[str, str]]:

@@ -52,7 +52,7 @@ def test_every_page_renders(app, path, title):
         if not (req.url.startswith(("data:", "blob:", "about:")) or host == "127.0.0.1"):
             outside.append(req.url)
 
-    app.page.context.on("request", record)
+    app.page.on("request", record)
     app.open("" if path == "home" else path)  # open() waits until the page is quiet: its requests are made
     assert app.page.locator("h1").first.inner_text() == title
     app.assert_no_exception()

@@ -546,11 +546,39 @@ def run_shards(fn: Callable[[T, Chunk], R], task: T, chunks: Iterable[Chunk], *,
         ex.shutdown(wait=True, cancel_futures=True)
 
 
+def _refused_at_once(address: str) -> None:
+    """Raise :class:`StreamError` at once when nothing listens at a ``tcp://host:port`` scheduler address.
+
+    ``distributed.Client`` retries a refused connection until its timeout (10 s); a port with nothing behind
+    it answers a plain connect with a refusal in milliseconds, so the user hears of a typo straight away.
+    Any other outcome (a listener, a slow network, another protocol) is left to the client.
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return
+    if parts.scheme != "tcp" or not host or port is None:
+        return
+    import socket
+
+    try:
+        socket.create_connection((host, port), timeout=3).close()
+    except ConnectionRefusedError:
+        raise StreamError(f"cannot reach the Dask scheduler at {address}: nothing listens there "
+                          "(connection refused)") from None
+    except OSError:
+        return
+
+
 def _run_dask(fn: Callable[[T, Chunk], R], task: T, chunks: Iterable[Chunk], address: str) -> Iterator[tuple[Chunk, R]]:
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - pinned in requirements.txt
         raise StreamError("--scheduler needs the 'distributed' package (pip install distributed)") from None
+    _refused_at_once(address)
     try:
         client = Client(address, timeout=10, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
