@@ -38,6 +38,12 @@ sys.path.insert(0, str(REPO))
 
 from streamlit.testing.v1 import AppTest
 
+from tests.helpers import scan_components_once
+
+# AppTest would scan every installed package for Streamlit components on each run (0.75 s, more than the runs
+# timed here); a server scans once at start-up, so the benches do too
+scan_components_once()
+
 APP = str(REPO / "app.py")
 TOKENIZERS = "codepoints,bytes,words,bpe-sample-cp"
 
@@ -73,7 +79,11 @@ _COLD_HOME = """
 import json, sys, time
 sys.path.insert(0, {root!r})
 import streamlit as st
+import functools
+from streamlit.components.v2 import manifest_scanner
 from streamlit.testing.v1 import AppTest
+# as a server does (once at start-up), not on every AppTest run: see tests/helpers.py scan_components_once
+manifest_scanner.scan_component_manifests = functools.lru_cache(maxsize=None)(manifest_scanner.scan_component_manifests)
 at = AppTest.from_file({app!r}, default_timeout=300)
 at.query_params["tok"] = {toks!r}
 at.query_params["merges"] = "200"

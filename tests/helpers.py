@@ -19,7 +19,7 @@ def shown(markdown: object) -> str:
     return html.unescape(text).replace("\u2060", "")
 
 
-def _scan_components_once() -> None:
+def scan_components_once() -> None:
     """Make AppTest scan the installed packages for Streamlit components once per process, not on every run.
 
     ``AppTest.run`` calls ``scan_component_manifests`` each time, which parses the metadata of every installed
@@ -45,7 +45,7 @@ def app_test(page: str = "home", query: dict[str, str] | None = None, state: dic
     """
     from streamlit.testing.v1 import AppTest
 
-    _scan_components_once()
+    scan_components_once()
     at = AppTest.from_file(str((root or REPO) / "app.py"), default_timeout=timeout)
     if page != "home":
         at.switch_page(f"pages/{page}.py")  # before the first run: the page opens directly

@@ -246,14 +246,16 @@ def test_every_streaming_command_is_byte_identical_on_a_dask_scheduler(tmp_path:
     distributed = pytest.importorskip("distributed")
     monkeypatch.setattr(stream, "CHUNK_BYTES", 700)  # stream_setup: a file over one chunk goes to the scheduler
     sent: list[int] = []
-    real = stream._run_dask
+    from core.analysis import dask_run
+
+    real = dask_run.run_dask
 
     def counted(fn, task, chunks, address):
         for item in real(fn, task, chunks, address):
             sent.append(1)
             yield item
 
-    monkeypatch.setattr(stream, "_run_dask", counted)
+    monkeypatch.setattr(dask_run, "run_dask", counted)
     f = tmp_path / "c.txt"
     f.write_text(corpus(120), encoding="utf-8", newline="")
     rows = (REPO / "assets/parallel.tsv").read_text(encoding="utf-8").split("\n")
