@@ -7,7 +7,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.conftest import REPO, app_pages, app_tab, run_streamlit
+from tests.conftest import REPO, app_pages
 
 XSS = ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"]
 HOME_TEXT = 'textarea[aria-label="Text to tokenize"]'
@@ -24,22 +24,6 @@ def set_home_text(app, text: str) -> None:
     box.fill(text)
     box.press("Control+Enter")
     app.wait_rerun()
-
-
-def test_legacy_pages_folder_does_not_fight_navigation(browser, output_dir):
-    """A fresh server whose very first request is a deep link still shows only app.py's pages."""
-    expected = [title for _, title in app_pages()]
-    with run_streamlit(output_dir / "streamlit-fresh.log") as base, app_tab(browser, base, output_dir) as app:
-        app.open("stepper")
-        assert app.page.locator("h1").first.inner_text() == "BPE stepper"
-        assert app.nav_links() == expected  # no "shared"/"tokenizers" legacy entries, no duplicates
-        app.assert_no_exception()
-        # switching pages through the sidebar works and keeps the same navigation
-        app.page.locator('[data-testid="stSidebarNav"] a', has_text="Paste and see").click()
-        app.wait_rerun()
-        assert app.page.locator("h1").first.inner_text() == "Paste and see"
-        assert app.nav_links() == expected
-        app.assert_no_exception()
 
 
 @pytest.mark.parametrize("path,title", app_pages())

@@ -1,6 +1,7 @@
 """A freshly started server greets with the app itself, whatever page a shared link opens first.
 
-Each case starts its own ``streamlit run`` (the first request a server answers is the case), and the
+Each case starts its own ``streamlit run`` (the first request a server answers is the case; after a deep link, the
+sidebar then switches pages with the same navigation), and the
 browser records every state of the sidebar navigation and of the page title from the first byte on
 (a MutationObserver installed before the page loads), so a state shown for a moment is seen too.
 """
@@ -48,6 +49,13 @@ def test_a_fresh_server_first_paints_the_apps_own_title_and_navigation(path, que
             seen = page.evaluate("() => window.__tlSeen")
             app.screenshot(f"first-paint-{path or 'home'}", full_page=False)
             app.assert_no_exception()
+            assert app.nav_links() == titles  # no legacy "shared"/"tokenizers" entries from pages/, no duplicates
+            if path:  # after a deep link first: the sidebar switches pages and keeps the same navigation
+                page.locator('[data-testid="stSidebarNav"] a', has_text="Paste and see").click()
+                app.wait_rerun()
+                assert page.locator("h1").first.inner_text() == "Paste and see"
+                assert app.nav_links() == titles
+                app.assert_no_exception()
         finally:
             context.close()
     navs = [s["nav"] for s in seen if s["nav"]]

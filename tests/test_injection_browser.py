@@ -2,7 +2,8 @@
 vocabulary entries) of every page, in real Chromium on one server.
 
 For each page (one browser context): the URL parameters carry the payloads, each text box gets one paste
-of all of them, each uploader gets a file whose name and content are payloads. After each action:
+of all of them (unless the URL already filled it with them), each uploader gets a file whose name and content
+are payloads. After each action:
 
 - no element made from user input: no ``img``/``a``/``script``/``iframe``/... pointing at the payloads'
   host or at ``javascript:``, no inline event handler attribute anywhere;
@@ -21,7 +22,7 @@ import pytest
 
 from core.render import standalone_page
 from tests.app_hostile import own_params
-from tests.conftest import app_pages, app_tab
+from tests.conftest import app_pages
 
 HOST = "evil.test"
 PAYLOADS = [
@@ -100,20 +101,22 @@ FOUND_JS = """(host) => {
 
 
 class Watch:
-    """Records requests that leave 127.0.0.1 (and aborts them) for one browser context."""
+    """Records requests that leave 127.0.0.1 for one tab.
+
+    Recorded, not intercepted: a route would send every request of the page (Streamlit's scripts and fonts
+    too) through this process and turn the browser's cache off. The payloads' host is under ``.test``, a
+    name reserved never to resolve, so a request to it goes nowhere even before the test fails on it.
+    """
 
     def __init__(self, tab) -> None:
         self.tab = tab
         self.remote: list[str] = []
-        tab.page.context.route("**/*", self._route)
+        tab.page.on("request", self._seen)
 
-    def _route(self, route) -> None:
-        host = urlsplit(route.request.url).hostname or ""
-        if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            self.remote.append(route.request.url)
-            route.abort()
+    def _seen(self, request) -> None:
+        host = urlsplit(request.url).hostname or ""
+        if not (request.url.startswith(("data:", "blob:", "about:")) or host in ("127.0.0.1", "localhost")):
+            self.remote.append(request.url)
 
     def check(self, what: str) -> None:
         page = self.tab.page  # every check follows a wait for the app to be quiet (open / wait_rerun)
@@ -146,57 +149,59 @@ def test_the_pages_checked_parameters_carry_every_payload_once_dealt():
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_payloads_never_become_elements_requests_or_dialogs(page, browser, streamlit_server, output_dir):
+def test_payloads_never_become_elements_requests_or_dialogs(page, app):
     own = own_params(page)  # the shared parameters (lang, text, ...), and the page's own
     checked = _checked(page)
     free = sorted(p for p, kind in own.items() if kind == "free")
-    with app_tab(browser, streamlit_server, output_dir) as tab:
-        watch = Watch(tab)
-        path = "" if page == "home" else page
-        # 1. every free-text parameter carries all payloads, every other one a payload it must refuse; the
-        # pages deal the payloads on (page k starts where page k-1 stopped), so one open per page sends
-        # every payload through a refused parameter's warning somewhere (that warning is one function,
-        # pages/_url.py qp_init, which every checked parameter goes through: tests/app_hostile.page_params)
-        first = _first_payload(page)
-        query = {p: ALL for p in free} | {p: PAYLOADS[(first + i) % len(PAYLOADS)] for i, p in enumerate(checked)}
-        tab.open(path, urlencode(query))
-        watch.check(f"{page}: all payloads in {sorted(query)}")
-        # 3. one paste of all payloads into every text box
-        main = tab.page.locator('[data-testid="stMain"]')
-        boxes = main.locator("textarea, input[type=text]")
-        for i in range(boxes.count()):
-            box = boxes.nth(i)
-            if not box.is_visible() or not box.is_editable():
-                continue
-            multiline = box.evaluate("e => e.tagName") == "TEXTAREA"
-            # not the text the URL already put there (an unchanged box starts no run, and checks nothing new)
-            before = box.input_value()
-            box.fill("\n\n".join(reversed(PAYLOADS)) if multiline else " ".join(PAYLOADS[:12]))
-            changed = box.input_value() != before  # a box with a length limit the URL's payloads already filled
-            _commit(box, multiline)
-            # a select box's search field: Enter picks a matching option at once (a run starts within a
-            # moment) or, with none, does nothing; so does Enter in an unchanged box (the page is the same, and
-            # as good to check); a text box with new text must start a run
-            combo = box.get_attribute("role") == "combobox" or box.get_attribute("aria-autocomplete") is not None
-            if combo or not changed:
-                tab.wait_rerun_if_any(0.7)
-            else:
-                tab.wait_rerun()
-            watch.check(f"{page}: paste into box {i}")
-        # 4. every uploader: a file whose name and content (also as vocabulary entries) are payloads
-        uploads = main.locator("input[type=file]")
-        for i in range(uploads.count()):
-            accept = uploads.nth(i).get_attribute("accept") or ""
-            # an extension the uploader takes (Streamlit also lists a MIME type such as application/streamlit,
-            # and the browser refuses a file named after it: the upload would never reach the page)
-            ext = next((e.strip() for e in accept.split(",") if e.strip().startswith(".")), ".txt")
-            name = NAMES[i % len(NAMES)] + ext
-            body = ("[UNK]\n[CLS]\n[SEP]\n" + "\n".join(p.replace("\n", " ") for p in PAYLOADS)).encode("utf-8")
-            uploads.nth(i).set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": body}])
+    tab = app
+    watch = Watch(tab)
+    path = "" if page == "home" else page
+    # 1. every free-text parameter carries all payloads, every other one a payload it must refuse; the
+    # pages deal the payloads on (page k starts where page k-1 stopped), so one open per page sends
+    # every payload through a refused parameter's warning somewhere (that warning is one function,
+    # pages/_url.py qp_init, which every checked parameter goes through: tests/app_hostile.page_params)
+    first = _first_payload(page)
+    query = {p: ALL for p in free} | {p: PAYLOADS[(first + i) % len(PAYLOADS)] for i, p in enumerate(checked)}
+    tab.open(path, urlencode(query))
+    watch.check(f"{page}: all payloads in {sorted(query)}")
+    # 3. one paste of all payloads into every text box
+    main = tab.page.locator('[data-testid="stMain"]')
+    boxes = main.locator("textarea, input[type=text]")
+    for i in range(boxes.count()):
+        box = boxes.nth(i)
+        if not box.is_visible() or not box.is_editable():
+            continue
+        multiline = box.evaluate("e => e.tagName") == "TEXTAREA"
+        # not the text the URL already put there (an unchanged box starts no run, and checks nothing new)
+        before = box.input_value()
+        if HOST in before and "onerror=alert(" in before:  # the URL already filled this box with the payloads,
+            continue  # and the page drew them (checked above): a paste would draw the same text again
+        box.fill("\n\n".join(reversed(PAYLOADS)) if multiline else " ".join(PAYLOADS[:12]))
+        changed = box.input_value() != before  # a box with a length limit the URL's payloads already filled
+        _commit(box, multiline)
+        # a select box's search field: Enter picks a matching option at once (a run starts within a
+        # moment) or, with none, does nothing; so does Enter in an unchanged box (the page is the same, and
+        # as good to check); a text box with new text must start a run
+        combo = box.get_attribute("role") == "combobox" or box.get_attribute("aria-autocomplete") is not None
+        if combo or not changed:
+            tab.wait_rerun_if_any(0.7)
+        else:
             tab.wait_rerun()
-            watch.check(f"{page}: upload {name!r}")
-            uploads = main.locator("input[type=file]")  # an upload can add or remove widgets
-        tab.screenshot(f"injection-{page}")
+        watch.check(f"{page}: paste into box {i}")
+    # 4. every uploader: a file whose name and content (also as vocabulary entries) are payloads
+    uploads = main.locator("input[type=file]")
+    for i in range(uploads.count()):
+        accept = uploads.nth(i).get_attribute("accept") or ""
+        # an extension the uploader takes (Streamlit also lists a MIME type such as application/streamlit,
+        # and the browser refuses a file named after it: the upload would never reach the page)
+        ext = next((e.strip() for e in accept.split(",") if e.strip().startswith(".")), ".txt")
+        name = NAMES[i % len(NAMES)] + ext
+        body = ("[UNK]\n[CLS]\n[SEP]\n" + "\n".join(p.replace("\n", " ") for p in PAYLOADS)).encode("utf-8")
+        uploads.nth(i).set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": body}])
+        tab.wait_rerun()
+        watch.check(f"{page}: upload {name!r}")
+        uploads = main.locator("input[type=file]")  # an upload can add or remove widgets
+    tab.screenshot(f"injection-{page}")
 
 
 def test_the_report_csp_blocks_remote_loads_even_if_a_tag_got_through(browser, output_dir):
