@@ -250,12 +250,12 @@ def test_every_streaming_command_is_byte_identical_on_a_dask_scheduler(tmp_path:
 
     real = dask_run.run_dask
 
-    def counted(fn, task, chunks, address):
-        for item in real(fn, task, chunks, address):
+    def counted(fn, task, chunks, address, **kw):
+        for item in real(fn, task, chunks, address, **kw):
             sent.append(1)
             yield item
 
-    monkeypatch.setattr(dask_run, "run_dask", counted)
+    monkeypatch.setattr(stream, "run_dask", counted)
     f = tmp_path / "c.txt"
     f.write_text(corpus(120), encoding="utf-8", newline="")
     rows = (REPO / "assets/parallel.tsv").read_text(encoding="utf-8").split("\n")

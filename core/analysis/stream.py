@@ -43,6 +43,7 @@ from ..text import limits
 from ..text.errors import UserError
 from ..text.units import cluster_bounds
 from ..tokens import FullTokenizer, IdCodec, token_table
+from .dask_run import run_dask
 
 #: Target chunk size in bytes (a chunk ends at the last safe cut before it).
 CHUNK_BYTES = 1 << 20
@@ -518,9 +519,7 @@ def run_shards(fn: Callable[[T, Chunk], R], task: T, chunks: Iterable[Chunk], *,
     shard is raised here (the first one in chunk order).
     """
     if scheduler:
-        from .dask_run import run_dask
-
-        yield from run_dask(fn, task, chunks, scheduler)
+        yield from run_dask(fn, task, chunks, scheduler, in_flight=IN_FLIGHT_PER_WORKER)
         return
     if workers <= 1:
         for c in chunks:
