@@ -94,8 +94,8 @@ def make_files(d: Path) -> dict[str, Path]:
     with open(d / "noline.txt", "wb") as fh:  # 20 MB without a line break: no safe place to cut
         fh.write(("বাজার " * 1024).encode("utf-8") * 1400)
     f["noline.txt"] = d / "noline.txt"
-    with open(d / "late_nul.txt", "wb") as fh:  # valid text, then a NUL byte after 3 MB
-        fh.write(line * (3 * 1024 * 1024 // len(line)) + b"\x00tail\n")
+    with open(d / "late_nul.txt", "wb") as fh:  # valid text, then a NUL byte after 1.5 MB (in the second chunk)
+        fh.write(line * (3 * 512 * 1024 // len(line)) + b"\x00tail\n")
     f["late_nul.txt"] = d / "late_nul.txt"
     with open(d / "five.txt", "wb") as fh:  # a 5 MB corpus the streaming commands must answer
         fh.write(line * (5 * 1024 * 1024 // len(line)))

@@ -125,7 +125,7 @@ def test_try_links_stay_in_the_same_tab(app):
     assert app.page.locator('input[aria-label^="Word"]').input_value() == "রাজশাহী"
 
 
-# No request leaves 127.0.0.1 on any page, and the favicon is local: test_browser.py::test_every_page_renders.
+# No request leaves 127.0.0.1 on any page, and the favicon is local: test_projector_browser.py::test_every_page_renders_offline_and_classroom_text_is_at_least_18px.
 
 
 def test_unigram_unknown_is_drawn_as_unknown(app):

@@ -163,6 +163,7 @@ def test_payloads_never_become_elements_requests_or_dialogs(page, app):
     first = _first_payload(page)
     query = {p: ALL for p in free} | {p: PAYLOADS[(first + i) % len(PAYLOADS)] for i, p in enumerate(checked)}
     tab.open(path, urlencode(query))
+    tab.assert_no_exception()  # the page's default view, drawn in the browser with every parameter hostile
     watch.check(f"{page}: all payloads in {sorted(query)}")
     # 3. one paste of all payloads into every text box
     main = tab.page.locator('[data-testid="stMain"]')
