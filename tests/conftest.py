@@ -208,7 +208,7 @@ def _uses_apptest(item: pytest.Item, path: Path) -> bool:
 #: Files so long that one worker running the whole file would finish minutes after the other: their tests
 #: (one per page each) are dealt into this many groups. Every other file is one group, so its tests share a
 #: worker, a Streamlit server and module fixtures (``--dist loadgroup``, the README's test command).
-SPLIT_FILES = {"test_injection_browser.py": 3, "test_url_params.py": 2, "test_browser.py": 2}
+SPLIT_FILES = {"test_injection_browser.py": 3, "test_url_params.py": 2, "test_browser.py": 2, "test_projector_browser.py": 2}
 #: Seconds each test file took in a full run (``python bench/test_durations.py --costs run.xml`` writes it from a
 #: ``--junitxml`` report). Only the order of the groups depends on it: a stale or missing file costs balance, never
 #: a test.
