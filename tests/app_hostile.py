@@ -43,6 +43,9 @@ HOSTILE_VALUES = REFUSED_VALUES + OTHER_VALUES
 #: Refused values that are only a number gone wrong: tried in the checked parameters (where a number is read), not
 #: also in every free-text one at once (where "99999" is just five characters of text, as "0" already is).
 NUMERIC_ONLY = ("99999", "-5", "1e309", "nan", "-0x10", "1" + "0" * 30)
+#: Refused values that are plain text in a free-text parameter (a word, commas, a long run of one digit, as "x" * 3000
+#: already is): tried in the checked parameters only, not also in every parameter at once.
+PLAIN_REFUSED = ("abc", ",,,", "9" * 5000)
 #: ``qp_init`` keywords that make a parameter checked (refused or clamped with a message); without them it is free text.
 CHECKED_BY = {"choices", "cast", "lo", "hi"}
 
@@ -317,7 +320,7 @@ def scenario_uploads(uploader: str) -> list[dict[str, Any]]:
 
 def scenario_links(page: str) -> list[dict[str, Any]]:
     """Each hostile value, in a fresh session each time: in every URL parameter any page reads, all at once
-    (step ``all``; not for :data:`NUMERIC_ONLY`); and, for a value every checked parameter must refuse, in the checked ones only (step
+    (step ``all``; not for :data:`NUMERIC_ONLY` or :data:`PLAIN_REFUSED`); and, for a value every checked parameter must refuse, in the checked ones only (step
     ``checked``: a free-text value could end the page before a later parameter is read, e.g. a one-word
     stepper corpus has no merge to step to)."""
     params = page_params(Path.cwd())
@@ -325,7 +328,7 @@ def scenario_links(page: str) -> list[dict[str, Any]]:
     checked = sorted({p for found in params.values() for p, kind in found.items() if kind == "checked"})
     steps = []
     for i, value in enumerate(HOSTILE_VALUES):
-        if value not in NUMERIC_ONLY:
+        if value not in NUMERIC_ONLY and value not in PLAIN_REFUSED:
             at = _app(page, {p: value for p in every})
             steps.append({**_run(at, f"all params = {value[:30]!r}"), "value": i, "set": "all"})
         if value in REFUSED_VALUES:

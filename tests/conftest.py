@@ -466,10 +466,17 @@ class AppBrowser:
         links = self.page.locator('[data-testid="stSidebarNav"] a')
         return [links.nth(i).inner_text().splitlines()[-1].strip() for i in range(links.count())]
 
-    def screenshot(self, name: str, full_page: bool = True, max_height: int = 5000) -> Path:
+    def screenshot(self, name: str, full_page: bool | None = None, max_height: int = 5000) -> Path:
         """Save ``test-output/<name>.png``. Streamlit scrolls inside its main
         container, not the document, so a full-page shot grows the viewport to
-        the content's height (up to ``max_height``) for the picture."""
+        the content's height (up to ``max_height``) for the picture.
+
+        ``full_page=None`` (most calls) means the first screen, or the whole page with
+        ``TL_FULL_SCREENSHOTS=1``: a whole page costs Chromium a relayout and a raster
+        up to 5000 px tall (about half a second of CPU each), which a run nobody looks
+        at does not need. ``True`` is for the pictures a test is about."""
+        if full_page is None:
+            full_page = os.environ.get("TL_FULL_SCREENSHOTS") == "1"
         path = self.output_dir / f"{name}.png"
         size = self.page.viewport_size
         if full_page and size:

@@ -4,7 +4,7 @@ hostile-URL-value suite.
 The parameters come from the pages (:func:`tests.app_hostile.page_params`, an ``ast`` scan of ``pages/``
 for ``qp_init`` and ``st.query_params.get``), so a new parameter is tried without editing a list here.
 Each page is opened once per value of :data:`tests.app_hostile.HOSTILE_VALUES` (but the bare numbers of
-``NUMERIC_ONLY``) with every parameter any page reads set to that value at once, and once more per value no choice accepts with the checked
+``NUMERIC_ONLY`` and the plain text of ``PLAIN_REFUSED``) with every parameter any page reads set to that value at once, and once more per value no choice accepts with the checked
 parameters only, in a child process under RLIMIT_AS / RLIMIT_CPU (the ``urls`` scenario: a hanging or
 ballooning page ends the child, so no timed assertion is needed). No run may show an exception; in the
 checked-only runs a warning must name each checked parameter of the page.
@@ -18,7 +18,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app_hostile import HOSTILE_VALUES, NUMERIC_ONLY, REFUSED_VALUES, bad_steps, own_params, page_params, run_scenario
+from tests.app_hostile import HOSTILE_VALUES, NUMERIC_ONLY, PLAIN_REFUSED, REFUSED_VALUES, bad_steps, own_params, page_params, run_scenario
 from tests.conftest import app_pages
 from tests.helpers import open_page
 
@@ -58,7 +58,7 @@ def checked_params(page: str) -> list[str]:
 def test_hostile_url_values_are_refused_with_a_message_and_never_raise(page):
     rc, steps, err = run_scenario("urls", page)
     assert rc == 0, f"the child died (status {rc}; a negative status is a signal, e.g. its CPU limit):\n{err}"
-    assert len(steps) == len(HOSTILE_VALUES) - len(NUMERIC_ONLY) + len(REFUSED_VALUES), err
+    assert len(steps) == len(HOSTILE_VALUES) - len(NUMERIC_ONLY) - len(PLAIN_REFUSED) + len(REFUSED_VALUES), err
     assert not bad_steps(steps)
     checked = checked_params(page)
     assert checked, page
