@@ -54,6 +54,7 @@ import zlib
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import settings as _hsettings
@@ -526,15 +527,38 @@ new MutationObserver((changes) => {
 
 @contextmanager
 def app_tab(browser, base_url: str, output_dir: Path) -> Iterator[AppBrowser]:
-    """A fresh tab (1400x1000) on ``base_url``; dialogs are recorded and dismissed."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.add_init_script(RUNS_JS)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    """A fresh tab (1400x1000) in a context of its own on ``base_url``; dialogs are recorded and dismissed."""
+    context = _new_context(browser)
     try:
-        yield AppBrowser(page, base_url, output_dir)
+        yield _new_tab(context, base_url, output_dir)
     finally:
         context.close()
+
+
+def _new_context(browser):
+    """A browser context as every app tab starts in: 1400x1000, the script-run counter installed."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.add_init_script(RUNS_JS)
+    return context
+
+
+def _new_tab(context, base_url: str, output_dir: Path) -> AppBrowser:
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    return AppBrowser(page, base_url, output_dir)
+
+
+def outside_requests(page) -> list[str]:
+    """A list that fills with every request ``page`` makes to somewhere other than 127.0.0.1 (recorded, not
+    intercepted: a route would turn the browser's cache off)."""
+    seen: list[str] = []
+
+    def record(request) -> None:
+        if not (request.url.startswith(("data:", "blob:", "about:")) or urlsplit(request.url).hostname == "127.0.0.1"):
+            seen.append(request.url)
+
+    page.on("request", record)
+    return seen
 
 
 @pytest.fixture(scope="session")
@@ -546,8 +570,7 @@ def app_context(browser):
     of opening a page). Tests that need a context of their own (routes, listeners, another server) use
     :func:`app_tab`.
     """
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.add_init_script(RUNS_JS)
+    context = _new_context(browser)
     try:
         yield context
     finally:
@@ -558,15 +581,14 @@ def app_context(browser):
 def app(app_context, streamlit_server: str, output_dir: Path) -> Iterator[AppBrowser]:
     """A new tab on the session's server, in the shared :func:`app_context`; closed after the test, with the
     origin's storage cleared, so the next test starts as a new visitor."""
-    page = app_context.new_page()
-    page.set_default_timeout(30_000)
+    tab = _new_tab(app_context, streamlit_server, output_dir)
     try:
-        yield AppBrowser(page, streamlit_server, output_dir)
+        yield tab
     finally:
         with suppress(Exception):  # a page that never loaded the app has no storage of ours to clear
-            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-        for tab in app_context.pages:  # this one, and any a link opened
-            tab.close()
+            tab.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        for page in app_context.pages:  # this one, and any a link opened
+            page.close()
 
 
 def app_pages() -> list[tuple[str, str]]:

@@ -36,17 +36,22 @@ def _reruns(sent: list[bytes]) -> list[str]:
     return out
 
 
+def _download_starts_no_run(app, sent: list[bytes], button: str, filename: str) -> None:
+    """Click the download ``button``: the file ``filename`` comes, and no script run is asked for."""
+    sent.clear()
+    with app.page.expect_download() as got:
+        app.page.get_by_role("button", name=button).click()
+    assert got.value.suggested_filename == filename
+    app.wait_rerun_if_any(1.0)  # a download must start no run: give one a second to show
+    assert _reruns(sent) == []
+
+
 def test_downloads_rerun_nothing_and_the_report_reruns_only_itself(app) -> None:
     sent: list[bytes] = []
     app.page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(p) if isinstance(p, bytes) else None))
     app.open("compare", "tok=cl100k_base,o200k_base&text=%E0%A6%AC%E0%A6%BE%E0%A6%9C%E0%A6%BE%E0%A6%B0")
     assert _reruns(sent) == [""]  # the page's first run
-    sent.clear()
-    with app.page.expect_download() as got:
-        app.page.get_by_role("button", name="Download CSV").click()
-    assert got.value.suggested_filename == "tokenizer-compare.csv"
-    app.wait_rerun_if_any(1.0)  # a download must start no run: give one a second to show
-    assert _reruns(sent) == []
+    _download_starts_no_run(app, sent, "Download CSV", "tokenizer-compare.csv")
     app.page.get_by_text("Checkpoint report (self-contained HTML + Markdown)").click()
     app.wait_idle()  # the expander is open and no run is going on when the button is pressed
     app.page.get_by_role("button", name="Make checkpoint report").click()
@@ -58,12 +63,7 @@ def test_downloads_rerun_nothing_and_the_report_reruns_only_itself(app) -> None:
     app.wait_idle()
     runs = _reruns(sent)
     assert len(runs) == 1 and runs[0], runs  # one run, of the report's fragment alone
-    sent.clear()
-    with app.page.expect_download() as got:
-        app.page.get_by_role("button", name="Download HTML report").click()
-    assert got.value.suggested_filename == "tokenizer-report.html"
-    app.wait_rerun_if_any(1.0)  # a download must start no run: give one a second to show
-    assert _reruns(sent) == []
+    _download_starts_no_run(app, sent, "Download HTML report", "tokenizer-report.html")
     app.assert_no_exception()
 
 

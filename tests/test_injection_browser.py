@@ -16,13 +16,13 @@ loads nothing.
 from __future__ import annotations
 
 from functools import lru_cache
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
 
 from core.render import standalone_page
 from tests.app_hostile import own_params
-from tests.conftest import app_pages
+from tests.conftest import app_pages, outside_requests
 
 HOST = "evil.test"
 PAYLOADS = [
@@ -101,22 +101,13 @@ FOUND_JS = """(host) => {
 
 
 class Watch:
-    """Records requests that leave 127.0.0.1 for one tab.
-
-    Recorded, not intercepted: a route would send every request of the page (Streamlit's scripts and fonts
-    too) through this process and turn the browser's cache off. The payloads' host is under ``.test``, a
-    name reserved never to resolve, so a request to it goes nowhere even before the test fails on it.
-    """
+    """Records requests that leave 127.0.0.1 for one tab (:func:`tests.conftest.outside_requests`; the payloads'
+    host is under ``.test``, a name reserved never to resolve, so a request to it goes nowhere even before the
+    test fails on it), and checks the page after each action."""
 
     def __init__(self, tab) -> None:
         self.tab = tab
-        self.remote: list[str] = []
-        tab.page.on("request", self._seen)
-
-    def _seen(self, request) -> None:
-        host = urlsplit(request.url).hostname or ""
-        if not (request.url.startswith(("data:", "blob:", "about:")) or host in ("127.0.0.1", "localhost")):
-            self.remote.append(request.url)
+        self.remote = outside_requests(tab.page)
 
     def check(self, what: str) -> None:
         page = self.tab.page  # every check follows a wait for the app to be quiet (open / wait_rerun)

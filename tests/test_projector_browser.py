@@ -5,7 +5,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.conftest import app_pages
+from tests.conftest import app_pages, outside_requests
 
 PROJECTOR = {"width": 1280, "height": 720}
 
@@ -192,14 +192,7 @@ def test_every_page_renders_offline_and_classroom_text_is_at_least_18px(app, pat
     """Each page in a real browser, as a class sees it on a 1280x720 projector: its title, no exception, no dialog;
     offline (no request leaves 127.0.0.1, the favicon is local); and every body text, table, chip and control
     at least 18 px. (The default view of every page in the browser: tests/test_injection_browser.py.)"""
-    outside: list[str] = []
-
-    def record(req) -> None:
-        host = urlparse(req.url).hostname
-        if not (req.url.startswith(("data:", "blob:", "about:")) or host == "127.0.0.1"):
-            outside.append(req.url)
-
-    app.page.on("request", record)
+    outside = outside_requests(app.page)
     app.page.set_viewport_size(PROJECTOR)
     app.open("" if path == "home" else path, "classroom=1")  # open() waits until the page is quiet: its requests are made
     assert app.page.locator("h1").first.inner_text() == title
