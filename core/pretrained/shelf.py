@@ -127,7 +127,10 @@ class Installed:
 
 def _download(requirement: str, sdist: bool, dest: Path, progress: Progress) -> Path:
     """The archive of ``requirement`` (``name==version``) in ``dest``, fetched by pip."""
-    binary = ["--no-binary", ":all:"] if sdist else ["--only-binary", ":all:"]
+    # --no-binary names the package alone: with ":all:" pip also builds the sdist's build dependencies from source
+    # (scikit-build-core's own build chain for llama-cpp-python), measured at about 250 s against 5 s here
+    project = requirement.split("==", 1)[0]
+    binary = ["--no-binary", project] if sdist else ["--only-binary", ":all:"]
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "--progress-bar", "off",
            *binary, "-d", str(dest), requirement]  # fmt: skip
     progress(f"  pip download {requirement} ({'sdist' if sdist else 'wheel'}) ...")
