@@ -54,6 +54,7 @@ VIEWS = (
     "vocabulary?tok=gemma4&query=%E0%A6%B0%E0%A6%BE%E0%A6%9C",  # 262k entries, search "রাজ"
     "vocabulary?tok=o200k_base&id=24912",
     "compare?tok=gemma4,cl100k_base",  # two rows and where they disagree, on the default Bangla sentence
+    "tax?tok=cl100k_base,o200k_base,gemma4&focus=bn",  # the measures and the Bangla decomposition (issue 31)
     # Chat format: a conversation typing control tokens through five templates (both tokenizations drawn), and the
     # Persian sample through six
     "chat_format?sample=inj&tpl=llama-3.2,gemma-4,gpt-oss,qwen-3,mistral-nemo",

@@ -211,11 +211,12 @@ def line_chart(series: Sequence[Series], *, title: str = "", x_title: str = "", 
 
 def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], *, title: str = "",
               y_title: str = "", ref: float | None = None, ref_label: str = "", width: int = 720,
-              height: int = 320) -> str:
-    """Grouped bars: one group per category, one bar per series (colour plus hatch pattern per series)."""
+              height: int = 320, base: Sequence[Sequence[float]] | None = None) -> str:
+    """Grouped bars: one group per category, one bar per series (colour plus hatch pattern per series).
+    ``base[k][g]``: where series ``k``'s bar in group ``g`` starts (a waterfall's floating steps; 0 without)."""
     # the reference line's label sits in a margin right of the bars, never on one
     left, right, top, bottom = 56, 12 + (round(len(ref_label) * 6.5) + 8 if ref is not None and ref_label else 0), 14, 48
-    values = [v for _, vs in series for v in vs] + ([ref] if ref is not None else [])
+    values = [v for _, vs in series for v in vs] + ([ref] if ref is not None else []) + [v for b in base or [] for v in b]
     ay = _Axis(values, height - bottom, top, zero=True)
     group_w = (width - left - right) / max(1, len(categories))
     bar_w = group_w * 0.8 / max(1, len(series))
@@ -236,10 +237,13 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
         gx = left + g * group_w + group_w * 0.1
         for k, (name, vs) in enumerate(series):
             v = vs[g]
-            y0, y1 = ay(0), ay(v)
+            b = base[k][g] if base else 0.0
+            y0, y1 = ay(b), ay(v)
             out.append(f'<rect x="{gx + k * bar_w:.1f}" y="{min(y0, y1):.1f}" width="{bar_w * 0.92:.1f}" '
-                       f'height="{abs(y0 - y1):.1f}" fill="url(#tlp{k})" stroke="#333" stroke-width=".5">'
-                       f"<title>{esc(name)} · {esc(cat)}: {v:.2f}</title></rect>")
+                       f'height="{max(abs(y0 - y1), 1):.1f}" fill="url(#tlp{k})" stroke="#333" stroke-width=".5">'
+                       f"<title>{esc(name)} · {esc(cat)}: {v:.2f}{f' ({v - b:+.2f})' if base else ''}</title></rect>"
+                       + (f'<text x="{gx + (k + .46) * bar_w:.1f}" y="{min(y0, y1) - 3 if v >= b else max(y0, y1) + 11:.1f}" '
+                          f'text-anchor="middle" class="tl-chart-tick">{v:.2f}</text>' if base else ""))
         out.append(f'<text x="{left + (g + .5) * group_w:.1f}" y="{height - bottom + 17}" text-anchor="middle" '
                    f'class="tl-chart-tick">{esc(cat)}</text>')
     out.append(f'<line x1="{left}" x2="{width - right}" y1="{ay(0):.1f}" y2="{ay(0):.1f}" stroke="#777"/>')

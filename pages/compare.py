@@ -7,6 +7,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from core.analysis import measures
 from core.markdown import md_escape, md_format
 from core.pretrained import zoo
 from core.pretrained.adapter import PretrainedTokenizer, summarize
@@ -34,6 +35,7 @@ from pages._selector import (
     ready,
     session_tokenizers,
 )
+from pages._tax_parts import tax_columns
 from pages._text_input import source_facts, source_label, text_input
 from pages._url import qp_init, qp_sync, url_text
 
@@ -136,7 +138,7 @@ else:
             st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
             continue
         summary = summarize(tok, enc)
-        rows.append(summary.as_row())
+        rows.append({**summary.as_row(), **measures.text_measures(tok, text)})
         spans.append((_(tok.name), enc.byte_spans))
         names.append(_(tok.name))
         st.markdown(md_format("#### {name}", name=_(tok.name)))
@@ -168,7 +170,7 @@ else:
         df = pd.DataFrame(rows)  # exported with its English column names (scripts read them); shown translated
         # names on screen (the id column stays in the data, hidden: links and scripts use ids)
         show_table(for_reader(pd.concat([pd.DataFrame({"name": names}), df], axis=1)), hide_index=True, width="stretch",
-                     column_config={"name": _("tokenizer"), "tokenizer": None, **{c: _(c) for c in df.columns[1:]}})
+                   column_config={"name": _("tokenizer"), "tokenizer": None, **tax_columns(df.columns[1:])})
         st.caption(md_escape(_(METRICS_NOTE)))
         # the downloads say what was measured: the file (or pasted text) and how much of it
         file_name, total = source_facts("cmp_text")

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from core import languages
-from core.analysis import tax
+from core.analysis import measures, tax, tax_steps
 from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.pretrained import zoo
@@ -20,6 +20,7 @@ from pages._selector import (
     ready,
     session_tokenizers,
 )
+from pages._tax_parts import MEASURES, decomposition, format_section, tax_columns
 from pages._text_input import decode_upload
 from pages._url import qp_init, qp_sync
 
@@ -48,7 +49,10 @@ c1, c2 = st.columns([1, 2])
 data_key = c1.radio(_("Parallel text"), list(DATASETS), key="tax_data", format_func=lambda k: _(DATASETS[k]))
 # the whole shelf, plus the tokenizers uploaded or trained in this session (pages/_selector.py)
 chosen: list[str] = pick_tokenizers(_("Tokenizers (grouped by vendor)"), "tax_tok", container=c2)
-qp_sync(data=data_key, tok=",".join(chosen))
+# the decomposition's language (pages/_tax_parts.py draws its selector further down)
+qp_init("tax_focus", "bn", param="focus", choices=list(languages.LANGUAGES))
+qp_init("tax_fmt_src", "sample", param="records", choices=["sample", "upload"])  # the format tax's records
+qp_sync(data=data_key, tok=",".join(chosen), focus=st.session_state.get("tax_focus"), records=st.session_state.get("tax_fmt_src"))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -79,9 +83,15 @@ else:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _measure(tid: str, digest: str, key: str, _tok: PretrainedTokenizer, _parallel: tax.ParallelText) -> tax.TaxResult:
+def _measure(tid: str, digest: str, key: str, _tok: PretrainedTokenizer, _parallel: tax.ParallelText
+             ) -> tuple[dict, dict[str, tax_steps.Decomposition]]:
     # digest: a session tokenizer's file hash, so two uploads with the same name never share a cached result
-    return tax.measure(_tok, _parallel)
+    langs = _parallel.languages
+    cells = measures.measure_parallel(_tok, [_parallel.column(lang) for lang in langs])
+    en = cells[langs.index("en")]
+    steps = {lang: tax_steps.decompose(tid, lang, m, en[0], chars=c, nbytes=b, en_chars=en[2], en_bytes=en[3])
+             for lang, (m, _w, c, b) in zip(langs, cells)}
+    return measures.compare_json(_tok, langs, cells), steps
 
 
 def _digest(tid: str) -> str:
@@ -94,28 +104,22 @@ if parallel is not None and chosen:
         st.warning(_("These are names (one or two words each), not sentences: premiums here are not comparable with "
                      "sentence-level figures such as Petrov et al. 2023."))
     cache_key = data_key if data_key != "upload" else f"upload:{hash(parallel.rows)}"
-    results = []
+    results: dict[str, tuple[dict, dict[str, tax_steps.Decomposition]]] = {}
     chosen = ready(chosen)
     for tid in chosen:
         try:
             tok = get_tokenizer(tid)
             with st.spinner(_("Encoding with {tokenizer}…").format(tokenizer=tid)):
-                results.append(_measure(tid, _digest(tid), cache_key, tok, parallel))
+                results[tid] = _measure(tid, _digest(tid), cache_key, tok, parallel)
         except (zoo.ZooError, ValueError) as exc:
             st.error(md_format(_("{tokenizer}: {error}"), tokenizer=tid, error=localize(exc)))
     rows = [
-        {
-            "tokenizer": r.tokenizer,
-            "language": lang,
-            "tokens": c.tokens,
-            "words": c.words,
-            "chars": c.chars,
-            "bytes": c.bytes,
-            "tokens/word": round(c.tokens_per_word, 2),
-            "premium vs en": round(r.premium[lang], 2),
-        }
-        for r in results
-        for lang, c in r.languages.items()
+        {"tokenizer": tid, "language": lang, **{k: c[k] for k in ("tokens", "words", "chars", "bytes")},
+         "tokens/word": round(c["tokens"] / c["words"], 2) if c["words"] else 0.0,
+         "premium vs en": round(res["premium"][lang], 2),
+         **{k: c[k] for k in MEASURES}, "vocab_size": res["vocab_size"], "gini": round(res["gini"], 4)}
+        for tid, (res, _steps) in results.items()
+        for lang, c in res["languages"].items()
     ]
     if rows:
         df = pd.DataFrame(rows)
@@ -127,17 +131,20 @@ if parallel is not None and chosen:
                                          "Token premium relative to English: {label}, {count} rows",
                                          len(parallel.rows)).format(label=localize(parallel.label), count=num(len(parallel.rows))),
                           y_title=_("premium vs en"), ref=1.0, ref_label=_("English = 1")))
-        # shown with translated headers; the CSV keeps the English column names
-        show_table(df, hide_index=True, width="stretch", column_config={c: _(c) for c in df.columns})
+        # shown with translated headers and a definition per measure; the CSV keeps the English column names
+        show_table(df, hide_index=True, width="stretch", column_config=tax_columns(df.columns))
         st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv", on_click="ignore")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:
             ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in languages.references().items())
             st.caption(md_format(_("Published reference for cl100k_base (Petrov et al. 2023, FLORES-200): {figures}."), figures=ref))
+        decomposition([(tid, steps) for tid, (_res, steps) in results.items()], [lang for lang in langs if lang != "en"])
         with st.expander(md_format(ngettext("The parallel text ({count} row)", "The parallel text ({count} rows)",
                                   len(parallel.rows)), count=num(len(parallel.rows)))):
             show_table(pd.DataFrame(parallel.rows, columns=list(parallel.languages)), hide_index=True)
 elif not chosen:
     st.info(_("Choose at least one tokenizer."))
+if chosen:
+    format_section(ready(chosen), get_tokenizer, _digest)
 
 st.markdown(_("#### Embedding size"))
 st.caption(_("The other side of the trade-off: a bigger vocabulary gives shorter sequences but a bigger embedding "

@@ -276,6 +276,8 @@ UPLOADERS = {
     "stepper": ("stepper", "st_upload", {"corpus": "upload"}, TEXT_FILES, 5),
     "special-tokens": ("special_tokens", "sp_cases", {}, TEXT_FILES, 5),
     "tax": ("tax", "tax_upload", {"data": "upload", "tok": "bytes"}, TEXT_FILES, 5),
+    "tax-records": ("tax", "tax_fmt_upload", {"records": "upload", "tok": "bytes"},
+                    ("deep.json", "deep_plain.json", "latin1.txt", "sparse.bin", "nul.txt", "doc.txt"), 2),
     "train": ("train", "tr_upload", {"corpus": "upload", "recipes": "bpe", "sizes": "300"}, TEXT_FILES, 5),
     "wordpiece": ("wordpiece", "wp_upload", {"vocab": "upload"}, TOKENIZER_FILES, 20),
     "unigram": ("unigram", "ug_upload", {"model": "upload"}, TOKENIZER_FILES, 50),
@@ -285,7 +287,7 @@ UPLOADERS = {
 
 #: File name endings each uploader accepts (its ``type=``), first one used to rename other kinds.
 EXTENSIONS = {"compare": (".model", ".json", ".tiktoken"), "train-load": (".json",), "home": (".txt", ".md", ".tsv"),
-              "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "train": (".txt",),
+              "stepper": (".txt", ".md"), "special-tokens": (".txt",), "tax": (".tsv", ".txt"), "tax-records": (".json",), "train": (".txt",),
               "wordpiece": ("",), "unigram": ("",),  # type=None: any name
               "vocabulary-corpus": (".txt", ".md", ".tsv"), "chat": (".jinja", ".json")}
 

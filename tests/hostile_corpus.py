@@ -229,6 +229,10 @@ def make(d: Path) -> list[Case]:
     add("tokenize --summary with a tokenizer.json path", "tokenize", "--tokenizer", f["hugeid.json"], "--file", doc,
         "--summary")
     add("compare ragged TSV", "compare", "--tokenizers", "bytes", "--parallel", f["ragged.tsv"])
+    # the format tax's records: too big, nested too deep, not UTF-8, not a list of objects, not a file
+    for k in ("big.txt", "deep.json", "latin1.txt", "doc.txt", "sparse.bin", "fifo", "/dev/zero"):
+        add(f"format-tax file={k}", "format-tax", "--tokenizers", "bytes", "--file", f.get(k, k))
+    add("format-tax tokenizers=,,,", "format-tax", "--tokenizers", ",,,")
     add("compare no en column", "compare", "--tokenizers", "bytes", "--parallel", f["doc.txt"])
     add("tokenize sentencepiece big file", "tokenize", "--tokenizer", "mistral-spm-v1", "--file", f["big.txt"],
         "--summary")

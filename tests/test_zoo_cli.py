@@ -69,7 +69,9 @@ def test_compare_json_and_csv(capsys, tmp_path):
     res = json.loads(out)
     assert code == 0 and set(res) == {"cl100k_base", "o200k_base"}
     en = res["cl100k_base"]["languages"]["en"]
-    assert set(en) == {"tokens", "words", "chars", "bytes"} and en["words"] == 4 and en["chars"] == 17
+    assert set(en) == {"tokens", "words", "chars", "bytes", "single_token_words", "continued_words", "single_token_words_space",
+                       "continued_words_space", "pretokenizer_pieces", "optimal_tokens", "renyi_efficiency"}
+    assert en["words"] == 4 and en["chars"] == 17 and res["cl100k_base"]["vocab_size"] == 100277
     assert res["cl100k_base"]["premium"]["en"] == 1.0
     assert res["cl100k_base"]["premium"]["bn"] > res["o200k_base"]["premium"]["bn"]
     code, out, _ = run(capsys, "compare", "--tokenizers", "cl100k_base", "--parallel", str(tsv), "--csv")

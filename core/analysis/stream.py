@@ -23,7 +23,7 @@ cut only where the cut cannot change the answer:
 
 Each shard's work is a pure function of (task, chunk) that returns a small
 statistics record (:class:`TextCounts`, :class:`GraphemeCounts`,
-:class:`TaxCounts`, :class:`core.analysis.evaluate.EvalTally`,
+:class:`core.analysis.measures.TaxCounts`, :class:`core.analysis.evaluate.EvalTally`,
 :class:`RoundTripTally`); records merge by addition in chunk order, so the
 result does not depend on how many workers ran them. :func:`run_shards`
 runs the shards in this process, in ``N`` worker processes, or on a Dask
@@ -37,7 +37,7 @@ import os
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar, cast
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
 
 from ..text import limits
 from ..text.errors import UserError
@@ -392,25 +392,6 @@ def graphemes_shard(jsonl: bool, chunk: Chunk) -> tuple[GraphemeCounts, str]:
 
 
 @dataclass(frozen=True)
-class TaxCounts:
-    """Per tokenizer and language: tokens, words, chars, bytes over TSV rows (summable)."""
-
-    cells: tuple[tuple[tuple[int, int, int, int], ...], ...]  # [tokenizer][language] -> (tokens, words, chars, bytes)
-    rows: int = 0
-
-    def __add__(self, o: "TaxCounts") -> "TaxCounts":
-        if not self.cells:
-            return o
-        if not o.cells:
-            return self
-        return TaxCounts(
-            tuple(tuple(cast("tuple[int, int, int, int]", tuple(a + b for a, b in zip(x, y))) for x, y in zip(tl, ol))
-                  for tl, ol in zip(self.cells, o.cells)),
-            self.rows + o.rows,
-        )
-
-
-@dataclass(frozen=True)
 class TaxTask:
     """Shard task of ``compare``: which tokenizers, the TSV's languages and its name for messages."""
 
@@ -420,9 +401,9 @@ class TaxTask:
     line_offset: int = 1  # lines before the first row (the header and blank lines above it)
 
 
-def tax_shard(task: TaxTask, chunk: Chunk) -> TaxCounts:
-    """Pure shard function of ``compare``: split the chunk's TSV rows, count each cell per tokenizer."""
-    from .tax import ParallelError, count_tokens
+def tsv_columns(task: TaxTask, chunk: Chunk) -> tuple[list[list[str]], int]:
+    """The chunk's TSV rows as one list of cells per language, and how many rows (a ragged row is an error)."""
+    from .tax import ParallelError
 
     n_lang = len(task.languages)
     columns: list[list[str]] = [[] for _ in range(n_lang)]
@@ -438,15 +419,7 @@ def tax_shard(task: TaxTask, chunk: Chunk) -> TaxCounts:
         for i, c in enumerate(cells):
             columns[i].append(c.strip())
         rows += 1
-    out = []
-    for spec in task.toks:
-        tok = load_spec(spec)
-        out.append(tuple(
-            (count_tokens(tok, col), sum(len(s.split()) for s in col), sum(map(len, col)),
-             sum(len(s.encode("utf-8")) for s in col))
-            for col in columns
-        ))  # fmt: skip
-    return TaxCounts(tuple(out), rows)
+    return columns, rows
 
 
 @dataclass(frozen=True)
@@ -556,7 +529,7 @@ def summed(results: Iterable[tuple[Chunk, R]], start: R) -> R:
 
 
 __all__: Sequence[str] = [
-    "CHUNK_BYTES", "Chunk", "GraphemeCounts", "MAX_CHUNK_BYTES", "StreamError", "TaxCounts", "TaxTask", "TextCounts",
+    "CHUNK_BYTES", "Chunk", "GraphemeCounts", "MAX_CHUNK_BYTES", "StreamError", "TaxTask", "TextCounts",
     "TokSpec", "TokenizeTask", "can_cut_text", "default_workers", "graphemes_shard", "iter_chunks", "lines_shard",
-    "load_spec", "run_shards", "tax_shard", "text_counts", "tokenize_shard",
+    "load_spec", "run_shards", "text_counts", "tokenize_shard", "tsv_columns",
 ]  # fmt: skip

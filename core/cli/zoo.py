@@ -23,7 +23,7 @@ import io
 import sys
 from typing import Any
 
-from ..analysis import stream, tax
+from ..analysis import format_tax, measures, stream, tax
 from ..assets import BUNDLED_TSV
 from ..pretrained import zoo
 from ..pretrained.adapter import PretrainedTokenizer
@@ -202,9 +202,9 @@ def _compare(args: argparse.Namespace) -> dict[str, Any]:
     toks = [stream.load_spec(s) for s in specs]  # here first: a bad id is one error line before any worker starts
     task = stream.TaxTask(specs, languages, label, header_lines)
     progress = Progress(size, "compare")
-    total = stream.TaxCounts(())
+    total = measures.TaxCounts(())
     done = skip
-    for chunk, counts in stream.run_shards(stream.tax_shard, task, stream.iter_chunks(path, cut="line", skip_bytes=skip),
+    for chunk, counts in stream.run_shards(measures.tax_shard, task, stream.iter_chunks(path, cut="line", skip_bytes=skip),
                                            workers=workers, scheduler=scheduler):
         total = total + counts
         done += chunk.nbytes
@@ -212,27 +212,26 @@ def _compare(args: argparse.Namespace) -> dict[str, Any]:
     progress.close()
     if not total.rows:
         raise CliError(f"{label} has a header but no rows")
-    out: dict[str, Any] = {}
-    en = languages.index("en")
-    for tok, cells in zip(toks, total.cells):
-        en_tokens = cells[en][0]
-        out[tok.id] = {
-            "languages": {lang: {"tokens": c[0], "words": c[1], "chars": c[2], "bytes": c[3]}
-                          for lang, c in zip(languages, cells)},
-            "premium": {lang: round(c[0] / en_tokens, 4) if en_tokens else 0.0 for lang, c in zip(languages, cells)},
-        }
+    out: dict[str, Any] = {tok.id: measures.compare_json(tok, languages, cells) for tok, cells in zip(toks, total.cells)}
     return out
+
+
+#: The per-language measures of :mod:`core.analysis.measures`, in the CSV's column order.
+MEASURE_KEYS = ("single_token_words", "continued_words", "single_token_words_space", "continued_words_space",
+                "pretokenizer_pieces", "optimal_tokens", "renyi_efficiency")
 
 
 def compare_csv(result: dict[str, Any]) -> str:
     """The compare result as CSV: one row per tokenizer and language."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["tokenizer", "language", "tokens", "words", "chars", "bytes", "tokens_per_word", "premium"])
+    w.writerow(["tokenizer", "language", "tokens", "words", "chars", "bytes", "tokens_per_word", "premium", *MEASURE_KEYS,
+                "vocab_size", "gini"])
     for tid, res in result.items():
         for lang, c in res["languages"].items():
             tpw = c["tokens"] / c["words"] if c["words"] else 0.0
-            w.writerow([tid, lang, c["tokens"], c["words"], c["chars"], c["bytes"], f"{tpw:.3f}", f"{res['premium'][lang]:.3f}"])
+            w.writerow([tid, lang, c["tokens"], c["words"], c["chars"], c["bytes"], f"{tpw:.3f}", f"{res['premium'][lang]:.3f}",
+                        *("" if c[k] is None else c[k] for k in MEASURE_KEYS), res["vocab_size"], res["gini"]])
     return buf.getvalue().rstrip("\n")
 
 
@@ -241,6 +240,28 @@ def _compare_table(result: dict[str, Any]) -> str:
     lines = [f"{'premium vs en':<16}" + "".join(f"{lang:>8}" for lang in langs)]
     for tid, res in result.items():
         lines.append(f"{tid:<16}" + "".join(f"{res['premium'][lang]:>8.2f}" for lang in langs))
+    return "\n".join(lines)
+
+
+def _format_tax(args: argparse.Namespace) -> dict[str, Any]:
+    ids = list(dict.fromkeys(t.strip() for t in args.tokenizers.split(",") if t.strip()))
+    if not ids:
+        raise CliError("give at least one tokenizer id to --tokenizers")
+    if args.file:
+        data = limits.read_regular(args.file, max_bytes=format_tax.MAX_BYTES, what="records file")
+        sets = {"upload": format_tax.parse_records(data, args.file)}
+    else:
+        sets = format_tax.bundled_records()
+    toks = [zoo.resolve(t) for t in ids]  # every id checked before any encoding
+    return {tok.id: format_tax.measure(tok, sets).to_json() for tok in toks}
+
+
+def _format_tax_table(result: dict[str, Any]) -> str:
+    lines = [f"{'tokens':<16}" + "".join(f"{f:>14}" for f in format_tax.FORMATS) + f"{'escaped/utf8':>14}"]
+    for tid, res in result.items():
+        worst = max(res["escape_premium"].items(), key=lambda kv: kv[1])
+        lines.append(f"{tid:<16}" + "".join(f"{res['formats'][f]['tokens']:>14,}" for f in format_tax.FORMATS)
+                     + f"{worst[1]:>10.2f}x {worst[0]}")
     return "\n".join(lines)
 
 
@@ -288,7 +309,7 @@ def _text_source(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``list``, ``tokenize``, ``replay``, ``compare`` and ``differences`` to the CLI."""
+    """Add ``list``, ``tokenize``, ``replay``, ``compare``, ``format-tax`` and ``differences`` to the CLI."""
     spec_help = "a zoo id (see `list`), hf:ORG/NAME (needs network) or file:PATH (tokenizer.json, .tiktoken, .model)"
     p = sub.add_parser("list", help="pretrained tokenizers available offline")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -320,6 +341,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt.add_argument("--csv", action="store_true", help="print CSV")
     add_stream_options(p)
     p.set_defaults(func=_compare, table=_compare_table)
+
+    p = sub.add_parser("format-tax", help="the same records as escaped JSON, UTF-8 JSON, CSV and YAML: tokens of each")
+    p.add_argument("--tokenizers", required=True, help="comma-separated tokenizer ids")
+    p.add_argument("--file", help="a JSON list of objects (default: the bundled sentences as records, per language)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_format_tax, table=_format_tax_table)
 
     p = sub.add_parser("differences", help="where several tokenizers' cuts of one text agree and where they part ways")
     p.add_argument("--tokenizers", required=True, help="comma-separated tokenizers, at least two (" + spec_help + ")")

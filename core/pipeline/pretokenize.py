@@ -404,6 +404,31 @@ def engine_split(text: str, pattern: str | Pattern) -> EngineSplit:
     return EngineSplit(tuple(there), tuple(notes))
 
 
+@lru_cache(maxsize=32)
+def _engine_setup(pattern: str) -> tuple[regex.Pattern[str], frozenset[str]]:
+    """``pattern`` compiled here, and the characters the engine's tables put otherwise for it."""
+    tables = tiktoken_tables()
+    if tables is None:
+        return _here_compiled(pattern), frozenset()
+    props = pattern_properties(pattern)
+    return _here_compiled(pattern), frozenset(chr(c) for p in props for c in tables.only_here[p] | tables.only_engine[p])
+
+
+def engine_pieces(text: str, pattern: str) -> list[str]:
+    """The pieces of :func:`engine_split` as strings only, fast: the regex runs once when no character of
+    ``text`` is one the engine's tables and Unicode 17.0 disagree on (the pre-tokenizer floor counts them).
+
+    >>> engine_pieces("কার hello", PATTERNS["cl100k"].regex)
+    ['ক', 'ার', ' hello']
+    """
+    here, odd = _engine_setup(pattern)
+    if not odd.isdisjoint(text):
+        return [p.text for p in engine_split(text, Pattern("custom", pattern, "")).pieces]
+    if here.groups:
+        return [m.group() for m in here.finditer(text) if m.end() > m.start()]
+    return [p for p in here.findall(text) if p]
+
+
 @lru_cache(maxsize=16)
 def _differing_re(props: frozenset[str]) -> regex.Pattern[str]:
     """A class of every character the engine's tables put otherwise than Unicode 17.0, for ``props``."""

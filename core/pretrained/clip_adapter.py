@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .catalog import ZooEntry
 
 END_OF_WORD = "</w>"
+_EOW = b"\xff</w>"
 
 
 class ClipTokenizer(HFTokenizer):
@@ -27,6 +28,19 @@ class ClipTokenizer(HFTokenizer):
         if tid not in self.special_ids and piece.endswith(END_OF_WORD):
             piece = piece[: -len(END_OF_WORD)]
         return super()._piece_bytes(tid, piece)
+
+    # the floor and the optimal count spell a word's end: a ``</w>`` piece only ends a piece (0xFF is never UTF-8)
+    def pre_pieces(self, text: str) -> list[bytes] | None:
+        pieces = super().pre_pieces(text)
+        return None if pieces is None else [p + _EOW for p in pieces]
+
+    def spelling_vocab(self) -> list[bytes | None]:
+        out = super().spelling_vocab()
+        for piece, tid in self._tok.get_vocab(with_added_tokens=True).items():
+            b = out[tid]
+            if b is not None and piece.endswith(END_OF_WORD):
+                out[tid] = b + _EOW
+        return out
 
 
 register_hf_unpacker(ClipTokenizer)

@@ -189,6 +189,33 @@ class HFTokenizer(PretrainedTokenizer):
     def model_type(self) -> str | None:
         return self._model_type
 
+    # -- the pre-tokenizer floor (core.pretrained.protocols.Pieces) ------------------------------------
+    @property
+    def pre_splits(self) -> bool:
+        return self._tok.pre_tokenizer is not None
+
+    @cached_property
+    def _pre_byte_level(self) -> bool:
+        return '"ByteLevel"' in json.dumps(json.loads(self._json_bytes).get("pre_tokenizer"))
+
+    def pre_pieces(self, text: str) -> list[bytes] | None:
+        """``normalize_str`` then ``pre_tokenize_str``, as the library runs them (the whole normalized text when
+        it has no pre-tokenizer); None for WordPiece, whose ``##`` pieces are not spelled by bytes alone."""
+        if self._wp_prefix is not None:
+            return None
+        norm, pre = self._tok.normalizer, self._tok.pre_tokenizer
+        s = norm.normalize_str(text) if norm is not None else text
+        pieces = [p for p, _span in pre.pre_tokenize_str(s)] if pre is not None else [s]
+        if self._pre_byte_level:
+            u2b = bytelevel_bytes()
+            return [bytes(u2b[c] for c in p) if all(c in u2b for c in p) else p.encode("utf-8") for p in pieces]
+        return [p.replace("\u2581", " ").encode("utf-8") for p in pieces]
+
+    def spelling_vocab(self) -> list[bytes | None]:
+        """Every piece's bytes; special and unknown tokens are None."""
+        skip = set(self.specials.values()) | ({self.unk_id} if self.unk_id is not None else set())
+        return [None if i in skip or not b else b for i, b in enumerate(self._by_id)]
+
     def replay_source(self) -> TokenizersReplay | None:
         return TokenizersReplay(self._json, self._byte_level, self._tok) if self.replayable else None
 

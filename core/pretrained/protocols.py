@@ -12,7 +12,7 @@ zoo adapter can be handed to it by implementing that protocol alone.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
 
 from ..tokens import Encoding, IdCodec, Tokenizer
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .explain import Layer
     from .replay.records import MergeNode, Replay
 
-__all__ = ["Explainable", "ReplayVocabulary", "Replayable", "Vocabulary", "VocabularyCodec"]
+__all__ = ["Explainable", "Pieces", "ReplayVocabulary", "Replayable", "Vocabulary", "VocabularyCodec"]
 
 
 class Vocabulary(Protocol):
@@ -115,6 +115,25 @@ class Explainable(Tokenizer, Protocol):
 
     def explain_layers(self, text: str, enc: Encoding, t: Translator) -> list[Layer]:
         """The pre-tokenizer and model layers for ``text`` (encoded as ``enc``); empty when there are none."""
+        ...
+
+
+@runtime_checkable
+class Pieces(Protocol):
+    """A tokenizer that can say what its own normalizer and pre-tokenizer make of a text, and spell it again
+    from its vocabulary (the pre-tokenizer floor and the optimal token count of :mod:`core.analysis.measures`).
+    Only the adapters of backends whose stages we can run alone implement it."""
+
+    #: False when the backend normalizes but does not split: :meth:`pre_pieces` is then the whole text.
+    pre_splits: bool
+
+    def pre_pieces(self, text: str) -> list[bytes] | None:
+        """The pieces of ``text`` after the backend's normalizer and pre-tokenizer, each as the bytes its tokens
+        spell (:meth:`Vocabulary.token_bytes`): the model encodes each piece alone. None when it cannot say."""
+        ...
+
+    def spelling_vocab(self) -> list[bytes | None]:
+        """The bytes of every id (largest id + 1 entries), None for a control, unknown or unused id."""
         ...
 
 

@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Sequence
@@ -43,6 +44,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The packed form's kind (bump the number when its parts change).
 PACK_KIND = "sentencepiece/1"
+
+
+#: SentencePiece's SplitIntoWords: every ``▁`` starts a new piece.
+_WORDS = re.compile("\u2581[^\u2581]*|[^\u2581]+")
 
 
 class SentencePieceTokenizer(PretrainedTokenizer):
@@ -121,6 +126,27 @@ class SentencePieceTokenizer(PretrainedTokenizer):
             return out[1:] if out.startswith(" ") and not s.startswith(" ") else out
 
         return NormalizerInfo(T_("SentencePiece normalizer"), fn)
+
+    # -- the pre-tokenizer floor (core.pretrained.protocols.Pieces) ------------------------------------
+    @cached_property
+    def pre_splits(self) -> bool:
+        from sentencepiece import sentencepiece_model_pb2 as pb
+
+        m = pb.ModelProto()
+        m.ParseFromString(self._sp.serialized_model_proto())
+        return bool(m.trainer_spec.split_by_whitespace) and not m.trainer_spec.treat_whitespace_as_suffix
+
+    def pre_pieces(self, text: str) -> list[bytes] | None:
+        """SentencePiece's normalizer (with its dummy prefix), then a piece starting at every ``▁`` when the model
+        splits by whitespace (its default), each spelled with spaces as its tokens' bytes are."""
+        s = self._sp.normalize(text)
+        pieces = _WORDS.findall(s) if self.pre_splits else [s]
+        return [p.replace("\u2581", " ").encode("utf-8") for p in pieces if p]
+
+    def spelling_vocab(self) -> list[bytes | None]:
+        """Every piece's bytes; control, unknown and unused pieces are None."""
+        sp = self._sp
+        return [None if sp.IsControl(i) or sp.IsUnknown(i) or sp.IsUnused(i) or not b else b for i, b in enumerate(self._by_id)]
 
     def model_proto(self) -> bytes:
         return self._sp.serialized_model_proto()

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..i18n import T_, localize, message_of
 from ..models.bpe import tiktoken_rank_of
+from ..pipeline.pretokenize import engine_pieces
 from ..text import limits
 from ..text.boundaries import is_valid_utf8
 from ..text.nfc import nfc, nfc_map
@@ -305,6 +306,23 @@ class TiktokenTokenizer(PretrainedTokenizer):
         # map() over the list tiktoken returned: a comprehension over ``ids.tolist()`` cost as much as the encode
         data = list(map(self._by_id.__getitem__, ids_list))
         return build_table(text, ids, starts, ends, data, self._special_mask[ids], self._valid[ids])
+
+    # -- the pre-tokenizer floor (core.pretrained.protocols.Pieces) ------------------------------------
+    pre_splits = True
+
+    def pre_pieces(self, text: str) -> list[bytes] | None:
+        """The pieces tiktoken's regex engine cuts the text into (after Qwen's NFC; Llama's long runs cut first)."""
+        if self._nfc:
+            text = nfc(text)
+        chunks = run_chunks(text, self._max_run, self._max_chunk) if self._max_run and len(text) > self._max_run else [text]
+        return [p.encode("utf-8") for chunk in chunks for p in engine_pieces(chunk, self.pattern)]
+
+    def spelling_vocab(self) -> list[bytes | None]:
+        """Every rank's bytes; the control tokens and the holes between them are None."""
+        out: list[bytes | None] = [None] * len(self._by_id)
+        for tok, rank in self.ranks.items():
+            out[rank] = tok
+        return out
 
     def count_tokens(self, texts: Sequence[str]) -> int:
         # encode_ordinary is encode(..., disallowed_special=()) without the Python-side checks per call.

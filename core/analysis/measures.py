@@ -1,0 +1,282 @@
+"""The field's measures of a tokenizer on a language's text, beside the plain token count of :mod:`.tax`.
+
+Per language (lines of text, each encoded on its own):
+
+- words kept whole (Rust et al. 2021; Nayeem et al. 2025): the ``str.split()`` words encoded alone as one
+  token or as more, and the same for ``" " + word`` (as the word appears inside a sentence);
+- the pre-tokenizer floor (Velayuthan & Sarveswaran 2025): the pieces the tokenizer's own normalizer and
+  pre-tokenizer make; each costs at least one token, so no vocabulary goes below it;
+- the optimal count (Uzan et al. 2024): the fewest tokens of the same vocabulary (control tokens excluded)
+  that spell each piece, a shortest path over the piece's bytes;
+- Rényi efficiency (Zouhar et al. 2023) of the token ids' distribution, with ``alpha`` 2.5 and the
+  tokenizer's whole vocabulary as the support, as ``tokenization-scorer`` computes it with
+  ``power=2.5, vocab=vocab_size`` (its own defaults are alpha 3.0 and the ids seen).
+
+Per tokenizer: :func:`gini` of the languages' token totals (Foroutan, Meister et al. 2026).
+
+The pieces come from the adapter (:class:`core.pretrained.protocols.Pieces`); a tokenizer that cannot say
+has ``None`` for the floor and the optimal count. This module does not load tokenizers.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from ..pretrained.memo import per_tokenizer
+from ..pretrained.protocols import Pieces
+from ..tokens import IdCodec, count_tokens
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .stream import Chunk, TaxTask
+
+#: The Rényi order the issue fixes (Zouhar et al. 2023 found 2.5 to correlate best with BLEU).
+RENYI_ALPHA = 2.5
+
+
+@dataclass
+class LanguageMeasures:
+    """Summable counts for one tokenizer and one language (``+`` joins two shards of the same text)."""
+
+    tokens: int = 0
+    single_token_words: int = 0
+    continued_words: int = 0
+    single_token_words_space: int = 0
+    continued_words_space: int = 0
+    pretokenizer_pieces: int | None = 0
+    optimal_tokens: int | None = 0
+    normalized_lines: int | None = 0
+    lines: int = 0
+    id_counts: Counter[int] = field(default_factory=Counter)
+
+    def __add__(self, o: "LanguageMeasures") -> "LanguageMeasures":
+        def add(a: int | None, b: int | None) -> int | None:
+            return None if a is None or b is None else a + b
+
+        return LanguageMeasures(
+            self.tokens + o.tokens, self.single_token_words + o.single_token_words, self.continued_words + o.continued_words,
+            self.single_token_words_space + o.single_token_words_space, self.continued_words_space + o.continued_words_space,
+            add(self.pretokenizer_pieces, o.pretokenizer_pieces), add(self.optimal_tokens, o.optimal_tokens),
+            add(self.normalized_lines, o.normalized_lines), self.lines + o.lines, self.id_counts + o.id_counts,
+        )
+
+    def renyi(self, vocab: int, alpha: float = RENYI_ALPHA) -> float:
+        """Rényi efficiency of :attr:`id_counts` over a vocabulary of ``vocab`` ids."""
+        return renyi_efficiency(self.id_counts.values(), vocab, alpha)
+
+    def to_json(self, vocab: int) -> dict[str, object]:
+        """The keys of ``compare --json`` (``languages.<code>``, beside tokens, words, chars, bytes)."""
+        return {
+            "single_token_words": self.single_token_words, "continued_words": self.continued_words,
+            "single_token_words_space": self.single_token_words_space, "continued_words_space": self.continued_words_space,
+            "pretokenizer_pieces": self.pretokenizer_pieces, "optimal_tokens": self.optimal_tokens,
+            "renyi_efficiency": round(self.renyi(vocab), 12) if self.id_counts and vocab > 1 else None,
+        }
+
+
+def renyi_efficiency(counts: Iterable[int], vocab: int, alpha: float = RENYI_ALPHA) -> float:
+    """``1/(1-alpha) * log2(sum p_i^alpha) / log2(vocab)`` for the frequencies ``counts`` (Zouhar et al. 2023).
+
+    >>> round(renyi_efficiency([1, 1, 1, 1], 4), 12)  # uniform over the whole vocabulary: efficiency 1
+    1.0
+    """
+    c = [n for n in counts if n > 0]
+    total = sum(c)
+    if not total or vocab < 2:
+        return 0.0
+    if alpha == 1.0:
+        return -sum(n / total * math.log2(n / total) for n in c) / math.log2(vocab)
+    return 1 / (1 - alpha) * math.log2(sum((n / total) ** alpha for n in c)) / math.log2(vocab)
+
+
+def gini(values: Sequence[float]) -> float:
+    """The Gini coefficient ``sum_i sum_j |c_i - c_j| / (2 n^2 mean)``: 0 when every language costs the same.
+
+    >>> gini([1, 1, 1]), gini([0, 0, 0, 4])
+    (0.0, 0.75)
+    """
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    if not n or not mean:
+        return 0.0
+    ordered = sorted(values)  # sum_i sum_j |c_i - c_j| = 2 sum_k (2k - n + 1) c_(k) over the sorted values
+    return sum((2 * k - n + 1) * v for k, v in enumerate(ordered)) / (n * n * mean)
+
+
+@dataclass(frozen=True)
+class Speller:
+    """A vocabulary's byte strings and all their prefixes, for :func:`optimal_count`."""
+
+    tokens: frozenset[bytes]
+    prefixes: frozenset[bytes]
+    longest: int
+
+
+def speller(tok: Pieces) -> Speller:
+    """The tokenizer's :class:`Speller`, built once per tokenizer (:func:`core.pretrained.memo.per_tokenizer`)."""
+    def build() -> Speller:
+        toks = frozenset(b for b in tok.spelling_vocab() if b)
+        prefixes = frozenset({t[:k] for t in toks for k in range(1, len(t))} | toks)
+        return Speller(toks, prefixes, max(map(len, toks), default=1))
+
+    return per_tokenizer(tok, "speller", build)
+
+
+def optimal_count(piece: bytes, sp: Speller) -> int:
+    """The fewest vocabulary tokens whose bytes joined are ``piece`` (a shortest path over its positions).
+
+    Where no token starts at a position (an unknown character without byte fallback), one step covers the
+    whole UTF-8 character, as one unknown token does.
+
+    >>> optimal_count(b"abcd", Speller(frozenset({b"a", b"b", b"c", b"d", b"ab", b"bcd"}),
+    ...                                 frozenset({b"a", b"b", b"c", b"d", b"ab", b"bc", b"bcd"}), 3))
+    2
+    """
+    n = len(piece)
+    inf = n + 1
+    best = [0] + [inf] * n
+    toks, prefixes = sp.tokens, sp.prefixes
+    for i in range(n):
+        here = best[i]
+        if here >= inf:
+            continue
+        step = here + 1
+        matched = False
+        for j in range(i + 1, min(n, i + sp.longest) + 1):
+            sub = piece[i:j]
+            if sub not in prefixes:
+                break
+            if sub in toks:
+                matched = True
+                if step < best[j]:
+                    best[j] = step
+        if not matched:
+            j = i + 1
+            while j < n and 0x80 <= piece[j] < 0xC0:
+                j += 1
+            best[j] = min(best[j], step)
+    return best[n]
+
+
+def measure_lines(tok: IdCodec, lines: Sequence[str]) -> LanguageMeasures:
+    """Every per-language measure of ``tok`` on ``lines`` (each line encoded on its own; a repeated line is
+    measured once and counted as often as it occurs)."""
+    out = LanguageMeasures(lines=len(lines))
+    distinct = Counter(lines)
+    ids_counts: Counter[int] = Counter()
+    total = 0
+    complete = tok.ids_complete  # a baseline's units may have no id: count its tokens, leave Rényi out
+    for line, k in distinct.items():
+        if complete:
+            ids = tok.encode_ids(line)
+            total += k * len(ids)
+            ids_counts.update(ids if k == 1 else {i: k * c for i, c in Counter(ids).items()})
+        else:
+            total += k * count_tokens(tok, [line])
+    out.tokens, out.id_counts = total, ids_counts
+    words: Counter[str] = Counter()
+    for line, k in distinct.items():
+        words.update(line.split() if k == 1 else {w: k * c for w, c in Counter(line.split()).items()})
+    for w, n in words.items():
+        alone, spaced = count_tokens(tok, [w]), count_tokens(tok, [" " + w])
+        if alone == 1:
+            out.single_token_words += n
+        else:
+            out.continued_words += n
+        if spaced == 1:
+            out.single_token_words_space += n
+        else:
+            out.continued_words_space += n
+    out.pretokenizer_pieces, out.optimal_tokens = floor_and_optimal(tok, distinct)
+    out.normalized_lines = normalized_lines(tok, distinct)
+    return out
+
+
+def floor_and_optimal(tok: object, lines: Mapping[str, int]) -> tuple[int | None, int | None]:
+    """The pre-tokenizer's pieces of ``lines`` (line -> how often) summed (None without a pre-tokenizer) and the
+    fewest tokens that spell them (None when the tokenizer cannot say what its pieces are)."""
+    if not isinstance(tok, Pieces):
+        return None, None
+    counts: Counter[bytes] = Counter()
+    for line, k in lines.items():
+        pieces = tok.pre_pieces(line)
+        if pieces is None:
+            return None, None
+        counts.update(pieces if k == 1 else {p: k * c for p, c in Counter(pieces).items()})
+    sp = speller(tok)
+    optimal = sum(n * optimal_count(p, sp) for p, n in counts.items())
+    return (sum(counts.values()) if tok.pre_splits else None), optimal
+
+
+def normalized_lines(tok: object, lines: Mapping[str, int]) -> int | None:
+    """How many lines (line -> how often) the tokenizer's own normalizer changes (None when it has none)."""
+    get = getattr(tok, "normalizer", None)
+    info = get() if callable(get) else None
+    if info is None:
+        return None
+    # a space spelled ``▁`` (Metaspace, SentencePiece) and the prefix space are the pre-tokenizer's, not changed letters
+    return sum(k for line, k in lines.items() if info.normalize(line).replace("\u2581", " ").strip() != line.strip())
+
+
+def text_measures(tok: IdCodec, text: str) -> dict[str, object]:
+    """The measures of one text (its non-blank lines, each encoded on its own) with ``vocab_size``: the Compare
+    table's extra columns, keyed as in ``compare --json``."""
+    m = measure_lines(tok, [line for line in text.splitlines() if line.strip()])
+    vocab = vocab_size(tok)
+    return {**m.to_json(vocab), "vocab_size": vocab}
+
+
+def vocab_size(tok: IdCodec) -> int:
+    """Largest id + 1 (tiktoken's ``n_vocab``): the support of :func:`renyi_efficiency`."""
+    return len(tok.spelling_vocab()) if isinstance(tok, Pieces) else tok.vocab_size
+
+
+# ---------------------------------------------------------------------------
+# ``compare --parallel``: one shard of TSV rows (core.analysis.stream)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TaxCounts:
+    """Per tokenizer and language: the measures and (words, chars, bytes) over TSV rows (summable)."""
+
+    cells: tuple[tuple[tuple[LanguageMeasures, int, int, int], ...], ...]  # [tokenizer][language]
+    rows: int = 0
+
+    def __add__(self, o: "TaxCounts") -> "TaxCounts":
+        if not self.cells:
+            return o
+        if not o.cells:
+            return self
+        return TaxCounts(
+            tuple(tuple((x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]) for x, y in zip(tl, ol))
+                  for tl, ol in zip(self.cells, o.cells)),
+            self.rows + o.rows,
+        )
+
+
+def tax_shard(task: "TaxTask", chunk: "Chunk") -> TaxCounts:
+    """Pure shard function of ``compare``: split the chunk's TSV rows, measure each column per tokenizer."""
+    from .stream import load_spec, tsv_columns
+
+    columns, rows = tsv_columns(task, chunk)
+    return TaxCounts(tuple(measure_parallel(load_spec(spec), columns) for spec in task.toks), rows)
+
+
+def measure_parallel(tok: IdCodec, columns: Sequence[Sequence[str]]) -> tuple[tuple[LanguageMeasures, int, int, int], ...]:
+    """Each column's measures and (words, chars, bytes): one tokenizer's cells of :class:`TaxCounts`."""
+    return tuple((measure_lines(tok, col), sum(len(s.split()) for s in col), sum(map(len, col)),
+                  sum(len(s.encode("utf-8")) for s in col)) for col in columns)
+
+
+def compare_json(tok: IdCodec, languages: Sequence[str], cells: Sequence[tuple[LanguageMeasures, int, int, int]]
+                 ) -> dict[str, object]:
+    """One tokenizer's ``compare --json`` object: ``languages``, ``premium``, ``vocab_size`` and ``gini``."""
+    vocab = vocab_size(tok)
+    en = cells[languages.index("en")][0].tokens
+    return {
+        "languages": {lang: {"tokens": m.tokens, "words": w, "chars": c, "bytes": b, **m.to_json(vocab)}
+                      for lang, (m, w, c, b) in zip(languages, cells)},
+        "premium": {lang: round(m.tokens / en, 4) if en else 0.0 for lang, (m, *_rest) in zip(languages, cells)},
+        "vocab_size": vocab,
+        "gini": round(gini([m.tokens for m, *_rest in cells]), 12),
+    }
