@@ -9,47 +9,27 @@ import streamlit as st
 
 from core import languages
 from core.analysis import format_tax, tax_steps
+from core.analysis.tax_steps import HEADERS, HELP
 from core.i18n import N_
 from core.markdown import md_escape, md_format
 from core.text.errors import UserError
 from pages._charts import bar_chart
 from pages._lang import _, lang_args, localize, num
+from pages._layout import show_table
 
 #: The field's measures (core.analysis.measures), as ``compare --json`` names them, in table order.
 MEASURES = ("single_token_words", "continued_words", "single_token_words_space", "continued_words_space",
             "pretokenizer_pieces", "optimal_tokens", "renyi_efficiency")
 
-#: One-line definition and source of each column (the header's tooltip; the README has the same lines).
-HELP = {
-    "tokens": N_("Tokens of each row encoded on its own, summed."),
-    "premium vs en": N_("The language's tokens divided by English's on the same rows (Petrov et al. 2023)."),
-    "single_token_words": N_("Words (split at spaces) encoded alone as exactly one token (Rust et al. 2021; Nayeem et al. 2025)."),
-    "continued_words": N_("Words encoded alone as two tokens or more (Rust et al. 2021)."),
-    "single_token_words_space": N_("Words with a space before them, as inside a sentence, that are exactly one token (Nayeem et al. 2025)."),
-    "continued_words_space": N_("Words with a space before them that are two tokens or more."),
-    "pretokenizer_pieces": N_("Pieces the tokenizer's own normalizer and pre-tokenizer make: each costs at least one token, so no vocabulary goes below this floor (Velayuthan & Sarveswaran 2025). Empty: no pre-tokenizer."),
-    "optimal_tokens": N_("The fewest tokens of the same vocabulary that spell each piece, a shortest path (Uzan et al. 2024). Empty: not computable."),
-    "renyi_efficiency": N_("Rényi efficiency, alpha 2.5, of the token distribution over the whole vocabulary, as tokenization-scorer computes it with power=2.5 and vocab=vocab_size; its defaults (alpha 3, the ids seen) give other numbers (Zouhar et al. 2023)."),
-    "vocab_size": N_("The largest token id + 1 (tiktoken's n_vocab)."),
-    "gini": N_("Gini coefficient of the languages' token totals: 0 when every language costs the same (Foroutan, Meister et al. 2026)."),
-}
-
-
-#: Headers for the reader (the CSV keeps the keys).
-HEADERS = {
-    "single_token_words": N_("single-token words"), "continued_words": N_("continued words"),
-    "single_token_words_space": N_("single-token words after a space"), "continued_words_space": N_("continued words after a space"),
-    "pretokenizer_pieces": N_("pre-tokenizer pieces"), "optimal_tokens": N_("fewest tokens"),
-    "renyi_efficiency": N_("Rényi efficiency"), "vocab_size": N_("vocabulary size"), "gini": N_("Gini"),
-    "bytes_per_char": N_("bytes per character"), "en_bytes_per_char": N_("English bytes per character"),
-    "floor_vs_en": N_("pre-tokenizer floor vs en"), "optimal_vs_en": N_("fewest tokens vs en"), "premium": N_("premium vs en"),
-    "normalized_lines": N_("lines the normalizer changes"), "lines": N_("lines"),
-}
-
-
 def tax_columns(columns: Iterable[str]) -> dict[str, object]:
     """Translated headers, with the definition as the tooltip where the column has one."""
-    return {c: st.column_config.Column(_(HEADERS.get(c, c)), help=_(HELP[c]) if c in HELP else None) for c in columns}
+    return {c: _column(c) for c in columns}
+
+
+def _column(c: str) -> object:
+    if c in HELP:
+        return st.column_config.Column(_(HEADERS.get(c, c)), help=md_escape(_(HELP[c])))
+    return st.column_config.Column(_(HEADERS.get(c, c)))
 
 
 def decomposition(results: Sequence[tuple[str, dict[str, tax_steps.Decomposition]]], langs: Sequence[str]) -> None:
@@ -70,16 +50,16 @@ def decomposition(results: Sequence[tuple[str, dict[str, tax_steps.Decomposition
     st.html(bar_chart(names, series, base=base, ref=1.0, ref_label=_("English = 1"), y_title=_("× English's tokens"),
                       title=_("{language}: from English's tokens to the premium, step by step").format(language=_lang_name(focus))))
     for _tid, d in rows:
-        st.markdown("- " + md_escape(tax_steps.verdict(d, **lang_args())))
+        st.markdown(md_format("- {verdict}", verdict=tax_steps.verdict(d, **lang_args())))
     d0 = rows[0][1]
-    st.caption(_("UTF-8 bytes per character: {language} {value}, English {english}.").format(
-        language=_lang_name(focus), value=num(d0.bytes_per_char, 2), english=num(d0.en_bytes_per_char, 2)))
+    st.caption(md_format(_("UTF-8 bytes per character: {language} {value}, English {english}."),
+                         language=_lang_name(focus), value=num(d0.bytes_per_char, 2), english=num(d0.en_bytes_per_char, 2)))
     notes = [(tid, d.normalized_lines) for tid, d in rows if d.normalized_lines]
     for tid, n in notes:
-        st.caption(_("{tokenizer}'s normalizer changes {count} of {total} lines before the model sees them.").format(
-            tokenizer=tid, count=num(n), total=num(rows[0][1].lines)))
+        st.caption(md_format(_("{tokenizer}'s normalizer changes {count} of {total} lines before the model sees them."),
+                             tokenizer=tid, count=num(n), total=num(rows[0][1].lines)))
     df = pd.DataFrame([d.to_json() for _t, d in rows])
-    st.dataframe(df, hide_index=True, width="stretch", column_config=tax_columns(df.columns))
+    show_table(df, hide_index=True, width="stretch", column_config=tax_columns(df.columns))
     st.download_button(_("Download CSV"), df.to_csv(index=False), "tax-decomposition.csv", "text/csv", key="tax_steps_csv",
                        on_click="ignore")
 
@@ -128,11 +108,11 @@ def format_section(chosen: Sequence[str], get: Callable[[str], object], digest: 
     if not rows:
         return
     df = pd.DataFrame(rows)
-    st.dataframe(df, hide_index=True, width="stretch", column_config={c: _(FORMAT_HEADERS.get(c, c)) for c in df.columns})
+    show_table(df, hide_index=True, width="stretch", column_config={c: _(FORMAT_HEADERS.get(c, c)) for c in df.columns})
     st.download_button(_("Download CSV"), df.to_csv(index=False), "format-tax.csv", "text/csv", key="tax_fmt_csv",
                        on_click="ignore")
     worst = max(rows, key=lambda r: r["escape premium"])
-    st.info(_("Send text to a model as JSON in UTF-8 (json.dumps(..., ensure_ascii=False)), or as CSV: the default escapes cost up to {premium}× the tokens here ({tokenizer}, {records}).").format(
+    st.info(md_format(_("Send text to a model as JSON in UTF-8 (json.dumps(..., ensure_ascii=False)), or as CSV: the default escapes cost up to {premium}× the tokens here ({tokenizer}, {records})."),
         premium=num(worst["escape premium"], 2), tokenizer=worst["tokenizer"], records=_lang_name(worst["records"])))
 
 

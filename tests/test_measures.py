@@ -179,3 +179,43 @@ def test_the_bangla_premium_taken_apart_for_cl100k():
     assert "vocabulary costs most" in tax_steps.verdict(d)
     fa = tax_steps.verdict(d, lang="fa", digits="native")
     assert "واژگان" in fa and "۵" in fa  # Persian sentence, Persian digits
+
+
+#: Every shelf entry whose pieces are cut at word starts (Pieces.pieces_cut_at_words), by backend.
+WORD_CUT = ("cl100k_base", "o200k_base", "llama3", "r50k_base")
+
+
+@pytest.mark.parametrize("tid", WORD_CUT)
+def test_a_lines_tokens_and_pieces_are_its_word_parts_laid_end_to_end(tid):
+    """The shortcut of measure_lines (each distinct word part encoded once) against the vendor's encode of the
+    whole line, on random text in every script with odd spaces."""
+    from core.pipeline.pretokenize import word_parts
+    from tests.parity_text import ALL_FRAGMENTS, texts
+
+    tok = zoo.load(tid)
+    assert tok.pieces_cut_at_words
+    spaced = st.lists(st.one_of(texts(4), st.sampled_from(ALL_FRAGMENTS)), max_size=8).map(" ".join)
+
+    @settings(max_examples=examples(2), deadline=None)
+    @given(st.one_of(spaced, texts()))
+    def check(line):
+        parts = word_parts(line)
+        assert "".join(parts) == line
+        assert [i for p in parts for i in tok.encode_ids(p)] == tok.encode_ids(line)
+        assert [q for p in parts for q in tok.pre_pieces(p)] == tok.pre_pieces(line)
+
+    check()
+
+
+def test_entries_whose_split_can_span_a_word_start_are_not_cut():
+    # Gemma 4 has no pre-tokenizer (a token may hold "> </"); SentencePiece searches the whole line
+    assert not any(zoo.load(t).pieces_cut_at_words for t in ("gemma4", "mistral-spm-v1", "xlm-r", "qwen"))
+
+
+def test_measures_by_word_parts_equal_measures_by_whole_lines(monkeypatch):
+    tok = zoo.load("o200k_base")
+    lines = [s for lang in LANGS for s in bundled().column(lang)] + ["a  b.  c\u00a0 d ", "  ", "x\ty z"]
+    fast = measures.measure_lines(tok, lines)
+    monkeypatch.setattr(tok, "pieces_cut_at_words", False)  # the instance: a cached_property lives there
+    slow = measures.measure_lines(tok, lines)
+    assert fast == slow

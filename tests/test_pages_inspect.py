@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.analysis import measures
 from core.analysis.report import build_report
 from core.pretrained import zoo
 from core.pretrained.adapter import summarize
@@ -69,8 +70,11 @@ def test_compare_table_equals_the_report():
     assert [r.pop("name") for r in shown] == [zoo.load(i).name for i in ids]  # names on screen, beside the ids
     table = shown
     report = build_report(SENTENCE, [zoo.load(i) for i in ids])
-    assert [t.summary.as_row() for t in report.tokenizers] == table
-    assert table == [summarize(zoo.load(i), zoo.load(i).encode(SENTENCE)).as_row() for i in ids]
+    # the report's row is the page's row (the summary and the field's measures) plus its own extra columns
+    assert [{k: t.row[k] for k in row} for t, row in zip(report.tokenizers, table)] == table
+    assert table == [{**summarize(zoo.load(i), zoo.load(i).encode(SENTENCE)).as_row(),
+                      **measures.text_measures(zoo.load(i), SENTENCE)} for i in ids]
+    assert {"single_token_words", "pretokenizer_pieces", "optimal_tokens", "renyi_efficiency"} <= set(table[0])
     at.button(key="cmp_report_go").click().run()
     assert not at.exception
     labels = [b.proto.label for b in at.get("download_button")]

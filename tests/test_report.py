@@ -309,3 +309,27 @@ def test_shelf_files_name_the_pypi_release_and_member_not_a_missing_package():
     line = _file(SimpleNamespace(entry=entry), translator("en"))
     assert "not installed" not in line
     assert entry.package in line and entry.shelf.version in line and entry.file in line
+
+
+def test_the_report_takes_the_premium_apart_and_shows_the_measures(toks):
+    """The steps and measures of the report are core's own figures on the same lines, in HTML and Markdown."""
+    from core.analysis import measures, tax_steps
+
+    rep = build_report(BN, toks, english=EN)
+    lines = [s for s in BN.splitlines() if s.strip()]
+    en_lines = [s for s in EN.splitlines() if s.strip()]
+    page = to_html(rep)
+    md = to_markdown(rep)
+    for t, tok in zip(rep.tokenizers, toks):
+        m, en = measures.measure_lines(tok, lines), measures.measure_lines(tok, en_lines)
+        d = t.decomposition
+        assert d is not None and d.premium == m.tokens / en.tokens
+        assert d.floor == (None if m.pretokenizer_pieces is None else m.pretokenizer_pieces / en.tokens)
+        assert d.optimal == m.optimal_tokens / en.tokens
+        assert t.row["optimal_tokens"] == measures.text_measures(tok, BN)["optimal_tokens"]
+        assert f'data-tokenizer="{tok.id}"' in page and tax_steps.verdict(d) in html.unescape(page)
+        assert f"{d.premium:.2f}×" in md
+    assert "Why it costs what it costs" in page and "fewest tokens" in page
+    # without an English version there is nothing to take apart
+    assert all(t.decomposition is None for t in build_report(BN, toks[:1]).tokenizers)
+    assert "Why it costs what it costs" not in to_html(build_report(BN, toks[:1]))

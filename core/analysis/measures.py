@@ -20,10 +20,12 @@ has ``None`` for the floor and the optimal count. This module does not load toke
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
+from ..pipeline.pretokenize import MAX_WORD_PARTS_LINE, word_parts
 from ..pretrained.memo import per_tokenizer
 from ..pretrained.protocols import Pieces
 from ..tokens import IdCodec, count_tokens
@@ -106,11 +108,25 @@ def gini(values: Sequence[float]) -> float:
 
 @dataclass(frozen=True)
 class Speller:
-    """A vocabulary's byte strings and all their prefixes, for :func:`optimal_count`."""
+    """A vocabulary's byte strings and all their prefixes, for :func:`optimal_count`.
+
+    ``crossing``: the tokens with a space right after another byte (``b"> </"``). A long piece (a whole line,
+    where the tokenizer has no pre-tokenizer) is cut before each space that follows another byte unless one of
+    them covers it: no other token can, so each part's fewest tokens add up to the piece's
+    (:func:`optimal_pieces`). None: too many such tokens to look for (the piece is searched whole).
+    """
 
     tokens: frozenset[bytes]
     prefixes: frozenset[bytes]
     longest: int
+    crossing: tuple[bytes, ...] | None = ()
+
+
+#: More tokens than this with a space inside and the pieces are not cut at spaces (:attr:`Speller.crossing`).
+MAX_CROSSING = 64
+#: Pieces shorter than this (bytes) are searched whole.
+CUT_FROM = 48
+_SPACE_AFTER_BYTE = re.compile(rb"[^ ] ")
 
 
 def speller(tok: Pieces) -> Speller:
@@ -118,7 +134,9 @@ def speller(tok: Pieces) -> Speller:
     def build() -> Speller:
         toks = frozenset(b for b in tok.spelling_vocab() if b)
         prefixes = frozenset({t[:k] for t in toks for k in range(1, len(t))} | toks)
-        return Speller(toks, prefixes, max(map(len, toks), default=1))
+        crossing = tuple(t for t in toks if _SPACE_AFTER_BYTE.search(t))
+        return Speller(toks, prefixes, max(map(len, toks), default=1),
+                       crossing if len(crossing) <= MAX_CROSSING else None)
 
     return per_tokenizer(tok, "speller", build)
 
@@ -136,14 +154,14 @@ def optimal_count(piece: bytes, sp: Speller) -> int:
     n = len(piece)
     inf = n + 1
     best = [0] + [inf] * n
-    toks, prefixes = sp.tokens, sp.prefixes
+    toks, prefixes, longest = sp.tokens, sp.prefixes, sp.longest
     for i in range(n):
         here = best[i]
         if here >= inf:
             continue
         step = here + 1
         matched = False
-        for j in range(i + 1, min(n, i + sp.longest) + 1):
+        for j in range(i + 1, min(n, i + longest) + 1):
             sub = piece[i:j]
             if sub not in prefixes:
                 break
@@ -155,8 +173,50 @@ def optimal_count(piece: bytes, sp: Speller) -> int:
             j = i + 1
             while j < n and 0x80 <= piece[j] < 0xC0:
                 j += 1
-            best[j] = min(best[j], step)
+            if step < best[j]:
+                best[j] = step
     return best[n]
+
+
+def space_cuts(piece: bytes, sp: Speller) -> list[bytes]:
+    """``piece`` cut before each space that follows another byte, where no token of the vocabulary can lie
+    across the cut (:attr:`Speller.crossing`); the piece whole when the vocabulary has too many such tokens.
+
+    >>> space_cuts(b"ab cd  e", Speller(frozenset(), frozenset(), 1))
+    [b'ab', b' cd', b'  e']
+    >>> space_cuts(b"x> </y z", Speller(frozenset(), frozenset(), 1, (b"> </",)))
+    [b'x> </y', b' z']
+    """
+    if sp.crossing is None:
+        return [piece]
+    cuts = [m.start() + 1 for m in _SPACE_AFTER_BYTE.finditer(piece)]
+    if sp.crossing and cuts:
+        covered: set[int] = set()
+        for t in sp.crossing:
+            at = piece.find(t)
+            while at >= 0:
+                covered.update(range(at + 1, at + len(t)))
+                at = piece.find(t, at + 1)
+        cuts = [c for c in cuts if c not in covered]
+    bounds = [0, *cuts, len(piece)]
+    return [piece[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def optimal_pieces(counts: Mapping[bytes, int], sp: Speller) -> int:
+    """``sum(n * optimal_count(piece))`` over ``counts`` (piece -> how often); long pieces are cut at spaces
+    (:func:`space_cuts`) and each part is searched once, however often it repeats."""
+    parts: Counter[bytes] = Counter()
+    for p, n in counts.items():
+        if len(p) < CUT_FROM:
+            parts[p] += n
+        else:
+            for q in space_cuts(p, sp):
+                parts[q] += n
+    return sum(n * optimal_count(p, sp) for p, n in parts.items())
+
+
+def _repeat(items: list, k: int) -> list:
+    return items if k == 1 else items * k
 
 
 def measure_lines(tok: IdCodec, lines: Sequence[str]) -> LanguageMeasures:
@@ -164,22 +224,31 @@ def measure_lines(tok: IdCodec, lines: Sequence[str]) -> LanguageMeasures:
     measured once and counted as often as it occurs)."""
     out = LanguageMeasures(lines=len(lines))
     distinct = Counter(lines)
-    ids_counts: Counter[int] = Counter()
+    # where the tokenizer cuts every line at its words' starts (Pieces.pieces_cut_at_words), a line's tokens are
+    # its word parts' tokens: each distinct part is encoded once
+    by_parts = isinstance(tok, Pieces) and tok.pieces_cut_at_words
+    units = line_parts(lines) if by_parts else distinct
+    all_ids: list[int] = []
     total = 0
-    complete = tok.ids_complete  # a baseline's units may have no id: count its tokens, leave Rényi out
-    for line, k in distinct.items():
-        if complete:
-            ids = tok.encode_ids(line)
+    lengths: dict[str, int] = {}  # tokens of each unit: a word part " w" is also the word after a space
+    if tok.ids_complete:
+        encode = tok.encode_ids
+        for line, k in units.items():
+            ids = encode(line)
+            lengths[line] = len(ids)
             total += k * len(ids)
-            ids_counts.update(ids if k == 1 else {i: k * c for i, c in Counter(ids).items()})
-        else:
-            total += k * count_tokens(tok, [line])
-    out.tokens, out.id_counts = total, ids_counts
-    words: Counter[str] = Counter()
-    for line, k in distinct.items():
-        words.update(line.split() if k == 1 else {w: k * c for w, c in Counter(line.split()).items()})
+            all_ids += _repeat(ids, k)
+    else:  # a baseline's units may have no id: count its tokens, leave Rényi out
+        total = sum(k * count_tokens(tok, [line]) for line, k in units.items())
+    out.tokens, out.id_counts = total, Counter(all_ids)
+
+    def length(s: str) -> int:
+        n = lengths.get(s)
+        return count_tokens(tok, [s]) if n is None else n
+
+    words = Counter(" ".join(lines).split())  # the lines' str.split() words, each as often as it occurs
     for w, n in words.items():
-        alone, spaced = count_tokens(tok, [w]), count_tokens(tok, [" " + w])
+        alone, spaced = length(w), length(" " + w)
         if alone == 1:
             out.single_token_words += n
         else:
@@ -188,25 +257,44 @@ def measure_lines(tok: IdCodec, lines: Sequence[str]) -> LanguageMeasures:
             out.single_token_words_space += n
         else:
             out.continued_words_space += n
-    out.pretokenizer_pieces, out.optimal_tokens = floor_and_optimal(tok, distinct)
+    out.pretokenizer_pieces, out.optimal_tokens = floor_and_optimal(tok, units, cut=not by_parts)
     out.normalized_lines = normalized_lines(tok, distinct)
     return out
 
 
-def floor_and_optimal(tok: object, lines: Mapping[str, int]) -> tuple[int | None, int | None]:
+def line_parts(lines: Iterable[str]) -> Counter[str]:
+    """The :func:`core.pipeline.pretokenize.word_parts` of every line, each as often as it occurs (one split of
+    all the lines joined by line breaks, which cut too; a line with a line break of its own, or too long to be
+    cut, goes alone)."""
+    lines = list(lines)
+    if any("\n" in line or len(line) > MAX_WORD_PARTS_LINE for line in lines):
+        return Counter(p for line in lines for p in word_parts(line) if p)
+    parts = Counter(word_parts("\n".join(lines), line_breaks=True))
+    del parts[""]
+    return parts
+
+
+def floor_and_optimal(tok: object, lines: Mapping[str, int], *, cut: bool = True) -> tuple[int | None, int | None]:
     """The pre-tokenizer's pieces of ``lines`` (line -> how often) summed (None without a pre-tokenizer) and the
-    fewest tokens that spell them (None when the tokenizer cannot say what its pieces are)."""
+    fewest tokens that spell them (None when the tokenizer cannot say what its pieces are). ``cut=False``: the
+    lines are word parts already."""
     if not isinstance(tok, Pieces):
         return None, None
+    if cut and tok.pieces_cut_at_words:  # each distinct word part is cut once
+        parts: Counter[str] = Counter()
+        for line, k in lines.items():
+            parts.update(word_parts(line) * k)
+        lines = parts
     counts: Counter[bytes] = Counter()
+    floor = 0
     for line, k in lines.items():
         pieces = tok.pre_pieces(line)
         if pieces is None:
             return None, None
-        counts.update(pieces if k == 1 else {p: k * c for p, c in Counter(pieces).items()})
-    sp = speller(tok)
-    optimal = sum(n * optimal_count(p, sp) for p, n in counts.items())
-    return (sum(counts.values()) if tok.pre_splits else None), optimal
+        floor += k * len(pieces)
+        counts.update(_repeat(pieces, k))
+    optimal = optimal_pieces(counts, speller(tok))
+    return (floor if tok.pre_splits else None), optimal
 
 
 def normalized_lines(tok: object, lines: Mapping[str, int]) -> int | None:

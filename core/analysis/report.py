@@ -7,7 +7,10 @@ collects, from the functions the compare page already uses:
   tokens, tokens/word, chars/token, bytes/token, cut%, bad%, unknown tokens,
   round trip, special-token text), so the report's figures are the page's;
 - the premium against English when a parallel English text is given
-  (tokens of the text / tokens of the English text, same tokenizer);
+  (tokens of the text / tokens of the English text, same tokenizer), and that premium taken apart
+  (:mod:`core.analysis.tax_steps`, drawn by :mod:`core.analysis.report_tax`);
+- the field's measures beside the row (:func:`core.analysis.measures.text_measures`: words kept whole,
+  pre-tokenizer pieces, the fewest tokens, Rényi efficiency), as the compare page shows them;
 - vocabulary size and embedding parameters at a chosen ``d_model``
   (:func:`core.analysis.tax.embedding_params`);
 - the round-trip failure, if any, with its reason (:mod:`core.analysis.evaluate`);
@@ -29,7 +32,7 @@ import hashlib
 import html
 import platform
 import subprocess
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -43,8 +46,10 @@ from ..pretrained.adapter import PretrainedTokenizer, Summary, summarize
 from ..render import legend_html, piece_label, render_encoding, standalone_page
 from ..text.errors import UserError
 from ..text.units import UNICODE_VERSION
+from . import measures, tax_steps
 from .injection import INJECTION_PROBES, OUTCOME_LABELS, injection_check
 from .inspect import Reason, normalizer_layer
+from .report_tax import decomposition_html, decomposition_md
 from .roundtrip import failure_reason, first_difference
 from .tax import embedding_params
 
@@ -95,6 +100,10 @@ class TokenizerReport:
     audit: str = ""
     #: Where a known runtime (llama.cpp with this GGUF file) cuts otherwise than the model's own tokenizer.
     runtime: str = ""
+    #: The field's measures on the text (the compare page's extra columns, keyed as ``compare --json``).
+    measures: dict[str, object] = field(default_factory=dict)
+    #: The premium taken apart against the English version (None without one).
+    decomposition: tax_steps.Decomposition | None = None
 
     @property
     def row(self) -> dict[str, object]:
@@ -104,6 +113,7 @@ class TokenizerReport:
         row["embedding params"] = self.embedding_params
         if self.premium is not None:
             row["premium vs en"] = round(self.premium, 3)
+        row.update(self.measures)
         return row
 
 
@@ -213,10 +223,11 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
     tx = translator(lang)
     enc = tok.encode(text)
     summary = summarize(tok, enc)
-    english_tokens = premium = None
+    english_tokens = premium = decomposition = None
     if english is not None:
         english_tokens = len(tok.encode(english).tokens)
         premium = summary.tokens / english_tokens if english_tokens else None
+        decomposition = _decompose(tok, text, english, tx)
     norm = normalizer_layer(tok, text, tx).reasons
     return TokenizerReport(
         summary=summary, algorithm=tok.entry.algorithm, vocab_size=tok.vocab_size,
@@ -228,7 +239,18 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
         audit=localize(tok.entry.audit.line(), tx) if tok.entry.audit else "",
         runtime=(localize(tok.entry.runtime.line(), tx) + " " + localize(tok.entry.runtime.how(), tx)
                  if tok.entry.runtime else ""),
+        measures=measures.text_measures(tok, text), decomposition=decomposition,
     )  # fmt: skip
+
+
+def _decompose(tok: PretrainedTokenizer, text: str, english: str, tx: Translator) -> tax_steps.Decomposition:
+    """The premium of ``text`` over ``english`` taken apart, each non-blank line encoded on its own."""
+    lines = [s for s in text.splitlines() if s.strip()]
+    en_lines = [s for s in english.splitlines() if s.strip()]
+    m, en = measures.measure_lines(tok, lines), measures.measure_lines(tok, en_lines)
+    return tax_steps.decompose(tok.id, tx.gettext("this text"), m, en, chars=sum(map(len, lines)),
+                               nbytes=sum(len(s.encode("utf-8")) for s in lines), en_chars=sum(map(len, en_lines)),
+                               en_bytes=sum(len(s.encode("utf-8")) for s in en_lines))
 
 
 def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None = None,
@@ -329,7 +351,9 @@ def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Repo
             detail = ngettext("decode(encode(text)) != text in {count} chunk of the file, beyond the first part shown here",
                               "decode(encode(text)) != text in {count} chunks of the file, beyond the first part shown "
                               "here", c.round_trip_failures).format(count=f"{c.round_trip_failures:,}")
-        sections.append(replace(t, summary=summary, english_tokens=english, premium=premium, round_trip=detail))
+        # the measures and the premium's steps were taken on the first part only: a whole-file report leaves them out
+        sections.append(replace(t, summary=summary, english_tokens=english, premium=premium, round_trip=detail,
+                                measures={}, decomposition=None))
     note = gettext("The figures cover the whole file ({total} characters); token chips, normalization, special-token and "
              "round-trip details are shown for its first {shown} characters.").format(
         total=f"{whole.chars:,}", shown=f"{sample_chars:,}")
@@ -353,7 +377,7 @@ section{border-top:2px solid #ccc;margin-top:1.2rem;padding-top:.4rem}
 """
 
 _NUMERIC = {"tokens", "tokens/word", "chars/token", "bytes/token", "cut%", "bad%", "unknown", "special text",
-            "vocab size", "embedding params", "premium vs en"}
+            "vocab size", "embedding params", "premium vs en", *tax_steps.HEADERS}
 
 
 def _e(value: object) -> str:
@@ -383,7 +407,7 @@ def _table_html(rows: list[dict[str, object]], tx: Translator) -> str:
     if not rows:
         return ""
     keys = list(rows[0])
-    head = "".join(f"<th>{_e(gettext(k))}</th>" for k in keys)
+    head = "".join(f"<th>{_e(gettext(tax_steps.HEADERS.get(k, k)))}</th>" for k in keys)
     body = "".join("<tr>" + "".join(_cell(k, r.get(k, ""), tx) for k in keys) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -434,6 +458,7 @@ def to_html(report: Report) -> str:
     out.append("<p>" + _e(gettext("cut% = share of token boundaries inside a letter (grapheme cluster); bad% = share of "
                            "tokens that are not valid UTF-8 on their own; figures are computed by the same functions "
                            "as the app's compare page.")) + "</p>")
+    out.append(decomposition_html([t.decomposition for t in r.tokenizers if t.decomposition], tx))
     out.append("<h2>" + _e(gettext("Tokenizers")) + "</h2>" + legend_html(r.lang))
     h_norm, h_special, h_round = _e(gettext("Normalization")), _e(gettext("Special tokens")), _e(gettext("Round trip:"))
     for t in r.tokenizers:
@@ -495,7 +520,8 @@ def _table_md(rows: list[dict[str, object]], tx: Translator) -> list[str]:
     if not rows:
         return []
     keys = list(rows[0])
-    lines = ["| " + " | ".join(_md(gettext(k), tx) for k in keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
+    lines = ["| " + " | ".join(_md(gettext(tax_steps.HEADERS.get(k, k)), tx) for k in keys) + " |",
+             "|" + "|".join(" --- " for _ in keys) + "|"]
     lines += ["| " + " | ".join(_md(row.get(k, ""), tx) for k in keys) + " |" for row in rows]
     return lines + [""]
 
@@ -536,6 +562,7 @@ def _to_markdown(report: Report) -> str:
     out += ["## " + t_(gettext("Summary")), "",
             _md_fill(gettext("Embedding parameters at d_model = {d_model}."), d_model=f"{r.d_model:,}"), ""]
     out += _table_md([t.row for t in r.tokenizers], tx)
+    out += decomposition_md([t.decomposition for t in r.tokenizers if t.decomposition], tx)
     out += ["## " + t_(gettext("Tokenizers")), ""]
     for t in r.tokenizers:
         s = t.summary

@@ -29,6 +29,39 @@ STEPS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: One-line definition and source of each column (the header's tooltip; the README has the same lines).
+HELP = {
+    "tokens": N_("Tokens of each row encoded on its own, summed."),
+    "premium vs en": N_("The language's tokens divided by English's on the same rows (Petrov et al. 2023)."),
+    "single_token_words": N_("Words (split at spaces) encoded alone as exactly one token (Rust et al. 2021; Nayeem et al. 2025)."),
+    "continued_words": N_("Words encoded alone as two tokens or more (Rust et al. 2021)."),
+    "single_token_words_space": N_("Words with a space before them, as inside a sentence, that are exactly one token (Nayeem et al. "
+                                   "2025)."),
+    "continued_words_space": N_("Words with a space before them that are two tokens or more."),
+    "pretokenizer_pieces": N_("Pieces the tokenizer's own normalizer and pre-tokenizer make: each costs at least one token, so no "
+                              "vocabulary goes below this floor (Velayuthan & Sarveswaran 2025). Empty: no pre-tokenizer."),
+    "optimal_tokens": N_("The fewest tokens of the same vocabulary that spell each piece, a shortest path (Uzan et al. 2024). "
+                         "Empty: not computable."),
+    "renyi_efficiency": N_("Rényi efficiency, alpha 2.5, of the token distribution over the whole vocabulary, as "
+                           "tokenization-scorer computes it with power=2.5 and vocab=vocab_size; its defaults (alpha 3, the ids "
+                           "seen) give other numbers (Zouhar et al. 2023)."),
+    "vocab_size": N_("The largest token id + 1 (tiktoken's n_vocab)."),
+    "gini": N_("Gini coefficient of the languages' token totals: 0 when every language costs the same (Foroutan, Meister et al. 2026)."),
+}
+
+
+#: Headers for the reader (the CSV keeps the keys).
+HEADERS = {
+    "single_token_words": N_("single-token words"), "continued_words": N_("continued words"),
+    "single_token_words_space": N_("single-token words after a space"), "continued_words_space": N_("continued words after a space"),
+    "pretokenizer_pieces": N_("pre-tokenizer pieces"), "optimal_tokens": N_("fewest tokens"),
+    "renyi_efficiency": N_("Rényi efficiency"), "vocab_size": N_("vocabulary size"), "gini": N_("Gini"),
+    "bytes_per_char": N_("bytes per character"), "en_bytes_per_char": N_("English bytes per character"),
+    "floor_vs_en": N_("pre-tokenizer floor vs en"), "optimal_vs_en": N_("fewest tokens vs en"), "premium": N_("premium vs en"),
+    "normalized_lines": N_("lines the normalizer changes"), "lines": N_("lines"),
+}
+
+
 @dataclass(frozen=True)
 class Decomposition:
     """One tokenizer on one language, as levels in multiples of English's tokens (None: not computable)."""

@@ -91,6 +91,8 @@ def _facts(cfg: dict[str, Any], tok) -> dict[str, Any]:  # noqa: ANN001 - tokeni
         "model_type": model.get("type"),
         "wp_prefix": model.get("continuing_subword_prefix") if model.get("type") == "WordPiece" else None,
         "byte_level": '"ByteLevel"' in json.dumps(cfg.get("decoder")) or '"ByteLevel"' in json.dumps(cfg.get("pre_tokenizer")),
+        # the pre-tokenizer's own pieces are in the ByteLevel alphabet (the floor of core.analysis.measures)
+        "pre_byte_level": '"ByteLevel"' in json.dumps(cfg.get("pre_tokenizer")),
         "byte_fallback": bool(model.get("byte_fallback")),
         # merge replay (core.pretrained.replay) follows tokenizers' BPE; dropout would make merges random
         "replayable": model.get("type") == "BPE" and not model.get("dropout"),
@@ -131,6 +133,7 @@ class HFTokenizer(PretrainedTokenizer):
         self._model_type = facts["model_type"]
         self._wp_prefix = facts["wp_prefix"]
         self._byte_level = bool(facts["byte_level"])
+        self._pre_byte_level = bool(facts["pre_byte_level"])
         self._byte_fallback = bool(facts["byte_fallback"])
         self.replayable = bool(facts["replayable"])
         self.unk_id = facts["unk_id"]
@@ -190,13 +193,11 @@ class HFTokenizer(PretrainedTokenizer):
         return self._model_type
 
     # -- the pre-tokenizer floor (core.pretrained.protocols.Pieces) ------------------------------------
+    pieces_cut_at_words = False  # a Metaspace prefix or a normalizer may see the whole line
+
     @property
     def pre_splits(self) -> bool:
         return self._tok.pre_tokenizer is not None
-
-    @cached_property
-    def _pre_byte_level(self) -> bool:
-        return '"ByteLevel"' in json.dumps(json.loads(self._json_bytes).get("pre_tokenizer"))
 
     def pre_pieces(self, text: str) -> list[bytes] | None:
         """``normalize_str`` then ``pre_tokenize_str``, as the library runs them (the whole normalized text when

@@ -126,6 +126,10 @@ class Pieces(Protocol):
 
     #: False when the backend normalizes but does not split: :meth:`pre_pieces` is then the whole text.
     pre_splits: bool
+    #: True when the pieces of a text are the pieces of its parts cut before each space that follows a letter,
+    #: mark, number or visible ASCII character (:func:`core.analysis.measures.word_parts`): no piece lies across
+    #: such a cut, so each distinct part is cut once (a whole file's lines share their words).
+    pieces_cut_at_words: bool
 
     def pre_pieces(self, text: str) -> list[bytes] | None:
         """The pieces of ``text`` after the backend's normalizer and pre-tokenizer, each as the bytes its tokens

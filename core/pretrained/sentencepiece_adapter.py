@@ -128,6 +128,10 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         return NormalizerInfo(T_("SentencePiece normalizer"), fn)
 
     # -- the pre-tokenizer floor (core.pretrained.protocols.Pieces) ------------------------------------
+    # SentencePiece searches the whole line: with a long run after a space its Viterbi path can differ from the
+    # same word's alone ("العربية aaaa...": "▁" then "aaaa" in the line, "▁aaa" alone), so lines are not cut
+    pieces_cut_at_words = False
+
     @cached_property
     def pre_splits(self) -> bool:
         from sentencepiece import sentencepiece_model_pb2 as pb

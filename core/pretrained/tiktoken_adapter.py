@@ -14,7 +14,7 @@ import numpy as np
 
 from ..i18n import T_, localize, message_of
 from ..models.bpe import tiktoken_rank_of
-from ..pipeline.pretokenize import engine_pieces
+from ..pipeline.pretokenize import LOCAL_PATTERNS, MAX_WORD_PARTS_LINE, engine_pieces
 from ..text import limits
 from ..text.boundaries import is_valid_utf8
 from ..text.nfc import nfc, nfc_map
@@ -309,6 +309,11 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
     # -- the pre-tokenizer floor (core.pretrained.protocols.Pieces) ------------------------------------
     pre_splits = True
+
+    @cached_property
+    def pieces_cut_at_words(self) -> bool:
+        """The split patterns of :data:`LOCAL_PATTERNS` put a space after a non-space only at a piece's start."""
+        return self.pattern in LOCAL_PATTERNS and not (self._max_run and self._max_run < MAX_WORD_PARTS_LINE)
 
     def pre_pieces(self, text: str) -> list[bytes] | None:
         """The pieces tiktoken's regex engine cuts the text into (after Qwen's NFC; Llama's long runs cut first)."""

@@ -1,0 +1,86 @@
+"""The checkpoint report's "why it costs what it costs": each tokenizer's premium taken apart, as HTML and Markdown.
+
+The figures are :class:`core.analysis.tax_steps.Decomposition` records of the report's text against its English
+version (each line encoded on its own, as on the Multilingual tax page). The HTML draws each tokenizer's steps
+as one horizontal bar in multiples of English's tokens, each step its own hatch and label (not colour alone),
+with the verdict sentence under it; the Markdown gives the same levels as a table. Both are self-contained.
+"""
+from __future__ import annotations
+
+import html
+from typing import Sequence
+
+from ..i18n import Translator
+from ..markdown import md_text
+from .tax_steps import STEPS, Decomposition, verdict
+
+#: Each step's fill (colour-blind-safe, with a hatch so colour is not the only cue).
+_FILL = {
+    "english": "#88CCEE",
+    "pretokenizer": "repeating-linear-gradient(45deg,#DDCC77 0 4px,#fff 4px 6px)",
+    "vocabulary": "repeating-linear-gradient(-45deg,#CC6677 0 4px,#fff 4px 6px)",
+    "merges": "repeating-linear-gradient(90deg,#332288 0 3px,#fff 3px 5px)",
+}
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _x(v: float | None) -> str:
+    return "–" if v is None else f"{v:.2f}×"
+
+
+def decomposition_rows(decs: Sequence[Decomposition]) -> list[dict[str, object]]:
+    """The table of both forms: English keys (the JSON's), plain numbers."""
+    return [d.to_json() for d in decs]
+
+
+def decomposition_html(decs: Sequence[Decomposition], tx: Translator) -> str:
+    """The section as HTML: a bar of steps per tokenizer with its figures and verdict."""
+    if not decs:
+        return ""
+    gettext = tx.gettext
+    top = max(max(d.levels()) for d in decs) or 1.0
+    out = ["<section><h2>" + _e(gettext("Why it costs what it costs")) + "</h2><p>"
+           + _e(gettext("Each step in multiples of English's tokens: the pieces the pre-tokenizer makes (each costs at "
+                        "least one token), the fewest tokens the vocabulary can spell them with, and the tokens the "
+                        "merges really give.")) + "</p>"]
+    legend = "".join(f'<span style="display:inline-block;margin-right:1rem"><span style="display:inline-block;width:1.4em;'
+                     f'height:.9em;border:1px solid #333;background:{_FILL[k]}"></span> {_e(gettext(name))}</span>'
+                     for k, name in STEPS)
+    out.append(f'<p class="tl-steps-legend">{legend}</p>')
+    for d in decs:
+        bars = []
+        for k, name in STEPS:
+            start, end = d.steps()[k]
+            if end <= start:
+                continue
+            width = 100 * (end - start) / top
+            title = f"{gettext(name)}: {_x(start)} → {_x(end)}"
+            bars.append(f'<span title="{_e(title)}" style="display:inline-block;box-sizing:border-box;height:1.4em;'
+                        f'width:{width:.2f}%;background:{_FILL[k]};border:1px solid #333;vertical-align:middle">'
+                        f"</span>")
+        figures = " · ".join(f"{_e(gettext(name))} {_x(end)}" for (k, name), end in zip(STEPS, d.levels()))
+        out.append(f'<div class="tl-steps" data-tokenizer="{_e(d.tokenizer)}"><p><b>{_e(d.tokenizer)}</b> '
+                   f"<small>{figures}</small></p>"
+                   f'<div dir="ltr" style="width:100%;white-space:nowrap">{"".join(bars)}</div>'
+                   f"<p>{_e(verdict(d, lang=tx.lang))}</p></div>")
+    bpc = gettext("UTF-8 bytes per character: {language} {value}, English {english}.").format(
+        language=decs[0].language, value=f"{decs[0].bytes_per_char:.2f}", english=f"{decs[0].en_bytes_per_char:.2f}")
+    out.append(f"<p>{_e(bpc)}</p></section>")
+    return "".join(out)
+
+
+def decomposition_md(decs: Sequence[Decomposition], tx: Translator) -> list[str]:
+    """The section as Markdown lines: the levels as a table, then each verdict."""
+    if not decs:
+        return []
+    gettext = tx.gettext
+    head = [gettext("tokenizer")] + [gettext(name) for _k, name in STEPS]
+    out = ["## " + md_text(gettext("Why it costs what it costs")), "",
+           "| " + " | ".join(md_text(h) for h in head) + " |", "|" + "|".join(" --- " for _ in head) + "|"]
+    out += ["| " + " | ".join([md_text(d.tokenizer)] + [_x(v) for v in d.levels()]) + " |" for d in decs]
+    out.append("")
+    out += [f"- {md_text(verdict(d, lang=tx.lang))}" for d in decs]
+    return out + [""]
