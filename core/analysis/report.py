@@ -113,7 +113,8 @@ class TokenizerReport:
         row["embedding params"] = self.embedding_params
         if self.premium is not None:
             row["premium vs en"] = round(self.premium, 3)
-        row.update(self.measures)
+        # the measures beside them (their vocab_size, largest id + 1, would repeat "vocab size" in the table)
+        row.update((k, v) for k, v in self.measures.items() if k != "vocab_size")
         return row
 
 
@@ -351,9 +352,10 @@ def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Repo
             detail = ngettext("decode(encode(text)) != text in {count} chunk of the file, beyond the first part shown here",
                               "decode(encode(text)) != text in {count} chunks of the file, beyond the first part shown "
                               "here", c.round_trip_failures).format(count=f"{c.round_trip_failures:,}")
-        # the measures and the premium's steps were taken on the first part only: a whole-file report leaves them out
+        # the measures and the premium's steps were taken on the first part: a report of a longer file leaves them out
+        part = sample_chars < whole.chars
         sections.append(replace(t, summary=summary, english_tokens=english, premium=premium, round_trip=detail,
-                                measures={}, decomposition=None))
+                                measures={} if part else t.measures, decomposition=None if part else t.decomposition))
     note = gettext("The figures cover the whole file ({total} characters); token chips, normalization, special-token and "
              "round-trip details are shown for its first {shown} characters.").format(
         total=f"{whole.chars:,}", shown=f"{sample_chars:,}")
@@ -398,6 +400,10 @@ def _cell(key: str, value: object, tx: Translator) -> str:
         return f'<td class="{"ok" if value else "bad"}">{_e(yes_no)}</td>'
     if isinstance(value, int) and key in _NUMERIC:
         return f'<td class="num">{value:,}</td>'
+    if isinstance(value, float):  # shown to four decimals (the JSON keeps every digit)
+        value = round(value, 4)
+    elif value is None:
+        value = "–"
     cls = ' class="num"' if key in _NUMERIC else ""
     return f"<td{cls}>{_e(value)}</td>"
 
@@ -512,7 +518,9 @@ def _md(value: object, tx: Translator) -> str:
         return gettext("yes") if value else gettext("NO")
     if isinstance(value, int):
         return f"{value:,}"
-    return str(value) if isinstance(value, float) else md_text(value)
+    if value is None:
+        return "–"
+    return str(round(value, 4)) if isinstance(value, float) else md_text(value)
 
 
 def _table_md(rows: list[dict[str, object]], tx: Translator) -> list[str]:

@@ -2,8 +2,9 @@
 
 The figures are :class:`core.analysis.tax_steps.Decomposition` records of the report's text against its English
 version (each line encoded on its own, as on the Multilingual tax page). The HTML draws each tokenizer's steps
-as one horizontal bar in multiples of English's tokens, each step its own hatch and label (not colour alone),
-with the verdict sentence under it; the Markdown gives the same levels as a table. Both are self-contained.
+as a waterfall on its side, in multiples of English's tokens: a row per step, named, its bar floating from the
+level before it to its own (a fall is drawn as well as a rise), its own hatch, and the level and the change in
+figures (not colour alone), with the verdict sentence under it; the Markdown gives the same levels as a table. Both are self-contained.
 """
 from __future__ import annotations
 
@@ -46,25 +47,18 @@ def decomposition_html(decs: Sequence[Decomposition], tx: Translator) -> str:
            + _e(gettext("Each step in multiples of English's tokens: the pieces the pre-tokenizer makes (each costs at "
                         "least one token), the fewest tokens the vocabulary can spell them with, and the tokens the "
                         "merges really give.")) + "</p>"]
-    legend = "".join(f'<span style="display:inline-block;margin-right:1rem"><span style="display:inline-block;width:1.4em;'
-                     f'height:.9em;border:1px solid #333;background:{_FILL[k]}"></span> {_e(gettext(name))}</span>'
-                     for k, name in STEPS)
-    out.append(f'<p class="tl-steps-legend">{legend}</p>')
     for d in decs:
-        bars = []
-        for k, name in STEPS:
+        rows = []
+        for k, name in STEPS:  # a waterfall on its side: each step floats from the level before it to its own
             start, end = d.steps()[k]
-            if end <= start:
-                continue
-            width = 100 * (end - start) / top
-            title = f"{gettext(name)}: {_x(start)} → {_x(end)}"
-            bars.append(f'<span title="{_e(title)}" style="display:inline-block;box-sizing:border-box;height:1.4em;'
-                        f'width:{width:.2f}%;background:{_FILL[k]};border:1px solid #333;vertical-align:middle">'
-                        f"</span>")
-        figures = " · ".join(f"{_e(gettext(name))} {_x(end)}" for (k, name), end in zip(STEPS, d.levels()))
-        out.append(f'<div class="tl-steps" data-tokenizer="{_e(d.tokenizer)}"><p><b>{_e(d.tokenizer)}</b> '
-                   f"<small>{figures}</small></p>"
-                   f'<div dir="ltr" style="width:100%;white-space:nowrap">{"".join(bars)}</div>'
+            left, width = 100 * min(start, end) / top, max(100 * abs(end - start) / top, 0.4)
+            change = "" if k == "english" else f" ({end - start:+.2f})"
+            rows.append(f'<tr><td>{_e(gettext(name))}</td><td style="width:60%"><div style="position:relative;'
+                        f'height:1.2em"><span style="position:absolute;left:{left:.2f}%;width:{width:.2f}%;top:0;'
+                        f'bottom:0;background:{_FILL[k]};border:1px solid #333"></span></div></td>'
+                        f'<td class="num">{_e(_x(end) + change)}</td></tr>')
+        out.append(f'<div class="tl-steps" data-tokenizer="{_e(d.tokenizer)}"><h3>{_e(d.tokenizer)}</h3>'
+                   f'<table dir="ltr" style="width:100%">{"".join(rows)}</table>'
                    f"<p>{_e(verdict(d, lang=tx.lang))}</p></div>")
     bpc = gettext("UTF-8 bytes per character: {language} {value}, English {english}.").format(
         language=decs[0].language, value=f"{decs[0].bytes_per_char:.2f}", english=f"{decs[0].en_bytes_per_char:.2f}")

@@ -118,6 +118,15 @@ def decompose(tokenizer: str, language: str, m: LanguageMeasures, en: LanguageMe
 
 
 def verdict(d: Decomposition, *, lang: str = "en", digits: str = "western") -> str:
+    """One sentence, in ``lang``, naming the step that costs most for ``d``'s language (its first letter a capital
+    where the script has them: the language may be a label such as "this text")."""
+    s = _verdict(d, lang=lang, digits=digits)
+    row = languages.LANGUAGES.get(d.language)
+    name = translator(lang, digits).gettext(row.name) if row is not None else d.language
+    return name[:1].upper() + s[1:] if s.startswith(name) else s
+
+
+def _verdict(d: Decomposition, *, lang: str = "en", digits: str = "western") -> str:
     """One sentence, in ``lang``, naming the step that costs most for ``d``'s language."""
     t = translator(lang, digits)
     row = languages.LANGUAGES.get(d.language)
