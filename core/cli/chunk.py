@@ -9,7 +9,8 @@ JSON shapes:
 
 - ``--json``: ``{"tokenizer", "source", "summary": {...}, "chunks": [...], "listed", "note"?}``. The summary
   counts every chunk; ``chunks`` lists the first :data:`core.analysis.chunks.MAX_LISTED` (1,000) with their
-  text, and ``note`` (also a ``note:`` line on stderr) says when there are more: use ``--jsonl`` for all.
+  text (fewer when their text passes :data:`MAX_LISTED_TEXT` characters), and ``note`` (also a ``note:`` line
+  on stderr) says when there are more: use ``--jsonl`` for all.
 - ``--jsonl``: one JSON object per chunk as it is cut (any number, streamed), then ``{"summary": {...}}``.
 
 A chunk: ``{"index", "tokens": [start, end], "bytes": [...], "chars": [...], "text", "start": EDGE,
@@ -29,6 +30,11 @@ from ..text import limits
 from .common import CliError, Progress, int_range, streamed_summary, text_arg
 
 
+#: Characters of chunk text ``--json`` lists at most (the listing stops after the chunk that passes it), so a big file
+#: cut into big chunks is not held whole in the answer.
+MAX_LISTED_TEXT = 4_000_000
+
+
 def _chunk(args: argparse.Namespace) -> Any:
     settings = ChunkSettings(args.size, args.overlap, args.snap)  # overlap < size: one line before any work
     tok = stream.load_spec(stream.TokSpec(args.tokenizer, args.pattern))
@@ -46,12 +52,14 @@ def _chunk(args: argparse.Namespace) -> Any:
     cutter = ChunkCutter(tok, blocks, settings, verify_joins=True, keep_text=None if args.jsonl else MAX_LISTED,
                          expected_bytes=size)
     progress = Progress(size, f"chunk {tok.id}")
-    listed = []
+    listed: list[dict[str, Any]] = []
+    text_held = 0
     for c in cutter:
         if args.jsonl:
             sys.stdout.write(json.dumps(c.to_json(), ensure_ascii=False) + "\n")
-        elif c.index < MAX_LISTED:
+        elif c.index == len(listed) < MAX_LISTED and text_held < MAX_LISTED_TEXT:  # big chunks: fewer listed
             listed.append(c.to_json())
+            text_held += len(c.text or "")
         progress.update(c.byte_end)
     progress.close()
     summary = {"tokenizer": tok.id, "source": source, **cutter.summary().to_json()}
