@@ -29,7 +29,6 @@ from ..analysis.chunks import MAX_LISTED, MAX_SIZE, SNAP_MODES, ChunkCutter, Chu
 from ..text import limits
 from .common import CliError, Progress, int_range, streamed_summary, text_arg
 
-
 #: Characters of chunk text ``--json`` lists at most (the listing stops after the chunk that passes it), so a big file
 #: cut into big chunks is not held whole in the answer.
 MAX_LISTED_TEXT = 4_000_000
