@@ -56,9 +56,11 @@ class _Block:
 
     @cached_property
     def owner(self) -> np.ndarray:
-        """The code point holding each byte offset (``len(text)`` at the end)."""
+        """The code point holding each byte offset (``len(text)`` at the end); int32 for a block under 2 GB (a
+        1 MB block's column is then 4 MB, not 8)."""
         arr = np.frombuffer(self.raw, dtype=np.uint8)
-        return np.cumsum(np.append((arr & 0xC0) != 0x80, True)) - 1
+        kind = np.int32 if len(self.raw) < 2**31 - 1 else np.int64
+        return np.cumsum(np.append((arr & 0xC0) != 0x80, True), dtype=kind) - 1
 
     def flags_at(self, p: int) -> tuple[int, bool, bool, bool]:
         """(code point, inside a character, inside a letter, inside a word) of a cut at local byte ``p``."""
