@@ -214,6 +214,11 @@ class IdCodec(Tokenizer, Protocol):
         """The encoding of ``text`` as columns (:class:`TokenTable`)."""
         ...
 
+    def byte_span_columns(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Each token's UTF-8 byte start and end over ``text`` (int64 columns): what :meth:`table` puts in
+        ``byte_start``/``byte_end``, without the token bytes and cut kinds (the fast path of chunking)."""
+        ...
+
 
 class SpecialText(Protocol):
     """What a tokenizer says about control-token spellings and its unknown token."""
@@ -304,6 +309,11 @@ class CodecDefaults:
 
     def table(self, text: str) -> "TokenTable":
         return table_of(self.encode(text))
+
+    def byte_span_columns(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """The byte columns of :meth:`table` (a tokenizer that knows its spans faster overrides it)."""
+        t = self.table(text)
+        return t.byte_start, t.byte_end
 
 
 class TokenizerDefaults(CodecDefaults):

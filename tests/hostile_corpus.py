@@ -180,6 +180,9 @@ def answers(d: Path) -> list[Case]:
         # issue 37: a minute on 50 MB; now an even spread of whole chunks, with a note that says how much was read
         Case("evaluate --heldout 50 MB (a spread of it)", ("evaluate", "--tokenizers", "cl100k_base", "--heldout",
                                                            str(d / "big.txt"), "--workers", "1", "--json")),
+        # issue 34: a 5 MB file cut into 512-token chunks snapped to whole letters, in blocks
+        Case("chunk --file 5 MB --snap grapheme", ("chunk", "--tokenizer", "cl100k_base", "--file", five, "--size", "512",
+                                                   "--overlap", "64", "--snap", "grapheme", "--json")),
         # issue 37: 33 s on 200,000 short lines (a million Cut objects compared one by one)
         Case("differences on 200,000 lines", ("differences", "--tokenizers", "cl100k_base,o200k_base", "--file",
                                               str(d / "lines200k.txt"), "--json")),
@@ -274,6 +277,19 @@ def make(d: Path) -> list[Case]:
     add("tokenize workers -1", "tokenize", "--tokenizer", "bytes", "--file", doc, "--summary", "--workers", "-1")
     add("report d-model 0", "report", "--tokenizers", "bytes", "--file", doc, "--d-model", "0",
         "--out", str(d / "r.html"))
+    # Chunks (issue 34): sizes and overlaps out of range, bad files, more chunks than a run makes, an uncuttable big file.
+    for n in ("0", "-5", str(10**12), "9" * 400, "x"):
+        add(f"chunk size {n[:12]}", "chunk", "--tokenizer", "cl100k_base", "--text", "বাজার", "--size", n)
+    for size, overlap in (("4", "4"), ("4", "9"), ("4", "-1"), ("1000000", "1000000")):
+        add(f"chunk overlap {overlap} >= size {size}", "chunk", "--tokenizer", "cl100k_base", "--text", "বাজার",
+            "--size", size, "--overlap", overlap)
+    for k in bad_text + ["/dev/zero", "noline.txt", "late_nul.txt", "missing.txt"]:
+        add(f"chunk file={k}", "chunk", "--tokenizer", "cl100k_base", "--file", f.get(k, str(d / k)), "--size", "8",
+            "--json")
+    add("chunk tokenizer=file:/dev/zero", "chunk", "--tokenizer", "file:/dev/zero", "--text", "ab", "--size", "8")
+    add("chunk more chunks than a run makes", "chunk", "--tokenizer", "cl100k_base", "--file", f["five.txt"], "--size",
+        "2", "--overlap", "1", "--jsonl")
+    add("chunk sentencepiece big file", "chunk", "--tokenizer", "mistral-spm-v1", "--file", f["big.txt"], "--size", "512")
     # Patterns that backtrack.
     add("pretokenize backtracking pattern", "pretokenize", "--pattern", "(a|aa)+$", "--file", f["aaaa.txt"])
     add("bpe-train backtracking pattern", "bpe-train", "--corpus", f["aaaa.txt"], "--merges", "2",

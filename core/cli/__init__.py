@@ -17,6 +17,8 @@ optionally ``table`` (a callable turning that object into readable text):
 - :mod:`.training`: ``train``, ``evaluate``, ``special-tokens``, ``round-trip``
 - :mod:`.inspect`: ``inspect``, ``report``
 - :mod:`.vocab`: ``vocab``, ``decode``
+- :mod:`.chat`: ``chat``
+- :mod:`.chunk`: ``chunk``
 
 Errors that come from the user's input (:class:`core.text.errors.UserError`,
 and ``OSError`` from the files named) are reported as one line on stderr with
@@ -37,11 +39,11 @@ from typing import Any, Callable, Sequence
 from ..i18n import DEFAULT_LANG, LANGS, localize, use_lang
 from ..text.errors import UserError
 from ..text.native import fenced, hushed_panic_reports
-from . import algorithms, bpe, chat, inspect, shelf, text, training, vocab, zoo
+from . import algorithms, bpe, chat, chunk, inspect, shelf, text, training, vocab, zoo
 from .common import STREAMED, CliError, _Parser
 
 #: The subcommand groups, in the order ``--help`` lists them.
-GROUPS = (text, bpe, zoo, shelf, algorithms, training, inspect, vocab, chat)
+GROUPS = (text, bpe, zoo, shelf, algorithms, training, inspect, vocab, chat, chunk)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -88,6 +88,38 @@ def inside_cluster(text: str, positions: np.ndarray) -> np.ndarray:
     return inside[np.asarray(positions, dtype=np.int64)]
 
 
+def cluster_start_mask(text: str) -> np.ndarray:
+    """For each code point offset ``0 <= p <= len(text)``: does a grapheme cluster start at ``p`` (the end counts)?
+
+    :func:`cluster_bounds` as a mask, computed afresh: for a long text met once (a block of a big file), which
+    the cache would only keep alive.
+
+    >>> cluster_start_mask("কি a").tolist()
+    [True, False, True, True, True]
+    """
+    mask = np.zeros(len(text) + 1, dtype=bool)
+    mask[[m.start() for m in _CLUSTER.finditer(text)]] = True
+    mask[len(text)] = True
+    return mask
+
+
+def cluster_starts_at(text: str, pos: int) -> bool:
+    """Whether a grapheme cluster starts at code point offset ``pos`` (``0`` and ``len(text)`` count): the same
+    answer as ``pos in cluster_bounds(text)``, from the characters around ``pos`` only.
+
+    ``regex`` decides each break from the whole text before it (regional-indicator pairs, Indic conjuncts, emoji
+    ZWJ sequences) and the character after it, so the one cluster matched from ``pos - 1`` up to ``pos + 1``
+    ends at ``pos`` exactly when a cluster starts there. For a few places in a long text (the edges of
+    chunks) this costs one short match each instead of segmenting the whole text.
+
+    >>> [cluster_starts_at("কি a", p) for p in range(5)]
+    [True, False, True, True, True]
+    """
+    if pos <= 0 or pos >= len(text):
+        return True
+    return _CLUSTER.match(text, pos - 1, pos + 1).end() == pos  # (\X matches any character: never None)
+
+
 def codepoints(text: str) -> list[Span]:
     """One span per code point."""
     return [Span(ch, i, i + 1) for i, ch in enumerate(text)]
