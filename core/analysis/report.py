@@ -359,6 +359,8 @@ def with_whole_text(report: Report, whole: WholeText, sample_chars: int) -> Repo
     note = gettext("The figures cover the whole file ({total} characters); token chips, normalization, special-token and "
              "round-trip details are shown for its first {shown} characters.").format(
         total=f"{whole.chars:,}", shown=f"{sample_chars:,}")
+    note += " " + gettext("The field's measures and the premium's steps are left out: they are taken on the text a "
+                          "report holds whole.")
     return replace(report, chars=whole.chars, words=whole.words, bytes=whole.bytes, text_sha256=whole.sha256,
                    tokenizers=tuple(sections), sample_note=note if sample_chars < whole.chars else "")
 
