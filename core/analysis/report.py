@@ -49,7 +49,7 @@ from ..text.units import UNICODE_VERSION
 from . import measures, tax_steps
 from .injection import INJECTION_PROBES, OUTCOME_LABELS, injection_check
 from .inspect import Reason, normalizer_layer
-from .report_tax import decomposition_html, decomposition_md
+from .report_tax import decompose_text, decomposition_html, decomposition_md
 from .roundtrip import failure_reason, first_difference
 from .tax import embedding_params
 
@@ -228,7 +228,7 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
     if english is not None:
         english_tokens = len(tok.encode(english).tokens)
         premium = summary.tokens / english_tokens if english_tokens else None
-        decomposition = _decompose(tok, text, english, tx)
+        decomposition = decompose_text(tok, text, english, label=tx.gettext("this text"))
     norm = normalizer_layer(tok, text, tx).reasons
     return TokenizerReport(
         summary=summary, algorithm=tok.entry.algorithm, vocab_size=tok.vocab_size,
@@ -242,16 +242,6 @@ def tokenizer_section(tok: PretrainedTokenizer, text: str, *, english: str | Non
                  if tok.entry.runtime else ""),
         measures=measures.text_measures(tok, text), decomposition=decomposition,
     )  # fmt: skip
-
-
-def _decompose(tok: PretrainedTokenizer, text: str, english: str, tx: Translator) -> tax_steps.Decomposition:
-    """The premium of ``text`` over ``english`` taken apart, each non-blank line encoded on its own."""
-    lines = [s for s in text.splitlines() if s.strip()]
-    en_lines = [s for s in english.splitlines() if s.strip()]
-    m, en = measures.measure_lines(tok, lines), measures.measure_lines(tok, en_lines)
-    return tax_steps.decompose(tok.id, tx.gettext("this text"), m, en, chars=sum(map(len, lines)),
-                               nbytes=sum(len(s.encode("utf-8")) for s in lines), en_chars=sum(map(len, en_lines)),
-                               en_bytes=sum(len(s.encode("utf-8")) for s in en_lines))
 
 
 def build_report(text: str, tokenizers: Sequence[PretrainedTokenizer], *, english: str | None = None,

@@ -13,7 +13,9 @@ from typing import Sequence
 
 from ..i18n import Translator
 from ..markdown import md_text
-from .tax_steps import STEPS, Decomposition, verdict
+from ..tokens import IdCodec
+from .measures import measure_lines
+from .tax_steps import STEPS, Decomposition, decompose, verdict
 
 #: Each step's fill (colour-blind-safe, with a hatch so colour is not the only cue).
 _FILL = {
@@ -30,6 +32,16 @@ def _e(value: object) -> str:
 
 def _x(v: float | None) -> str:
     return "–" if v is None else f"{v:.2f}×"
+
+
+def decompose_text(tok: IdCodec, text: str, english: str, *, label: str) -> Decomposition:
+    """The premium of ``text`` over its English version taken apart, each non-blank line encoded on its own
+    (``label`` names the text in the verdict)."""
+    lines = [s for s in text.splitlines() if s.strip()]
+    en_lines = [s for s in english.splitlines() if s.strip()]
+    m, en = measure_lines(tok, lines), measure_lines(tok, en_lines)
+    return decompose(tok.id, label, m, en, chars=sum(map(len, lines)), nbytes=sum(len(s.encode("utf-8")) for s in lines),
+                     en_chars=sum(map(len, en_lines)), en_bytes=sum(len(s.encode("utf-8")) for s in en_lines))
 
 
 def decomposition_rows(decs: Sequence[Decomposition]) -> list[dict[str, object]]:
