@@ -101,10 +101,17 @@ def for_reader(df: pd.DataFrame) -> pd.io.formats.style.Styler:
     return df.style.format(fmt, na_rep="–")
 
 
+#: Columns of one classroom table beside its key columns: a wider table is shown as several, each repeating the
+#: keys, so that at 18 px on a 1280 px projector no column is cut off on the right.
+CLASSROOM_COLUMNS = 6
+
+
 def show_table_in(container: Any, data: Any, *, column_config: dict[str, Any] | None = None, hide_index: bool | None = None,
-                  **kwargs: Any) -> None:
+                  key_columns: int = 1, **kwargs: Any) -> None:
     """``container.dataframe(data, ...)``; in classroom mode an HTML table instead (``st.table``), whose text the
-    projector styles can make large: the interactive grid draws on a canvas in the theme's small size.
+    projector styles can make large: the interactive grid draws on a canvas in the theme's small size. A classroom
+    table wider than :data:`CLASSROOM_COLUMNS` columns beside its first ``key_columns`` is drawn as several tables
+    one under the other, each with the key columns again.
 
     ``column_config`` maps a column to its shown name, a column config with a ``label``, or None (hidden)."""
     if not classroom():
@@ -130,7 +137,11 @@ def show_table_in(container: Any, data: Any, *, column_config: dict[str, Any] | 
         elif isinstance(cfg, dict) and cfg.get("label"):
             names[col] = str(cfg["label"])
     long = len(df) > 15  # a long table scrolls inside its box, as the grid does
-    container.table(df.rename(columns=names), hide_index=bool(hide_index), height=560 if long else "content")
+    df = df.rename(columns=names)
+    keys, rest = list(df.columns[:key_columns]), list(df.columns[key_columns:])
+    for k in range(0, max(len(rest), 1), CLASSROOM_COLUMNS):
+        container.table(df[keys + rest[k : k + CLASSROOM_COLUMNS]], hide_index=bool(hide_index),
+                        height=560 if long else "content")
 
 
 def show_table(data: Any, **kwargs: Any) -> None:

@@ -59,7 +59,7 @@ def decomposition(results: Sequence[tuple[str, dict[str, tax_steps.Decomposition
         st.caption(md_format(_("{tokenizer}'s normalizer changes {count} of {total} lines before the model sees them."),
                              tokenizer=tid, count=num(n), total=num(rows[0][1].lines)))
     df = pd.DataFrame([d.to_json() for _t, d in rows])
-    show_table(df, hide_index=True, width="stretch", column_config=tax_columns(df.columns))
+    show_table(df, hide_index=True, width="stretch", column_config=tax_columns(df.columns), key_columns=2)
     st.download_button(_("Download CSV"), df.to_csv(index=False), "tax-decomposition.csv", "text/csv", key="tax_steps_csv",
                        on_click="ignore")
 
@@ -108,7 +108,8 @@ def format_section(chosen: Sequence[str], get: Callable[[str], object], digest: 
     if not rows:
         return
     df = pd.DataFrame(rows)
-    show_table(df, hide_index=True, width="stretch", column_config={c: _(FORMAT_HEADERS.get(c, c)) for c in df.columns})
+    show_table(df, hide_index=True, width="stretch", column_config={c: _(FORMAT_HEADERS.get(c, c)) for c in df.columns},
+               key_columns=2)
     st.download_button(_("Download CSV"), df.to_csv(index=False), "format-tax.csv", "text/csv", key="tax_fmt_csv",
                        on_click="ignore")
     worst = max(rows, key=lambda r: r["escape premium"])

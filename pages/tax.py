@@ -132,7 +132,7 @@ if parallel is not None and chosen:
                                          len(parallel.rows)).format(label=localize(parallel.label), count=num(len(parallel.rows))),
                           y_title=_("premium vs en"), ref=1.0, ref_label=_("English = 1")))
         # shown with translated headers and a definition per measure; the CSV keeps the English column names
-        show_table(df, hide_index=True, width="stretch", column_config=tax_columns(df.columns))
+        show_table(df, hide_index=True, width="stretch", column_config=tax_columns(df.columns), key_columns=2)
         st.download_button(_("Download CSV"), df.to_csv(index=False), "multilingual-tax.csv", "text/csv", on_click="ignore")
         if parallel.kind == "sentences" and "cl100k_base" in chosen:
             ref = ", ".join(f"{lang} {v:.2f}x" for lang, v in languages.references().items())

@@ -187,6 +187,15 @@ SMALL_TEXT_JS = """() => {
 }"""
 
 
+#: The HTML tables (classroom mode) wider than the main column: their right-hand columns are off the projector.
+WIDE_TABLES_JS = """() => {
+  const main = document.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect();
+  return [...document.querySelectorAll('[data-testid="stTable"] table')]
+    .filter(t => t.getBoundingClientRect().width > main.width + 1)
+    .map(t => `${Math.round(t.getBoundingClientRect().width)} px > ${Math.round(main.width)} px: ` + t.innerText.slice(0, 80));
+}"""
+
+
 @pytest.mark.parametrize("path,title", app_pages())
 def test_every_page_renders_offline_and_classroom_text_is_at_least_18px(app, path, title):
     """Each page in a real browser, as a class sees it on a 1280x720 projector: its title, no exception, no dialog;
@@ -204,6 +213,7 @@ def test_every_page_renders_offline_and_classroom_text_is_at_least_18px(app, pat
     small = app.page.evaluate(SMALL_TEXT_JS)
     app.screenshot(f"page-{path}")
     assert small == {}, small
+    assert app.page.evaluate(WIDE_TABLES_JS) == [], "a table is cut on the right of the projector"
 
 
 def test_the_stepper_settings_on_a_projector_are_18px_and_uncut(app):
