@@ -127,7 +127,7 @@ class Pieces(Protocol):
     #: False when the backend normalizes but does not split: :meth:`pre_pieces` is then the whole text.
     pre_splits: bool
     #: True when the pieces of a text are the pieces of its parts cut before each space that follows a letter,
-    #: mark, number or visible ASCII character (:func:`core.analysis.measures.word_parts`): no piece lies across
+    #: number or visible ASCII character (:func:`core.pipeline.pretokenize.word_parts`): no piece lies across
     #: such a cut, so each distinct part is cut once (a whole file's lines share their words).
     pieces_cut_at_words: bool
 

@@ -21,7 +21,7 @@ from ..text.nfc import nfc, nfc_map
 from ..text.units import utf8_hex
 from ..tokens import Encoding, SpecialProbe, TokenTable, build_table
 from .adapter import NormalizerInfo, PretrainedTokenizer, check_text, register_loader
-from .catalog import SPECIAL_NOTE, TEKKEN_SPECIALS, TIKTOKEN_PATTERNS, ZooError, llama3_specials
+from .catalog import QWEN_PAT, SPECIAL_NOTE, TEKKEN_SPECIALS, TIKTOKEN_PATTERNS, ZooError, llama3_specials
 from .explain import MAX_EVIDENCE, Layer, Reason, pretokenizer_reasons, unchanged_layer
 from .explain import num as _n
 from .explain import q as _q
@@ -312,8 +312,9 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
     @cached_property
     def pieces_cut_at_words(self) -> bool:
-        """The split patterns of :data:`LOCAL_PATTERNS` put a space after a non-space only at a piece's start."""
-        return self.pattern in LOCAL_PATTERNS and not (self._max_run and self._max_run < MAX_WORD_PARTS_LINE)
+        """The split patterns of :data:`LOCAL_PATTERNS` (and Qwen's, Llama 3's with single digits) put a space after
+        a non-space only at a piece's start. Qwen's NFC composes nothing with a space, so it keeps the cuts too."""
+        return self.pattern in LOCAL_PATTERNS | {QWEN_PAT} and not (self._max_run and self._max_run < MAX_WORD_PARTS_LINE)
 
     def pre_pieces(self, text: str) -> list[bytes] | None:
         """The pieces tiktoken's regex engine cuts the text into (after Qwen's NFC; Llama's long runs cut first)."""
