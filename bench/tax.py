@@ -9,7 +9,7 @@ that language, drawn with a fixed seed, so lines differ but words repeat as in r
 - and, as the tax table's row: before the measures, tokens with words, characters and bytes
   (:func:`core.analysis.tax.measure`'s work per column); with them, :func:`core.analysis.measures.measure_parallel`.
 
-The vocabulary's speller (every token's bytes and their prefixes, for the optimal count) is built once per
+The vocabulary's speller (every token's bytes and, per first byte, the longest token's length) is built once per
 tokenizer and kept beside it; its build is timed apart. Times are process CPU seconds, best of
 ``--repeat``; the ratio is measured / counted, per tokenizer over the five languages.
 

@@ -108,7 +108,8 @@ def gini(values: Sequence[float]) -> float:
 
 @dataclass(frozen=True)
 class Speller:
-    """A vocabulary's byte strings and all their prefixes, for :func:`optimal_count`.
+    """A vocabulary's byte strings and, for each first byte, the length of the longest token that starts with it
+    (``reach``: how far :func:`optimal_count` looks from a position), built in one pass over the vocabulary.
 
     ``crossing``: the tokens with a space right after another byte (``b"> </"``). A long piece (a whole line,
     where the tokenizer has no pre-tokenizer) is cut before each space that follows another byte unless one of
@@ -117,9 +118,23 @@ class Speller:
     """
 
     tokens: frozenset[bytes]
-    prefixes: frozenset[bytes]
-    longest: int
+    reach: tuple[int, ...]
     crossing: tuple[bytes, ...] | None = ()
+
+    @classmethod
+    def of(cls, tokens: Iterable[bytes]) -> "Speller":
+        """The speller of these token byte strings (empty ones left out).
+
+        >>> Speller.of([b"ab", b"abc", b"b"]).reach[ord("a")], Speller.of([b"ab"]).reach[ord("b")]
+        (3, 0)
+        """
+        toks = frozenset(b for b in tokens if b)
+        reach = [0] * 256
+        for t in toks:
+            if len(t) > reach[t[0]]:
+                reach[t[0]] = len(t)
+        crossing = tuple(t for t in toks if _SPACE_AFTER_BYTE.search(t))
+        return cls(toks, tuple(reach), crossing if len(crossing) <= MAX_CROSSING else None)
 
 
 #: More tokens than this with a space inside and the pieces are not cut at spaces (:attr:`Speller.crossing`).
@@ -131,14 +146,7 @@ _SPACE_AFTER_BYTE = re.compile(rb"[^ ] ")
 
 def speller(tok: Pieces) -> Speller:
     """The tokenizer's :class:`Speller`, built once per tokenizer (:func:`core.pretrained.memo.per_tokenizer`)."""
-    def build() -> Speller:
-        toks = frozenset(b for b in tok.spelling_vocab() if b)
-        prefixes = frozenset({t[:k] for t in toks for k in range(1, len(t))} | toks)
-        crossing = tuple(t for t in toks if _SPACE_AFTER_BYTE.search(t))
-        return Speller(toks, prefixes, max(map(len, toks), default=1),
-                       crossing if len(crossing) <= MAX_CROSSING else None)
-
-    return per_tokenizer(tok, "speller", build)
+    return per_tokenizer(tok, "speller", lambda: Speller.of(b for b in tok.spelling_vocab() if b))
 
 
 def optimal_count(piece: bytes, sp: Speller) -> int:
@@ -147,25 +155,21 @@ def optimal_count(piece: bytes, sp: Speller) -> int:
     Where no token starts at a position (an unknown character without byte fallback), one step covers the
     whole UTF-8 character, as one unknown token does.
 
-    >>> optimal_count(b"abcd", Speller(frozenset({b"a", b"b", b"c", b"d", b"ab", b"bcd"}),
-    ...                                 frozenset({b"a", b"b", b"c", b"d", b"ab", b"bc", b"bcd"}), 3))
+    >>> optimal_count(b"abcd", Speller.of([b"a", b"b", b"c", b"d", b"ab", b"bcd"]))
     2
     """
     n = len(piece)
     inf = n + 1
     best = [0] + [inf] * n
-    toks, prefixes, longest = sp.tokens, sp.prefixes, sp.longest
+    toks, reach = sp.tokens, sp.reach
     for i in range(n):
         here = best[i]
         if here >= inf:
             continue
         step = here + 1
         matched = False
-        for j in range(i + 1, min(n, i + longest) + 1):
-            sub = piece[i:j]
-            if sub not in prefixes:
-                break
-            if sub in toks:
+        for j in range(i + 1, min(n, i + reach[piece[i]]) + 1):
+            if piece[i:j] in toks:
                 matched = True
                 if step < best[j]:
                     best[j] = step
@@ -182,9 +186,9 @@ def space_cuts(piece: bytes, sp: Speller) -> list[bytes]:
     """``piece`` cut before each space that follows another byte, where no token of the vocabulary can lie
     across the cut (:attr:`Speller.crossing`); the piece whole when the vocabulary has too many such tokens.
 
-    >>> space_cuts(b"ab cd  e", Speller(frozenset(), frozenset(), 1))
+    >>> space_cuts(b"ab cd  e", Speller.of([]))
     [b'ab', b' cd', b'  e']
-    >>> space_cuts(b"x> </y z", Speller(frozenset(), frozenset(), 1, (b"> </",)))
+    >>> space_cuts(b"x> </y z", Speller.of([b"> </"]))
     [b'x> </y', b' z']
     """
     if sp.crossing is None:
