@@ -14,7 +14,7 @@ test-fast:  ## the quick tier: no browser, no AppTest, nothing marked slow
 	$(PYTHON) -m pytest -q -n 2 --dist loadgroup -m "not browser and not apptest and not slow"
 
 test: lint  ## what CI runs after installing: lint, then the full suite
-	$(PYTHON) -m pytest -q -n 2 --dist loadgroup
+	$(PYTHON) -m pytest -q -n 3 --dist loadgroup
 
 lint:  ## ruff, mypy (core/) and the translation catalogs
 	$(PYTHON) -m ruff check .

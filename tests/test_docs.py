@@ -43,7 +43,7 @@ NOT_RUN: dict[str, str] = {
     "python -m core.i18n check": "the catalog step of the README's test command (.ci/run); tests/test_i18n.py",
     "python -m core.i18n extract": "writes the catalog template; tests/test_i18n.py checks that extraction sees every call",
     "python -m core.i18n update": "rewrites every .po file; tests/test_i18n.py checks the catalogs it leaves",
-    "python -m pytest -q -n 2 --dist loadgroup": "the full suite itself (the README's test command)",
+    "python -m pytest -q -n 3 --dist loadgroup": "the full suite itself (the README's test command)",
     "make setup": "pip install + zoo install (see those lines)",
     "dask scheduler": "a Dask cluster; tests/test_stream.py runs --scheduler against a LocalCluster",
     "dask worker": "a Dask cluster; tests/test_stream.py runs --scheduler against a LocalCluster",

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 #: The corpus runs in this many shards side by side (each case is one forked child either way): the suite's
-#: two workers leave a core idle much of the time (its browser tests wait on Chromium and the server), and
+#: workers leave a core idle much of the time (its browser tests wait on Chromium and the server), and
 #: this one test was the longest of the suite.
 SHARDS = 2
 
