@@ -28,20 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.corpus import make_corpus
+from bench.corpus import write_corpus_file
 from core.analysis import stream
 from core.analysis.chunks import MAX_LISTED, ChunkCutter, ChunkSettings
 from core.pretrained import zoo
 
 GOAL_MB_S = 5.0
-
-
-def write_file(path: Path, mb: int) -> int:
-    block = (make_corpus(1_000_000) + "\n").encode("utf-8")
-    with path.open("wb") as f:
-        for _ in range(max(1, round(mb * 1_000_000 / len(block)))):
-            f.write(block)
-    return path.stat().st_size
 
 
 def best(repeat: int, run):
@@ -96,8 +88,8 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path, quarter, tiny = Path(tmp) / "big.txt", Path(tmp) / "quarter.txt", Path(tmp) / "tiny.txt"
-        mb = write_file(path, args.mb) / 1e6
-        qmb = write_file(quarter, max(1, args.mb // 4)) / 1e6
+        mb = write_corpus_file(path, args.mb) / 1e6
+        qmb = write_corpus_file(quarter, max(1, args.mb // 4)) / 1e6
         tiny.write_text("বাজারঘরের অর্ডার\n", encoding="utf-8")
         print(f"file: {mb:.1f} MB of the Bangla/English corpus; chunks of {args.size} tokens with overlap {args.overlap}; "
               f"best of {args.repeat}")

@@ -35,3 +35,13 @@ def make_corpus(size: int = 1_000_000, seed: int = 7) -> str:
         if rng.random() < 0.08:
             out.append("\n")
     return " ".join(out)
+
+
+def write_corpus_file(path: Path, mb: int) -> int:
+    """About ``mb`` MB of :func:`make_corpus` text (a 1 MB block repeated, each ending in a line break) written to
+    ``path``; its size in bytes."""
+    block = (make_corpus(1_000_000) + "\n").encode("utf-8")
+    with path.open("wb") as f:
+        for _ in range(max(1, round(mb * 1_000_000 / len(block)))):
+            f.write(block)
+    return path.stat().st_size

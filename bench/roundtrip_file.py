@@ -25,18 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.corpus import make_corpus
+from bench.corpus import write_corpus_file
 from core.pretrained import zoo
 
 GOAL_RATIO = 3.0
-
-
-def write_file(path: Path, mb: int) -> int:
-    block = (make_corpus(1_000_000) + "\n").encode("utf-8")
-    with path.open("wb") as f:
-        for _ in range(max(1, round(mb * 1_000_000 / len(block)))):
-            f.write(block)
-    return path.stat().st_size
 
 
 def reference(tid: str, path: Path) -> float:
@@ -75,7 +67,7 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.txt"
-        size = write_file(path, args.mb)
+        size = write_corpus_file(path, args.mb)
         wall, res, peak = ours(args.tokenizer, path, Path(tmp))
         ref = reference(args.tokenizer, path)
     r = res["tokenizers"][args.tokenizer]

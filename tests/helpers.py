@@ -9,6 +9,18 @@ DATA = REPO / "tests" / "data"
 GRAPHEME_TEST = DATA / "GraphemeBreakTest-17.0.0.txt"
 
 
+def grapheme_break_cases() -> list[tuple[str, str, list[bool]]]:
+    """Each test line of :data:`GRAPHEME_TEST` as ``(line, text, breaks)``: ``breaks[p]`` says whether a cluster
+    starts at code point offset ``p`` (``÷``) or not (``×``), for ``p`` from 0 to ``len(text)``."""
+    cases = []
+    for raw in GRAPHEME_TEST.read_text(encoding="utf-8").splitlines():
+        body = raw.split("#")[0].split()
+        if body:
+            text = "".join(chr(int(t, 16)) for t in body if t not in ("÷", "×"))
+            cases.append((raw, text, [t == "÷" for t in body if t in ("÷", "×")]))
+    return cases
+
+
 def shown(markdown: object) -> str:
     """The text a reader sees for Markdown source the pages wrote with ``md_escape`` / ``md_format``:
     backslash escapes and character references resolved, the invisible link breakers dropped."""

@@ -34,7 +34,7 @@ from core.languages import LANGUAGES
 from core.pretrained import zoo
 from core.text.units import cluster_bounds, cluster_starts_at
 
-from .helpers import GRAPHEME_TEST, examples
+from .helpers import examples, grapheme_break_cases
 from .parity_refs import tiktoken_encoding
 
 #: Words of several scripts: Bangla conjuncts and vowel signs, Devanagari, Persian and Arabic with ZWNJ and
@@ -215,16 +215,10 @@ def test_plain_counts_match_the_definition(n: int, size: int, data) -> None:
 # -- the local grapheme judge --------------------------------------------------------------------------------------
 
 def test_local_cluster_judge_passes_the_unicode_break_test() -> None:
-    lines = 0
-    for raw in GRAPHEME_TEST.read_text(encoding="utf-8").splitlines():
-        body = raw.split("#")[0].split()
-        if not body:
-            continue
-        text = "".join(chr(int(t, 16)) for t in body if t not in ("÷", "×"))
-        marks = [t for t in body if t in ("÷", "×")]
-        assert [cluster_starts_at(text, p) for p in range(len(text) + 1)] == [m == "÷" for m in marks], raw
-        lines += 1
-    assert lines > 700
+    cases = grapheme_break_cases()
+    for raw, text, breaks in cases:
+        assert [cluster_starts_at(text, p) for p in range(len(text) + 1)] == breaks, raw
+    assert len(cases) > 700
 
 
 @given(TEXTS)
