@@ -261,7 +261,7 @@ def measure_lines(tok: IdCodec, lines: Sequence[str]) -> LanguageMeasures:
             out.single_token_words_space += n
         else:
             out.continued_words_space += n
-    out.pretokenizer_pieces, out.optimal_tokens = floor_and_optimal(tok, units, cut=not by_parts)
+    out.pretokenizer_pieces, out.optimal_tokens = floor_and_optimal(tok, units)
     out.normalized_lines = normalized_lines(tok, distinct)
     return out
 
@@ -278,17 +278,12 @@ def line_parts(lines: Iterable[str]) -> Counter[str]:
     return parts
 
 
-def floor_and_optimal(tok: object, lines: Mapping[str, int], *, cut: bool = True) -> tuple[int | None, int | None]:
-    """The pre-tokenizer's pieces of ``lines`` (line -> how often) summed (None without a pre-tokenizer) and the
-    fewest tokens that spell them (None when the tokenizer cannot say what its pieces are). ``cut=False``: the
-    lines are word parts already."""
+def floor_and_optimal(tok: object, lines: Mapping[str, int]) -> tuple[int | None, int | None]:
+    """The pre-tokenizer's pieces of ``lines`` (line, or a word part of :func:`line_parts` where the tokenizer's
+    pieces allow it, -> how often) summed (None without a pre-tokenizer) and the fewest tokens that spell them
+    (None when the tokenizer cannot say what its pieces are)."""
     if not isinstance(tok, Pieces):
         return None, None
-    if cut and tok.pieces_cut_at_words:  # each distinct word part is cut once
-        parts: Counter[str] = Counter()
-        for line, k in lines.items():
-            parts.update(word_parts(line) * k)
-        lines = parts
     counts: Counter[bytes] = Counter()
     floor = 0
     for line, k in lines.items():
