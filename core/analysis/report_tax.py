@@ -44,11 +44,6 @@ def decompose_text(tok: IdCodec, text: str, english: str, *, label: str) -> Deco
                      en_chars=sum(map(len, en_lines)), en_bytes=sum(len(s.encode("utf-8")) for s in en_lines))
 
 
-def decomposition_rows(decs: Sequence[Decomposition]) -> list[dict[str, object]]:
-    """The table of both forms: English keys (the JSON's), plain numbers."""
-    return [d.to_json() for d in decs]
-
-
 def decomposition_html(decs: Sequence[Decomposition], tx: Translator) -> str:
     """The section as HTML: a bar of steps per tokenizer with its figures and verdict."""
     if not decs:
